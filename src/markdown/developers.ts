@@ -1,0 +1,31 @@
+import type { Site } from "../site/model.ts";
+import { developerGuide } from "../site/developers.ts";
+import { opening } from "./common.ts";
+import { document, heading, link, table, text } from "./syntax.ts";
+
+const code = (s: string) => `\`${s}\``;
+const block = (lang: string, s: string) => `\`\`\`${lang}\n${s}\n\`\`\``;
+
+export function developersMarkdown(site: Site): string {
+  const guide = developerGuide(site);
+  const title = (id: string) => guide.sections.find((s) => s.id === id)!.title;
+  return document(
+    ...opening(site, site.pages.developers),
+    heading(2, title("reading")),
+    `Every resource is JSON over HTTPS GET, with no key and no account. Start at the index, which links to every resource: ${link(guide.indexUrl, guide.indexUrl)}.`,
+    block("sh", guide.readExample),
+    heading(2, title("resources")),
+    table(["Resource", "URL", "What it holds"], guide.resources.map((r) => [code(r.id), link(r.url, r.url), text(r.description)])),
+    "Fields are snake_case, dates are ISO 8601 (`YYYY-MM-DD`), amounts are whole US dollars with their currency, and every URL is absolute. Ids are stable: they are the content file names.",
+    heading(2, title("markdown")),
+    `Every page of the site is also published as Markdown. Ask for it with \`Accept: text/markdown\`, or add \`.md\` to the page URL (${link(guide.markdownIndexUrl, guide.markdownIndexUrl)} for the home page).`,
+    block("sh", guide.markdownExample),
+    heading(2, title("errors")),
+    "Every error under `/api` is an RFC 9457 `application/problem+json` document with these fields:",
+    table(["Field", "Meaning"], guide.problemFields.map(([f, m]) => [code(f), text(m)])),
+    table(
+      ["Code", "Status", "When", "What to do"],
+      guide.problems.map((p) => [code(p.code), String(p.status), text(p.condition), text(p.resolution)]),
+    ),
+  );
+}

@@ -1,0 +1,42 @@
+import { z } from "zod";
+import { absolute, caseStudyPath, markdownPath, pagePaths, type PageId } from "../site/routes.ts";
+import type { Site } from "../site/model.ts";
+import { isoDate, isoDateSchema } from "./common.ts";
+
+export const indexablePageSchema = z.object({
+  id: z.string().describe("Stable id: a page id, or `case-study/<id>`."),
+  kind: z.enum(["page", "case_study"]),
+  title: z.string(),
+  description: z.string(),
+  url: z.url(),
+  markdown_url: z.url(),
+  updated: isoDateSchema,
+});
+
+export const pagesResourceSchema = z
+  .object({ pages: z.array(indexablePageSchema) })
+  .describe("Every indexable page of the site, with its Markdown twin. The sitemap lists exactly these.");
+
+export type IndexablePage = z.infer<typeof indexablePageSchema>;
+
+/** The indexable pages, in site order: the fixed pages, then each case study. */
+export function indexablePages(site: Site): IndexablePage[] {
+  const entry = (id: string, kind: IndexablePage["kind"], path: string, title: string, description: string, updated: Date) => ({
+    id,
+    kind,
+    title,
+    description,
+    url: absolute(site.baseUrl, path),
+    markdown_url: absolute(site.baseUrl, markdownPath(path)),
+    updated: isoDate(updated),
+  });
+  return [
+    ...(Object.entries(pagePaths) as [PageId, string][]).map(([id, path]) => {
+      const page = site.pages[id];
+      return entry(id, "page", path, page.title, page.description, page.updated);
+    }),
+    ...site.caseStudies.map((s) => entry(`case-study/${s.id}`, "case_study", caseStudyPath(s.id), s.title, s.summary, s.published)),
+  ];
+}
+
+export const pagesResource = (site: Site) => ({ pages: indexablePages(site) });

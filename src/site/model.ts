@@ -1,0 +1,103 @@
+import type { CaseStudy } from "../schemas/case-study.ts";
+import type { Company } from "../schemas/company.ts";
+import type { Contact } from "../schemas/contact.ts";
+import type { CarePlan, Offer, SiteOffer } from "../schemas/offer.ts";
+import type { Page } from "../schemas/page.ts";
+import { notFoundPageId, pagePaths, type PageId } from "./routes.ts";
+
+/** One content entry as a loader hands it over: its id (the file name), validated data, body and file. */
+export interface Entry<T> {
+  id: string;
+  data: T;
+  body?: string;
+  filePath?: string;
+}
+
+export interface RawContent {
+  company: Entry<Company>[];
+  contact: Entry<Contact>[];
+  offers: Entry<Offer>[];
+  caseStudies: Entry<CaseStudy>[];
+  pages: Entry<Page>[];
+}
+
+export interface SitePage extends Page {
+  id: string;
+  body: string;
+}
+
+export interface SiteCaseStudy extends CaseStudy {
+  id: string;
+  story: string;
+}
+
+/** The whole site as one validated value: every surface (HTML, Markdown, JSON, MCP, A2A) is rendered from it. */
+export interface Site {
+  baseUrl: string;
+  company: Company;
+  contact: Contact;
+  siteOffers: (SiteOffer & { id: string })[];
+  carePlan: CarePlan & { id: string };
+  caseStudies: SiteCaseStudy[];
+  pages: Record<PageId | typeof notFoundPageId, SitePage>;
+}
+
+/** A content problem that the schemas cannot see on their own, reported like a schema error. */
+export class ContentError extends Error {
+  constructor(file: string, field: string, problem: string) {
+    super(`${file}: ${field}: ${problem}`);
+    this.name = "ContentError";
+  }
+}
+
+const fileOf = (entry: Entry<unknown>, fallback: string) => entry.filePath ?? fallback;
+
+function single<T>(entries: Entry<T>[], file: string): Entry<T> {
+  const [entry, ...rest] = entries;
+  if (!entry || rest.length > 0) throw new ContentError(file, "(file)", entry ? "found more than one" : "is missing");
+  return entry;
+}
+
+/** Checks what crosses files (references, required pages, exactly one care plan) and assembles the site. */
+export function buildSite(raw: RawContent, baseUrl: string): Site {
+  const company = single(raw.company, "content/company.yaml").data;
+  const contact = single(raw.contact, "content/contact.yaml").data;
+
+  const byOrder = <T extends { data: { order: number } }>(a: T, b: T) => a.data.order - b.data.order;
+  const offers = [...raw.offers].sort(byOrder);
+  const siteOffers = offers.flatMap((o) => (o.data.kind === "site" ? [{ id: o.id, ...o.data }] : []));
+  const carePlans = offers.flatMap((o) => (o.data.kind === "care_plan" ? [{ id: o.id, ...o.data }] : []));
+  if (siteOffers.length === 0) throw new ContentError("content/offers/", "kind", "no offer has kind \"site\"");
+  if (carePlans.length !== 1) {
+    throw new ContentError("content/offers/", "kind", `expected exactly one offer with kind "care_plan", found ${carePlans.length}`);
+  }
+
+  const offerIds = new Set(offers.map((o) => o.id));
+  const serviceIds = new Set(company.services.map((s) => s.id));
+  const caseStudies = raw.caseStudies
+    .map((entry) => {
+      const file = fileOf(entry, `content/case-studies/${entry.id}.md`);
+      if (!offerIds.has(entry.data.offer)) {
+        throw new ContentError(file, "offer", `"${entry.data.offer}" is not an offer (known: ${[...offerIds].join(", ")})`);
+      }
+      entry.data.services.forEach((service, i) => {
+        if (!serviceIds.has(service)) {
+          throw new ContentError(file, `services[${i}]`, `"${service}" is not a service id in content/company.yaml (known: ${[...serviceIds].join(", ")})`);
+        }
+      });
+      return { id: entry.id, ...entry.data, story: (entry.body ?? "").trim() };
+    })
+    .sort((a, b) => b.published.getTime() - a.published.getTime() || a.id.localeCompare(b.id));
+
+  const pageEntries = new Map(raw.pages.map((p) => [p.id, p]));
+  const required = [...Object.keys(pagePaths), notFoundPageId] as (PageId | typeof notFoundPageId)[];
+  const pages = Object.fromEntries(
+    required.map((id) => {
+      const entry = pageEntries.get(id);
+      if (!entry) throw new ContentError(`content/pages/${id}.md`, "(file)", "is missing; every page of the site needs one");
+      return [id, { id, ...entry.data, body: (entry.body ?? "").trim() }];
+    }),
+  ) as Site["pages"];
+
+  return { baseUrl: baseUrl.replace(/\/+$/, ""), company, contact, siteOffers, carePlan: carePlans[0]!, caseStudies, pages };
+}
