@@ -18,9 +18,6 @@ export function describeChange(r: Pick<Result, "before" | "after">): string {
   return percent >= 90 ? `${ratio(r.before, r.after)}× lower` : `${percent}% lower`;
 }
 
-/** Whether the change went the way the result says is better. */
-export const improved = (r: Pick<Result, "before" | "after" | "better">) => (r.better === "lower" ? r.after < r.before : r.after > r.before);
-
 export const range = (r: { min: number; max: number }, unit: string) =>
   r.min === r.max ? `${r.min} ${unit}` : `${r.min}–${r.max} ${unit}`;
 

@@ -1,0 +1,14 @@
+import type { Config, Context } from "@netlify/edge-functions";
+import { serveMarkdownTwin } from "../../src/twins/serve.ts";
+
+// Rule 5: a page URL asked for with Accept: text/markdown answers with the page's prebuilt Markdown twin.
+export default (request: Request, _context: Context) =>
+  serveMarkdownTwin(request, (path) => fetch(new URL(path, request.url)));
+
+export const config: Config = {
+  path: "/*",
+  // Only requests that mention text/markdown reach it; other files (/favicon.svg, /offers.md) pass through.
+  excludedPath: ["/api/*", "/.well-known/*", "/.netlify/*", "/_astro/*", "/oauth/*", "/mcp", "/mcp/*", "/a2a/*", "/*.md"],
+  method: ["GET", "HEAD"],
+  header: { accept: "text/markdown" },
+};

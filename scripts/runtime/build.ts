@@ -1,0 +1,50 @@
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+
+/** What a build depends on: every source file's path, size and modification time, and the base URL. */
+const inputs = ["content", "src", "public", "astro.config.mjs", "package-lock.json"];
+
+async function* files(path: string): AsyncGenerator<string> {
+  const info = await stat(path).catch(() => undefined);
+  if (!info) return;
+  if (!info.isDirectory()) {
+    yield path;
+    return;
+  }
+  for (const entry of (await readdir(path)).sort()) yield* files(join(path, entry));
+}
+
+export async function buildFingerprint(root: string, baseUrl: string): Promise<string> {
+  const hash = createHash("sha256").update(baseUrl);
+  for (const input of inputs) {
+    for await (const file of files(join(root, input))) {
+      const info = await stat(file);
+      hash.update(`${file}\0${info.size}\0${info.mtimeMs}\n`);
+    }
+  }
+  return hash.digest("hex");
+}
+
+/** Builds the site unless dist/ was built from the same sources for the same base URL. */
+export async function buildIfNeeded(root: string, baseUrl: string, stampFile: string, log: (line: string) => void) {
+  const fingerprint = await buildFingerprint(root, baseUrl);
+  const previous = await readFile(stampFile, "utf8").catch(() => "");
+  const built = await stat(join(root, "dist", "index.html")).then(() => true, () => false);
+  if (built && previous === fingerprint) {
+    log("The site in dist/ is up to date.");
+    return;
+  }
+  log(`Building the site for ${baseUrl} ...`);
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, [join(root, "node_modules/astro/bin/astro.mjs"), "build"], {
+      cwd: root,
+      env: { ...process.env, URL: baseUrl, ASTRO_TELEMETRY_DISABLED: "1" },
+      stdio: ["ignore", "inherit", "inherit"],
+    });
+    child.on("error", reject);
+    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`astro build failed (exit code ${code})`))));
+  });
+  await writeFile(stampFile, fingerprint);
+}

@@ -1,0 +1,64 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { delimiter, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { productVariables } from "./config.ts";
+
+/**
+ * Runs `netlify dev --offline` (framework #static, publish dist, per netlify.toml). Offline it needs Deno from
+ * the npm `deno` package on PATH, and the edge bootstrap shipped in @netlify/edge-functions-dev instead of the
+ * remote one; see docs/decisions.md.
+ */
+export function spawnNetlifyDev(root: string, port: number, baseUrl: string, environment: NodeJS.ProcessEnv): ChildProcess {
+  // The product's variables reach functions and edge functions alike through .data/runtime.env (netlify.toml
+  // [dev] envFiles); shell copies would only shadow them for functions. URL is the exception: netlify dev
+  // sets its own, which a value in the process environment overrides for functions.
+  const shell = Object.fromEntries(Object.entries(environment).filter(([name]) => !(productVariables as readonly string[]).includes(name)));
+  const bin = join(root, "node_modules", ".bin");
+  return spawn(process.execPath, [join(root, "node_modules/netlify-cli/bin/run.js"), "dev", "--offline", "--port", String(port)], {
+    cwd: root,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: {
+      ...shell,
+      URL: baseUrl,
+      NODE_OPTIONS: `${environment.NODE_OPTIONS ?? ""} --no-deprecation`.trim(),
+      PATH: `${bin}${delimiter}${environment.PATH ?? ""}`,
+      NETLIFY_EDGE_BOOTSTRAP: pathToFileURL(join(root, "node_modules/@netlify/edge-functions-dev/dist/deno/bootstrap.mjs")).href,
+      // netlify-cli sends no telemetry when it believes it runs in CI; it has no other switch that leaves the
+      // user's global configuration alone.
+      CI: "true",
+      ASTRO_TELEMETRY_DISABLED: "1",
+    },
+  });
+}
+
+/** Resolves when the site answers, or rejects when the child exits or the time is up. */
+export async function waitUntilServing(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let exited: number | null | undefined;
+  child.once("exit", (code) => (exited = code));
+  while (Date.now() < deadline) {
+    if (exited !== undefined) throw new Error(`netlify dev exited (code ${exited}) before serving ${url}`);
+    const ok = await fetch(url, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false);
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`);
+}
+
+/** Stops netlify dev and everything it started (the static server, the functions server, Deno). */
+export async function stopProcessGroup(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.pid === undefined) return;
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, name);
+    } catch {
+      // already gone
+    }
+  };
+  signal("SIGTERM");
+  const timer = setTimeout(() => signal("SIGKILL"), 5000);
+  await exited;
+  clearTimeout(timer);
+}

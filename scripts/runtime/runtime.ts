@@ -1,0 +1,70 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, writeFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { startLocalStore, type LocalStore } from "../local-store/store.ts";
+import { buildIfNeeded } from "./build.ts";
+import { formatEnv, readDotEnv, resolveConfig, type RuntimeConfig } from "./config.ts";
+import { spawnNetlifyDev, stopProcessGroup, waitUntilServing } from "./netlify.ts";
+
+export interface Runtime {
+  config: RuntimeConfig;
+  url: string;
+  store?: LocalStore;
+  stop(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  root: string;
+  env?: NodeJS.ProcessEnv;
+  log?: (line: string) => void;
+  /** Receives netlify dev's own output (the CLI prints it; tests keep it for failures). */
+  output?: (chunk: string) => void;
+}
+
+/**
+ * The whole local runtime: configuration, the build, the local store (unless Upstash is configured), and
+ * netlify dev serving static files, functions and edge functions with one set of variables.
+ */
+export async function startRuntime({ root, env = process.env, log = console.log, output }: RuntimeOptions): Promise<Runtime> {
+  const config = resolveConfig(env, await readDotEnv(join(root, ".env")));
+  const dataDir = resolve(root, config.dataDir);
+  await mkdir(dataDir, { recursive: true });
+
+  let store: LocalStore | undefined;
+  if (!config.env.UPSTASH_REDIS_REST_URL) {
+    store = await startLocalStore({ token: randomBytes(24).toString("hex"), snapshotFile: join(dataDir, "store.json") });
+    config.env.UPSTASH_REDIS_REST_URL = store.url;
+    config.env.UPSTASH_REDIS_REST_TOKEN = store.token;
+    log(`Upstash is not configured: using the local store at ${store.url} (${store.restored} keys restored from ${join(config.dataDir, "store.json")}).`);
+  }
+
+  try {
+    // dist/ and netlify.toml are per checkout, so these two files stay in the checkout's own .data/ whatever
+    // FRONTDOOR_DATA_DIR says. netlify.toml's [dev] envFiles points at runtime.env: edge functions see no
+    // variable that exists only in the shell.
+    await mkdir(join(root, ".data"), { recursive: true });
+    await buildIfNeeded(root, config.baseUrl, join(root, ".data", "build-fingerprint"), log);
+    await writeFile(join(root, ".data", "runtime.env"), formatEnv(config.env), { mode: 0o600 });
+
+    const child = spawnNetlifyDev(root, config.port, config.baseUrl, env);
+    child.stdout?.setEncoding("utf8").on("data", (chunk: string) => output?.(chunk));
+    child.stderr?.setEncoding("utf8").on("data", (chunk: string) => output?.(chunk));
+    await waitUntilServing(`http://localhost:${config.port}/`, child, 90_000).catch(async (error: unknown) => {
+      await stopProcessGroup(child);
+      throw error;
+    });
+
+    return {
+      config,
+      url: `http://localhost:${config.port}`,
+      store,
+      async stop() {
+        await stopProcessGroup(child);
+        await store?.close();
+      },
+    };
+  } catch (error) {
+    await store?.close();
+    throw error;
+  }
+}

@@ -1,0 +1,33 @@
+import { twins } from "../markdown/twins.ts";
+import { markdownContentType } from "../twins/serve.ts";
+import { estimateTokens } from "../twins/tokens.ts";
+import type { Site } from "./model.ts";
+import { absolute, notFoundPath } from "./routes.ts";
+
+/**
+ * Netlify's `_headers` file for the static pages and their twins. Per-page headers depend on the content
+ * (each page's own twin, each twin's token count), so they are generated with the pages instead of being
+ * listed by hand in netlify.toml. Headers that are the same for every file stay in netlify.toml.
+ */
+export function netlifyHeaders(site: Site): string {
+  const rule = (path: string, headers: [string, string][]) =>
+    [path, ...headers.map(([name, value]) => `  ${name}: ${value}`)].join("\n");
+  return `${twins(site)
+    .filter((t) => t.path !== notFoundPath)
+    .flatMap((t) => [
+      // The page by its URL and by its file (the local emulator matches rules after resolving the file).
+      ...[t.path, t.path === "/" ? "/index.html" : `${t.path}.html`].map((path) =>
+        rule(path, [
+          ["Vary", "Accept"],
+          ["Link", `<${t.markdownPath}>; rel="alternate"; type="text/markdown"`],
+        ]),
+      ),
+      rule(t.markdownPath, [
+        ["Content-Type", markdownContentType],
+        ["Vary", "Accept"],
+        ["X-Markdown-Tokens", String(estimateTokens(t.markdown))],
+        ["Link", `<${absolute(site.baseUrl, t.path)}>; rel="canonical"`],
+      ]),
+    ])
+    .join("\n")}\n`;
+}

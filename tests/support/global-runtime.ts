@@ -1,0 +1,50 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { TestProject } from "vitest/node";
+import { startRuntime, type Runtime } from "../../scripts/runtime/runtime.ts";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    baseUrl: string;
+    dataDir: string;
+  }
+}
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+let runtime: Runtime | undefined;
+let dataDir: string | undefined;
+
+/** Starts the local runtime exactly as `npm start` does, on a free port with its own data folder. */
+export async function setup(project: TestProject) {
+  const root = fileURLToPath(new URL("../..", import.meta.url));
+  dataDir = await mkdtemp(join(tmpdir(), "frontdoor-test-"));
+  const port = await freePort();
+  const output: string[] = [];
+  const env = { ...process.env, PORT: String(port), FRONTDOOR_DATA_DIR: dataDir };
+  for (const name of ["URL", "UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN", "POSTMARK_SERVER_TOKEN"]) delete env[name];
+  try {
+    runtime = await startRuntime({ root, env, log: (line) => output.push(line), output: (chunk) => output.push(chunk) });
+  } catch (error) {
+    console.error(output.join("\n"));
+    throw error;
+  }
+  project.provide("baseUrl", runtime.url);
+  project.provide("dataDir", dataDir);
+}
+
+export async function teardown() {
+  await runtime?.stop();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import { describeChange, formatValue } from "../../src/site/format.ts";
+
+describe("describeChange", () => {
+  it.each([
+    [{ before: 6.4, after: 1.3 }, "80% lower"],
+    [{ before: 187, after: 251 }, "34% higher"],
+    [{ before: 3100, after: 14 }, "221× lower"],
+    [{ before: 6.2, after: 21.5 }, "3.5× higher"],
+    [{ before: 0, after: 36 }, "up from 0"],
+    [{ before: 5, after: 0 }, "down to 0"],
+  ])("%o -> %s", (result, text) => expect(describeChange(result)).toBe(text));
+});
+
+describe("formatValue", () => {
+  it("writes percentages without a space and other units with one", () => {
+    expect(formatValue(21.5, "%")).toBe("21.5%");
+    expect(formatValue(3100, "KB")).toBe("3,100 KB");
+  });
+});

@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { prefersMarkdown } from "../../src/twins/negotiate.ts";
+
+describe("prefersMarkdown", () => {
+  it.each([
+    ["text/markdown", true],
+    ["text/markdown, text/html;q=0.9", true],
+    ["text/html, text/markdown", true],
+    ["text/markdown;q=0.8, text/*;q=0.5", true],
+    ["TEXT/MARKDOWN", true],
+    ["text/markdown; charset=utf-8", true],
+    ["text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8", false],
+    ["text/markdown;q=0.5, text/html", false],
+    ["text/markdown;q=0.5, text/*", false],
+    ["text/markdown;q=0", false],
+    ["text/markdown;q=abc", false],
+    ["*/*", false],
+    ["text/*", false],
+    ["", false],
+    [null, false],
+  ])("Accept: %s -> markdown %s", (accept, expected) => {
+    expect(prefersMarkdown(accept)).toBe(expected);
+  });
+});

@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest";
+import { buildSite, type RawContent } from "../../src/site/model.ts";
+import { loadContentDir } from "../support/content.ts";
+
+const sample = () => loadContentDir("content");
+
+describe("buildSite", () => {
+  it("assembles the sample content", async () => {
+    const site = buildSite(await sample(), "https://example.com/");
+    expect(site.baseUrl).toBe("https://example.com");
+    expect(site.siteOffers.length).toBeGreaterThanOrEqual(3);
+    expect(site.carePlan.price).toEqual({ amount: 450, currency: "USD", interval: "month" });
+    expect(site.caseStudies.length).toBeGreaterThanOrEqual(3);
+    expect(site.caseStudies.every((s) => s.results.length > 0)).toBe(true);
+  });
+
+  it("names the file and the field when a case study references an unknown offer", async () => {
+    const raw: RawContent = await sample();
+    raw.caseStudies[0]!.data.offer = "mega-site";
+    expect(() => buildSite(raw, "https://example.com")).toThrow(/case-studies\/.*\.md: offer: "mega-site" is not an offer/);
+  });
+
+  it("names the field when a case study lists an unknown service", async () => {
+    const raw = await sample();
+    raw.caseStudies[1]!.data.services = ["marketing-sites", "seo"];
+    expect(() => buildSite(raw, "https://example.com")).toThrow(/services\[1\]: "seo" is not a service id/);
+  });
+
+  it("requires exactly one care plan and every page", async () => {
+    const noPlan = await sample();
+    noPlan.offers = noPlan.offers.filter((o) => o.data.kind !== "care_plan");
+    expect(() => buildSite(noPlan, "https://example.com")).toThrow(/exactly one offer with kind "care_plan", found 0/);
+    const noPage = await sample();
+    noPage.pages = noPage.pages.filter((p) => p.id !== "developers");
+    expect(() => buildSite(noPage, "https://example.com")).toThrow(/content\/pages\/developers\.md: \(file\): is missing/);
+  });
+});
