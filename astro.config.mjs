@@ -7,6 +7,8 @@ const site = process.env.URL ?? `http://localhost:${process.env.PORT ?? 8888}`;
 
 export default defineConfig({
   site,
+  // Tests build broken copies of content/ side by side with the real build; each gets its own cache.
+  ...(process.env.FRONTDOOR_CACHE_DIR ? { cacheDir: process.env.FRONTDOOR_CACHE_DIR } : {}),
   output: "static",
   trailingSlash: "never",
   build: { format: "file", inlineStylesheets: "always" },

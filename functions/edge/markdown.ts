@@ -7,8 +7,8 @@ export default (request: Request, _context: Context) =>
 
 export const config: Config = {
   path: "/*",
-  // Only requests that mention text/markdown reach it; other files (/favicon.svg, /offers.md) pass through.
+  // Only requests that mention text/markdown reach it, whatever the method; the handler answers GET and HEAD
+  // and lets everything else (other methods, /favicon.svg) pass through.
   excludedPath: ["/api/*", "/.well-known/*", "/.netlify/*", "/_astro/*", "/oauth/*", "/mcp", "/mcp/*", "/a2a/*", "/*.md"],
-  method: ["GET", "HEAD"],
   header: { accept: "text/markdown" },
 };

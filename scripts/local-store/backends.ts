@@ -1,39 +1,80 @@
+import { createHash } from "node:crypto";
 import type { Redis as IORedis } from "ioredis";
 import type { Backend, Command } from "./upstash-rest.ts";
+
+type Method = (...args: (string | number)[]) => Promise<unknown>;
+
+/** Redis (RESP2) never answers with a map; clients' HGETALL-style object replies are flattened back. */
+const asResp = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(asResp);
+  if (value !== null && typeof value === "object" && !Buffer.isBuffer(value)) return Object.entries(value).flat();
+  return value;
+};
 
 /** The machine's real Redis through ioredis (the test gateway's backend). */
 export function redisBackend(redis: IORedis): Backend {
   return {
-    exec: ([name, ...args]) => redis.call(String(name), ...args),
+    exec: async ([name, ...args]) => asResp(await redis.call(String(name), ...args)),
     async transaction(commands) {
       const replies = (await redis.multi(commands.map((c) => c.map(String))).exec()) ?? [];
-      return replies.map(([error, result]) => (error ? { error: error.message } : { result }));
+      return replies.map(([error, result]) => (error ? { error: error.message } : { result: asResp(result) }));
     },
   };
 }
 
-type Method = (...args: (string | number)[]) => Promise<unknown>;
+interface Emulator {
+  shaScripts: Record<string, string>;
+  multi(commands: Command[]): { exec(): Promise<[Error | null, unknown][]> };
+}
 
 /**
- * ioredis-mock has no generic `call`, so commands are dispatched by method name; it also ignores lowercase
- * SET options (`set k v nx ex 60`, as @upstash/redis sends them), so option tokens are uppercased.
+ * ioredis-mock, made to answer like Redis where @upstash clients can tell the difference: it has no generic
+ * `call`, so commands are dispatched by method name; it ignores lowercase SET options (`set k v nx ex 60`, as
+ * @upstash/redis sends them), so option tokens are uppercased; it lacks SCRIPT, which is added over its own
+ * script cache; and INCR on a non-number answers NaN instead of an error.
  */
 export function emulatorBackend(redis: object): Backend {
+  const emulator = redis as Emulator & Record<string, Method>;
   const normalise = ([name, ...args]: Command): Command => {
     const method = String(name).toLowerCase();
-    const fn = (redis as Record<string, unknown>)[method];
-    if (typeof fn !== "function" || method.startsWith("_")) throw new Error(`ERR unknown command '${name}'`);
+    if (typeof emulator[method] !== "function" || method.startsWith("_")) throw new Error(`ERR unknown command '${name}'`);
     return [method, ...(method === "set" ? args.map((a, i) => (i >= 2 && typeof a === "string" ? a.toUpperCase() : a)) : args)];
   };
-  const emulator = redis as Record<string, Method> & { multi(commands: Command[]): { exec(): Promise<[Error | null, unknown][]> } };
+  const script = ([, sub, ...args]: Command) => {
+    switch (String(sub).toUpperCase()) {
+      case "LOAD": {
+        const sha = createHash("sha1").update(String(args[0])).digest("hex");
+        emulator.shaScripts[sha] = String(args[0]);
+        return sha;
+      }
+      case "EXISTS":
+        return args.map((sha) => (String(sha).toLowerCase() in emulator.shaScripts ? 1 : 0));
+      case "FLUSH":
+        for (const sha of Object.keys(emulator.shaScripts)) delete emulator.shaScripts[sha];
+        return "OK";
+      default:
+        throw new Error(`ERR unknown subcommand '${sub}'`);
+    }
+  };
+  const check = (result: unknown) => {
+    if (typeof result === "number" && Number.isNaN(result)) throw new Error("ERR value is not an integer or out of range");
+    return asResp(result);
+  };
   return {
-    exec: (command) => {
+    async exec(command) {
+      if (String(command[0]).toUpperCase() === "SCRIPT") return script(command);
       const [method, ...args] = normalise(command);
-      return emulator[method as string]!(...args);
+      return check(await emulator[method as string]!(...args));
     },
     async transaction(commands) {
       const replies = await emulator.multi(commands.map(normalise)).exec();
-      return replies.map(([error, result]) => (error ? { error: error.message } : { result }));
+      return replies.map(([error, result]) => {
+        try {
+          return error ? { error: error.message } : { result: check(result) };
+        } catch (e) {
+          return { error: (e as Error).message };
+        }
+      });
     },
   };
 }

@@ -6,7 +6,8 @@ import type { Backend } from "./upstash-rest.ts";
 interface SavedKey {
   key: string;
   type: "string" | "hash" | "list" | "set" | "zset";
-  value: string | string[] | Record<string, string>;
+  /** A string, or the flat reply of HGETALL, LRANGE, SMEMBERS or ZRANGE WITHSCORES. */
+  value: string | string[];
   expires_at: number | null;
 }
 
@@ -54,7 +55,7 @@ export async function loadSnapshot(backend: Backend, file: string): Promise<numb
   for (const { key, type, value, expires_at } of snapshot.keys) {
     if (expires_at !== null && expires_at <= Date.now()) continue;
     if (type === "string") await backend.exec(["SET", key, value as string]);
-    if (type === "hash") await backend.exec(["HSET", key, ...Object.entries(value as Record<string, string>).flat()]);
+    if (type === "hash") await backend.exec(["HSET", key, ...(value as string[])]);
     if (type === "list") await backend.exec(["RPUSH", key, ...(value as string[])]);
     if (type === "set") await backend.exec(["SADD", key, ...(value as string[])]);
     if (type === "zset") {

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import RedisMock from "ioredis-mock";
 import { serveWeb } from "../lib/serve-web.ts";
 import { emulatorBackend } from "./backends.ts";
@@ -27,7 +28,8 @@ const readOnly = new Set(["GET", "MGET", "EXISTS", "TTL", "PTTL", "TYPE", "KEYS"
  * in its own process so every function call and the edge functions share it, saved under .data/.
  */
 export async function startLocalStore({ token, snapshotFile, port = 0, onCommand }: LocalStoreOptions): Promise<LocalStore> {
-  const backend = emulatorBackend(new RedisMock());
+  // A host of its own: ioredis-mock otherwise shares one keyspace between instances in a process.
+  const backend = emulatorBackend(new RedisMock({ host: `local-store-${randomUUID()}` }));
   const restored = await loadSnapshot(backend, snapshotFile);
   let dirty = false;
   const handler = createUpstashRestHandler({

@@ -32,7 +32,7 @@ export async function setup(project: TestProject) {
   dataDir = await mkdtemp(join(tmpdir(), "frontdoor-test-"));
   const port = await freePort();
   const output: string[] = [];
-  const env = { ...process.env, PORT: String(port), FRONTDOOR_DATA_DIR: dataDir };
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), FRONTDOOR_DATA_DIR: dataDir };
   for (const name of ["URL", "UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN", "POSTMARK_SERVER_TOKEN"]) delete env[name];
   try {
     runtime = await startRuntime({ root, env, log: (line) => output.push(line), output: (chunk) => output.push(chunk) });

@@ -1,0 +1,96 @@
+import { spawn } from "node:child_process";
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, inject, it } from "vitest";
+import type { IndexablePage } from "../../src/resources/pages.ts";
+import { caseStudyResourceSchema, resourceSchemas } from "../support/resources.ts";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const dist = (path: string) => join(root, "dist", path);
+const read = (path: string) => readFile(dist(path), "utf8");
+const readJson = async (path: string) => JSON.parse(await read(path)) as unknown;
+const pathOf = (url: string) => new URL(url).pathname;
+
+describe("the build output", () => {
+  it("gives every indexable page an HTML file and a clean Markdown twin with absolute links", async () => {
+    const { pages } = (await readJson("api/v1/pages.json")) as { pages: IndexablePage[] };
+    expect(pages.length).toBeGreaterThanOrEqual(9);
+    for (const page of [...pages.map((p) => ({ html: pathOf(p.url), md: pathOf(p.markdown_url) })), { html: "/404", md: "/404.md" }]) {
+      const html = await read(page.html === "/" ? "index.html" : `${page.html.slice(1)}.html`);
+      expect(html).toContain(`<link rel="alternate" type="text/markdown" href="${page.md}"`);
+      const md = await read(page.md.slice(1));
+      expect(md, page.md).toMatch(/^# \S/);
+      expect(md, page.md).not.toMatch(/(?<!\\)<\w+[^>]*>/);
+      expect(md, page.md).not.toMatch(/\]\(\//);
+    }
+  });
+
+  it("writes every JSON resource exactly in the shape its schema documents", async () => {
+    for (const [path, schema] of Object.entries(resourceSchemas)) {
+      const json = await readJson(`api/v1${path === "" ? "/index" : path}.json`);
+      expect(schema.parse(json), path).toEqual(json);
+    }
+    const { case_studies } = (await readJson("api/v1/case-studies.json")) as { case_studies: { id: string; url: string }[] };
+    for (const study of case_studies) {
+      const json = await readJson(`api/v1/case-studies/${study.id}.json`);
+      expect(caseStudyResourceSchema.parse(json)).toEqual(json);
+      expect(pathOf(study.url)).toBe(`/api/v1/case-studies/${study.id}`);
+    }
+  });
+
+  it("publishes the runtime's base URL in absolute links", async () => {
+    const index = (await readJson("api/v1/index.json")) as { resources: { url: string }[] };
+    expect(index.resources.every((r) => r.url.startsWith(`${inject("baseUrl")}/api/v1/`))).toBe(true);
+  });
+
+  it("generates per-page headers: Vary and the Markdown alternate on pages, the token estimate on twins", async () => {
+    const headers = await read("_headers");
+    const offersMd = await read("offers.md");
+    expect(headers).toContain('/offers\n  Vary: Accept\n  Link: </offers.md>; rel="alternate"; type="text/markdown"');
+    expect(headers).toContain(`/offers.md\n  Content-Type: text/markdown; charset=utf-8\n  Vary: Accept\n  X-Markdown-Tokens: ${Math.ceil(offersMd.length / 4)}`);
+  });
+});
+
+/** Builds a copy of content/ with one change, into a throw-away folder, and returns the build's output. */
+async function buildBroken(edit: (dir: string) => Promise<void>) {
+  const work = await mkdtemp(join(tmpdir(), "frontdoor-broken-"));
+  try {
+    await cp(join(root, "content"), join(work, "content"), { recursive: true });
+    await edit(join(work, "content"));
+    return await new Promise<{ code: number | null; output: string }>((resolve) => {
+      const child = spawn(process.execPath, [join(root, "node_modules/astro/bin/astro.mjs"), "build", "--outDir", join(work, "dist")], {
+        cwd: root,
+        env: { ...process.env, FRONTDOOR_CONTENT_DIR: join(work, "content"), FRONTDOOR_CACHE_DIR: join(work, "cache"), ASTRO_TELEMETRY_DISABLED: "1" },
+      });
+      let output = "";
+      child.stdout.on("data", (d) => (output += d));
+      child.stderr.on("data", (d) => (output += d));
+      child.on("exit", (code) => resolve({ code, output }));
+    });
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+const replaceIn = async (file: string, from: string, to: string) => {
+  const text = await readFile(file, "utf8");
+  if (!text.includes(from)) throw new Error(`${file} has no "${from}"`);
+  await writeFile(file, text.replace(from, to));
+};
+
+describe("a content error", () => {
+  it("fails the build naming the file, the field and what is wrong", async () => {
+    const { code, output } = await buildBroken((dir) => replaceIn(join(dir, "case-studies/tidewater-freight.md"), "better: lower", "better: smaller"));
+    expect(code).not.toBe(0);
+    expect(output).toContain("case-studies/tidewater-freight.md");
+    expect(output).toMatch(/results\.0\.better: Invalid option: expected one of "lower"\|"higher"/);
+  });
+
+  it("fails the build on a broken reference between files", async () => {
+    const { code, output } = await buildBroken((dir) => replaceIn(join(dir, "case-studies/brightline-analytics.md"), "offer: launch-site", "offer: mega-site"));
+    expect(code).not.toBe(0);
+    expect(output).toMatch(/case-studies\/brightline-analytics\.md: offer: "mega-site" is not an offer/);
+  });
+});
