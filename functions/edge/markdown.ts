@@ -2,8 +2,7 @@ import type { Config, Context } from "@netlify/edge-functions";
 import { serveMarkdownTwin } from "../../src/twins/serve.ts";
 
 // Rule 5: a page URL asked for with Accept: text/markdown answers with the page's prebuilt Markdown twin.
-export default (request: Request, _context: Context) =>
-  serveMarkdownTwin(request, (path) => fetch(new URL(path, request.url)));
+export default (request: Request, _context: Context) => serveMarkdownTwin(request, (path) => fetch(new URL(path, request.url)));
 
 export const config: Config = {
   path: "/*",

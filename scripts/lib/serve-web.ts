@@ -46,7 +46,11 @@ export function serveWeb(handler: WebHandler, { port = 0, host = "127.0.0.1" } =
       resolve({
         url: `http://${host}:${actual}`,
         port: actual,
-        close: () => new Promise<void>((done) => { server.closeAllConnections(); server.close(() => done()); }),
+        close: () =>
+          new Promise<void>((done) => {
+            server.closeAllConnections();
+            server.close(() => done());
+          }),
       });
     });
   });

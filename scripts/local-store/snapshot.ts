@@ -33,7 +33,12 @@ export async function saveSnapshot(backend: Backend, file: string): Promise<numb
     if (type === "none" || !(type in readers)) continue;
     const pttl = (await backend.exec(["PTTL", key])) as number;
     if (pttl === -2) continue;
-    saved.push({ key, type, value: (await backend.exec(readers[type](key))) as SavedKey["value"], expires_at: pttl > 0 ? Date.now() + pttl : null });
+    saved.push({
+      key,
+      type,
+      value: (await backend.exec(readers[type](key))) as SavedKey["value"],
+      expires_at: pttl > 0 ? Date.now() + pttl : null,
+    });
   }
   const snapshot: Snapshot = { format: "frontdoor-local-store/1", saved_at: new Date().toISOString(), keys: saved };
   await mkdir(dirname(file), { recursive: true });

@@ -21,7 +21,23 @@ export interface LocalStore {
   close(): Promise<void>;
 }
 
-const readOnly = new Set(["GET", "MGET", "EXISTS", "TTL", "PTTL", "TYPE", "KEYS", "SCAN", "HGET", "HGETALL", "HMGET", "LRANGE", "SMEMBERS", "ZRANGE", "PING"]);
+const readOnly = new Set([
+  "GET",
+  "MGET",
+  "EXISTS",
+  "TTL",
+  "PTTL",
+  "TYPE",
+  "KEYS",
+  "SCAN",
+  "HGET",
+  "HGETALL",
+  "HMGET",
+  "LRANGE",
+  "SMEMBERS",
+  "ZRANGE",
+  "PING",
+]);
 
 /**
  * The local runtime's stand-in for Upstash: an in-memory Redis emulator behind the Upstash REST protocol,
@@ -46,10 +62,12 @@ export async function startLocalStore({ token, snapshotFile, port = 0, onCommand
   const save = () => {
     if (!dirty) return saving;
     dirty = false;
-    saving = saving.then(() => saveSnapshot(backend, snapshotFile)).then(
-      () => undefined,
-      (error: unknown) => console.error("local store: snapshot failed:", error),
-    );
+    saving = saving
+      .then(() => saveSnapshot(backend, snapshotFile))
+      .then(
+        () => undefined,
+        (error: unknown) => console.error("local store: snapshot failed:", error),
+      );
     return saving;
   };
   const timer = setInterval(save, 1000);

@@ -120,8 +120,9 @@ export function createUpstashRestHandler({ token, backend, onCommand }: UpstashR
 
     // A single command: a JSON array body, or path segments (/set/key/value) followed by an optional body.
     const segments = url.pathname.split("/").filter(Boolean).map(decodeURIComponent);
-    const command: unknown = segments.length > 0 ? [...segments, ...(body === undefined ? [] : [typeof body === "string" ? body : JSON.stringify(body)])] : body;
-    if (!isCommand(command)) return json({ error: "ERR the body must be a command, such as [\"GET\", \"key\"]" }, 400);
+    const command: unknown =
+      segments.length > 0 ? [...segments, ...(body === undefined ? [] : [typeof body === "string" ? body : JSON.stringify(body)])] : body;
+    if (!isCommand(command)) return json({ error: 'ERR the body must be a command, such as ["GET", "key"]' }, 400);
     try {
       return json({ result: encode(await run(command)) });
     } catch (error) {

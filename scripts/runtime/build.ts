@@ -31,7 +31,10 @@ export async function buildFingerprint(root: string, baseUrl: string): Promise<s
 export async function buildIfNeeded(root: string, baseUrl: string, stampFile: string, log: (line: string) => void) {
   const fingerprint = await buildFingerprint(root, baseUrl);
   const previous = await readFile(stampFile, "utf8").catch(() => "");
-  const built = await stat(join(root, "dist", "index.html")).then(() => true, () => false);
+  const built = await stat(join(root, "dist", "index.html")).then(
+    () => true,
+    () => false,
+  );
   if (built && previous === fingerprint) {
     log("The site in dist/ is up to date.");
     return;

@@ -39,7 +39,10 @@ export async function waitUntilServing(url: string, child: ChildProcess, timeout
   child.once("exit", (code) => (exited = code));
   while (Date.now() < deadline) {
     if (exited !== undefined) throw new Error(`netlify dev exited (code ${exited}) before serving ${url}`);
-    const ok = await fetch(url, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false);
+    const ok = await fetch(url, { signal: AbortSignal.timeout(2000) }).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     await new Promise((r) => setTimeout(r, 250));
   }

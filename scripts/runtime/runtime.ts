@@ -35,7 +35,9 @@ export async function startRuntime({ root, env = process.env, log = console.log,
     store = await startLocalStore({ token: randomBytes(24).toString("hex"), snapshotFile: join(dataDir, "store.json") });
     config.env.UPSTASH_REDIS_REST_URL = store.url;
     config.env.UPSTASH_REDIS_REST_TOKEN = store.token;
-    log(`Upstash is not configured: using the local store at ${store.url} (${store.restored} keys restored from ${join(config.dataDir, "store.json")}).`);
+    log(
+      `Upstash is not configured: using the local store at ${store.url} (${store.restored} keys restored from ${join(config.dataDir, "store.json")}).`,
+    );
   }
 
   try {

@@ -16,7 +16,8 @@ export const problems = {
     status: 404,
     title: "Not found",
     condition: "The path is not an API resource.",
-    resolution: "Check the path against the resource list in the API index at /api/v1; paths are case-sensitive and have no trailing slash.",
+    resolution:
+      "Check the path against the resource list in the API index at /api/v1; paths are case-sensitive and have no trailing slash.",
   },
   method_not_allowed: {
     status: 405,

@@ -1,9 +1,15 @@
 import type { Site } from "../site/model.ts";
 import { developerGuide } from "../site/developers.ts";
+import type { FieldDoc } from "../site/schema-fields.ts";
 import { opening } from "./common.ts";
 import { document, heading, link, table, text } from "./syntax.ts";
 
 const code = (s: string) => `\`${s}\``;
+const fieldTable = (fields: FieldDoc[]) =>
+  table(
+    ["Field", "Type", "Meaning"],
+    fields.map((f) => [code(f.path), text(f.type), text(f.description)]),
+  );
 const block = (lang: string, s: string) => `\`\`\`${lang}\n${s}\n\`\`\``;
 
 export function developersMarkdown(site: Site): string {
@@ -15,14 +21,28 @@ export function developersMarkdown(site: Site): string {
     `Every resource is JSON over HTTPS GET, with no key and no account. Start at the index, which links to every resource: ${link(guide.indexUrl, guide.indexUrl)}.`,
     block("sh", guide.readExample),
     heading(2, title("resources")),
-    table(["Resource", "URL", "What it holds"], guide.resources.map((r) => [code(r.id), link(r.url, r.url), text(r.description)])),
+    table(
+      ["Resource", "URL", "What it holds"],
+      guide.resources.map((r) => [code(r.id), link(r.url, r.url), text(r.description)]),
+    ),
     "Fields are snake_case, dates are ISO 8601 (`YYYY-MM-DD`), amounts are whole US dollars with their currency, and every URL is absolute. Ids are stable: they are the content file names.",
+    heading(2, title("fields")),
+    ...[{ id: "index", url: guide.indexUrl, fields: guide.indexFields }, ...guide.resources].flatMap((r) => [
+      heading(3, r.id),
+      link(r.url, r.url),
+      fieldTable(r.fields),
+    ]),
+    `Each case study is also published in full at ${code(guide.caseStudyUrl)}, with every field of its list entry and:`,
+    fieldTable(guide.caseStudyExtraFields),
     heading(2, title("markdown")),
     `Every page of the site is also published as Markdown. Ask for it with \`Accept: text/markdown\`, or add \`.md\` to the page URL (${link(guide.markdownIndexUrl, guide.markdownIndexUrl)} for the home page).`,
     block("sh", guide.markdownExample),
     heading(2, title("errors")),
     "Every error under `/api` is an RFC 9457 `application/problem+json` document with these fields:",
-    table(["Field", "Meaning"], guide.problemFields.map(([f, m]) => [code(f), text(m)])),
+    table(
+      ["Field", "Meaning"],
+      guide.problemFields.map(([f, m]) => [code(f), text(m)]),
+    ),
     table(
       ["Code", "Status", "When", "What to do"],
       guide.problems.map((p) => [code(p.code), String(p.status), text(p.condition), text(p.resolution)]),

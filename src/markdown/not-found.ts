@@ -6,8 +6,6 @@ import { bullets, document, link } from "./syntax.ts";
 export function notFoundMarkdown(site: Site): string {
   return document(
     ...opening(site, site.pages["not-found"]),
-    bullets(
-      (Object.keys(pagePaths) as PageId[]).map((id) => link(site.pages[id].title, absolute(site.baseUrl, pagePaths[id]))),
-    ),
+    bullets((Object.keys(pagePaths) as PageId[]).map((id) => link(site.pages[id].title, absolute(site.baseUrl, pagePaths[id])))),
   );
 }

@@ -25,5 +25,3 @@ export function table(header: string[], rows: string[][]) {
 /** Joins blocks with one blank line between them and ends the document with a newline. */
 export const document = (...blocks: (string | false | undefined)[]) =>
   `${blocks.filter((b): b is string => typeof b === "string" && b.trim() !== "").join("\n\n")}\n`;
-
-

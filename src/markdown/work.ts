@@ -23,7 +23,11 @@ export function workMarkdown(site: Site): string {
     ...site.caseStudies.flatMap((s) => [
       heading(2, s.title),
       `${text(s.summary)} ${link("Read the case study", absolute(site.baseUrl, caseStudyPath(s.id)))}`,
-      bullets(s.results.map((r) => text(`${r.metric}: ${formatValue(r.before, r.unit)} → ${formatValue(r.after, r.unit)} (${describeChange(r)})`))),
+      bullets(
+        s.results.map((r) =>
+          text(`${r.metric}: ${formatValue(r.before, r.unit)} → ${formatValue(r.after, r.unit)} (${describeChange(r)})`),
+        ),
+      ),
     ]),
     sampleNotice(site),
   );
@@ -37,7 +41,16 @@ export function caseStudyMarkdown(site: Site, study: SiteCaseStudy): string {
     text(study.summary),
     table(
       ["Client", "Industry", "Location", "Launched", "Timeline", "Offer"],
-      [[text(study.client.name), text(study.client.industry), text(study.client.location), longDate(study.launched), `${study.timeline_weeks} weeks`, text(offer?.name ?? study.offer)]],
+      [
+        [
+          text(study.client.name),
+          text(study.client.industry),
+          text(study.client.location),
+          longDate(study.launched),
+          `${study.timeline_weeks} weeks`,
+          text(offer?.name ?? study.offer),
+        ],
+      ],
     ),
     heading(2, "The problem"),
     text(study.problem),

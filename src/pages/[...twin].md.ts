@@ -9,5 +9,4 @@ export const getStaticPaths = (async () =>
     props: { markdown: twin.markdown },
   }))) satisfies GetStaticPaths;
 
-export const GET: APIRoute = ({ props }) =>
-  new Response(props.markdown, { headers: { "Content-Type": "text/markdown; charset=utf-8" } });
+export const GET: APIRoute = ({ props }) => new Response(props.markdown, { headers: { "Content-Type": "text/markdown; charset=utf-8" } });

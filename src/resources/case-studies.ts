@@ -4,33 +4,41 @@ import type { Site, SiteCaseStudy } from "../site/model.ts";
 import { isoDate, isoDateSchema, pageLinks, pageLinksSchema } from "./common.ts";
 
 const resultSchema = z.object({
-  metric: z.string(),
-  before: z.number(),
-  after: z.number(),
-  unit: z.string(),
+  metric: z.string().describe("What was measured."),
+  before: z.number().describe("The figure before the project."),
+  after: z.number().describe("The figure after the project."),
+  unit: z.string().describe("Unit of before and after, such as s, KB or %."),
   better: z.enum(["lower", "higher"]).describe("Which direction is an improvement."),
-  change: z.object({
-    absolute: z.number().describe("after - before, in the unit."),
-    percent: z.number().nullable().describe("Relative change in percent, one decimal; null when before is 0."),
-  }),
+  change: z
+    .object({
+      absolute: z.number().describe("after - before, in the unit."),
+      percent: z.number().nullable().describe("Relative change in percent, one decimal; null when before is 0."),
+    })
+    .describe("The change from before to after."),
   period: z.string().describe("The periods compared."),
   method: z.string().describe("How the figures were measured."),
 });
 
 export const caseStudySummarySchema = z.object({
-  id: z.string(),
-  title: z.string(),
-  summary: z.string(),
-  client: z.object({ name: z.string(), industry: z.string(), location: z.string() }),
-  published: isoDateSchema,
-  launched: isoDateSchema,
+  id: z.string().describe("Stable id, also the last segment of its URLs."),
+  title: z.string().describe("Headline of the case study."),
+  summary: z.string().describe("One sentence."),
+  client: z
+    .object({
+      name: z.string().describe("Client name."),
+      industry: z.string().describe("Client industry."),
+      location: z.string().describe("Where the client is."),
+    })
+    .describe("Who the project was for."),
+  published: isoDateSchema.describe("When the case study was published."),
+  launched: isoDateSchema.describe("When the project launched."),
   offer_id: z.string().describe("The id of the site size in the offers resource."),
   service_ids: z.array(z.string()).describe("Ids of services in the company resource."),
-  stack: z.array(z.string()),
-  timeline_weeks: z.number().int(),
-  problem: z.string(),
-  built: z.array(z.string()),
-  results: z.array(resultSchema),
+  stack: z.array(z.string()).describe("Technologies used."),
+  timeline_weeks: z.number().int().describe("Kick-off to launch, in weeks."),
+  problem: z.string().describe("The problem the client had."),
+  built: z.array(z.string()).describe("What was built."),
+  results: z.array(resultSchema).describe("Measured results."),
   url: z.url().describe("This case study as a JSON resource, with its story."),
   links: pageLinksSchema,
 });
@@ -40,7 +48,7 @@ export const caseStudyResourceSchema = caseStudySummarySchema
   .describe("One case study in full.");
 
 export const caseStudiesResourceSchema = z
-  .object({ case_studies: z.array(caseStudySummarySchema), links: pageLinksSchema })
+  .object({ case_studies: z.array(caseStudySummarySchema).describe("Published case studies, newest first."), links: pageLinksSchema })
   .describe("Published case studies with measured results, newest first.");
 
 const round1 = (n: number) => Math.round(n * 10) / 10;

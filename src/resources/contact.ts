@@ -7,14 +7,24 @@ export const contactFormAnchor = "brief";
 
 export const contactResourceSchema = z
   .object({
-    email: z.email(),
-    booking: z.object({ url: z.url(), label: z.string(), duration_minutes: z.number().int() }),
-    response_time: z.string(),
-    hours: z.object({ time_zone: z.string().describe("IANA time zone."), summary: z.string() }),
-    form: z.object({
-      url: z.url().describe("The contact form, for people."),
-      intro: z.string(),
-    }),
+    email: z.email().describe("Where people write; a person reads it."),
+    booking: z
+      .object({
+        url: z.url().describe("Booking page for an intro call."),
+        label: z.string().describe("Link text."),
+        duration_minutes: z.number().int().describe("Length of the call."),
+      })
+      .describe("The intro call."),
+    response_time: z.string().describe("How soon a person replies."),
+    hours: z
+      .object({ time_zone: z.string().describe("IANA time zone."), summary: z.string().describe("Office hours in words.") })
+      .describe("When a person is there."),
+    form: z
+      .object({
+        url: z.url().describe("The contact form, for people."),
+        intro: z.string().describe("What to put in a brief."),
+      })
+      .describe("The contact form, where people send a project brief."),
     links: pageLinksSchema,
   })
   .describe("How to reach the company: e-mail, the intro-call booking link and the contact form.");

@@ -5,16 +5,16 @@ import { isoDate, isoDateSchema } from "./common.ts";
 
 export const indexablePageSchema = z.object({
   id: z.string().describe("Stable id: a page id, or `case-study/<id>`."),
-  kind: z.enum(["page", "case_study"]),
-  title: z.string(),
-  description: z.string(),
-  url: z.url(),
-  markdown_url: z.url(),
-  updated: isoDateSchema,
+  kind: z.enum(["page", "case_study"]).describe("A page of the site, or a case study."),
+  title: z.string().describe("The page title."),
+  description: z.string().describe("The page's meta description."),
+  url: z.url().describe("The page (HTML)."),
+  markdown_url: z.url().describe("The page's Markdown twin."),
+  updated: isoDateSchema.describe("When the page content last changed."),
 });
 
 export const pagesResourceSchema = z
-  .object({ pages: z.array(indexablePageSchema) })
+  .object({ pages: z.array(indexablePageSchema).describe("Indexable pages, in site order.") })
   .describe("Every indexable page of the site, with its Markdown twin. The sitemap lists exactly these.");
 
 export type IndexablePage = z.infer<typeof indexablePageSchema>;

@@ -1,9 +1,7 @@
 import { z } from "zod";
 
 /** A stable identifier used in URLs and JSON: lowercase words joined by hyphens. */
-export const slug = z
-  .string()
-  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "use lowercase letters, digits and single hyphens, e.g. \"growth-site\"");
+export const slug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'use lowercase letters, digits and single hyphens, e.g. "growth-site"');
 
 /** One line of text: no line breaks, no surrounding spaces. */
 export const line = (max: number) =>
@@ -17,8 +15,7 @@ export const line = (max: number) =>
 /** A paragraph of prose. */
 export const prose = (max: number) => z.string().trim().min(1, "must not be empty").max(max, `must be at most ${max} characters`);
 
-export const httpsUrl = z
-  .url({ protocol: /^https$/, error: "must be an absolute https:// URL" });
+export const httpsUrl = z.url({ protocol: /^https$/, error: "must be an absolute https:// URL" });
 
 export const usd = z.object({
   amount: z.number().int("whole dollars only").positive("must be a positive amount"),

@@ -26,7 +26,7 @@ export const carePlanSchema = z.strictObject({
 });
 
 export const offerSchema = z.discriminatedUnion("kind", [siteOfferSchema, carePlanSchema], {
-  error: "kind must be \"site\" or \"care_plan\"",
+  error: 'kind must be "site" or "care_plan"',
 });
 
 export type SiteOffer = z.infer<typeof siteOfferSchema>;

@@ -1,7 +1,10 @@
 import { problemAnchor, problems, type ProblemCode } from "../api/problems.ts";
-import { resourceDescriptions } from "../resources/index.ts";
+import { caseStudyResourceSchema } from "../resources/case-studies.ts";
+import { catalogIds, resourceCatalog } from "../resources/catalog.ts";
+import { apiIndexSchema } from "../resources/index.ts";
+import { fieldDocs } from "./schema-fields.ts";
 import type { Site } from "./model.ts";
-import { absolute, pagePaths, resourcePaths } from "./routes.ts";
+import { absolute, caseStudyResourcePath, pagePaths, resourcePaths } from "./routes.ts";
 
 /** What the developer page says, as data, so its HTML and its Markdown twin cannot disagree. */
 export function developerGuide(site: Site) {
@@ -10,16 +13,22 @@ export function developerGuide(site: Site) {
     sections: [
       { id: "reading", title: "Reading the facts" },
       { id: "resources", title: "Resources" },
+      { id: "fields", title: "Fields of each resource" },
       { id: "markdown", title: "Markdown for every page" },
       { id: "errors", title: "Errors" },
     ],
     readExample: `curl ${url(resourcePaths.company)}`,
     indexUrl: url(resourcePaths.index),
-    resources: (Object.keys(resourceDescriptions) as (keyof typeof resourceDescriptions)[]).map((id) => ({
+    resources: catalogIds.map((id) => ({
       id,
       url: url(resourcePaths[id]),
-      description: resourceDescriptions[id],
+      description: resourceCatalog[id].description,
+      fields: fieldDocs(resourceCatalog[id].schema),
     })),
+    indexFields: fieldDocs(apiIndexSchema),
+    caseStudyUrl: url(caseStudyResourcePath("{id}")),
+    /** What the single case study adds to an entry of the list. */
+    caseStudyExtraFields: fieldDocs(caseStudyResourceSchema).filter((f) => f.path === "story"),
     markdownExample: `curl -H 'Accept: text/markdown' ${url(pagePaths.offers)}`,
     markdownIndexUrl: url("/index.md"),
     problemFields: [

@@ -10,8 +10,7 @@ import { absolute, notFoundPath } from "./routes.ts";
  * listed by hand in netlify.toml. Headers that are the same for every file stay in netlify.toml.
  */
 export function netlifyHeaders(site: Site): string {
-  const rule = (path: string, headers: [string, string][]) =>
-    [path, ...headers.map(([name, value]) => `  ${name}: ${value}`)].join("\n");
+  const rule = (path: string, headers: [string, string][]) => [path, ...headers.map(([name, value]) => `  ${name}: ${value}`)].join("\n");
   return `${twins(site)
     .filter((t) => t.path !== notFoundPath)
     .flatMap((t) => [

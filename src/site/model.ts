@@ -67,7 +67,7 @@ export function buildSite(raw: RawContent, baseUrl: string): Site {
   const offers = [...raw.offers].sort(byOrder);
   const siteOffers = offers.flatMap((o) => (o.data.kind === "site" ? [{ id: o.id, ...o.data }] : []));
   const carePlans = offers.flatMap((o) => (o.data.kind === "care_plan" ? [{ id: o.id, ...o.data }] : []));
-  if (siteOffers.length === 0) throw new ContentError("content/offers/", "kind", "no offer has kind \"site\"");
+  if (siteOffers.length === 0) throw new ContentError("content/offers/", "kind", 'no offer has kind "site"');
   if (carePlans.length !== 1) {
     throw new ContentError("content/offers/", "kind", `expected exactly one offer with kind "care_plan", found ${carePlans.length}`);
   }
@@ -82,7 +82,11 @@ export function buildSite(raw: RawContent, baseUrl: string): Site {
       }
       entry.data.services.forEach((service, i) => {
         if (!serviceIds.has(service)) {
-          throw new ContentError(file, `services[${i}]`, `"${service}" is not a service id in content/company.yaml (known: ${[...serviceIds].join(", ")})`);
+          throw new ContentError(
+            file,
+            `services[${i}]`,
+            `"${service}" is not a service id in content/company.yaml (known: ${[...serviceIds].join(", ")})`,
+          );
         }
       });
       return { id: entry.id, ...entry.data, story: (entry.body ?? "").trim() };

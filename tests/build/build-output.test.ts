@@ -49,7 +49,9 @@ describe("the build output", () => {
     const headers = await read("_headers");
     const offersMd = await read("offers.md");
     expect(headers).toContain('/offers\n  Vary: Accept\n  Link: </offers.md>; rel="alternate"; type="text/markdown"');
-    expect(headers).toContain(`/offers.md\n  Content-Type: text/markdown; charset=utf-8\n  Vary: Accept\n  X-Markdown-Tokens: ${Math.ceil(offersMd.length / 4)}`);
+    expect(headers).toContain(
+      `/offers.md\n  Content-Type: text/markdown; charset=utf-8\n  Vary: Accept\n  X-Markdown-Tokens: ${Math.ceil(offersMd.length / 4)}`,
+    );
   });
 });
 
@@ -62,7 +64,12 @@ async function buildBroken(edit: (dir: string) => Promise<void>) {
     return await new Promise<{ code: number | null; output: string }>((resolve) => {
       const child = spawn(process.execPath, [join(root, "node_modules/astro/bin/astro.mjs"), "build", "--outDir", join(work, "dist")], {
         cwd: root,
-        env: { ...process.env, FRONTDOOR_CONTENT_DIR: join(work, "content"), FRONTDOOR_CACHE_DIR: join(work, "cache"), ASTRO_TELEMETRY_DISABLED: "1" },
+        env: {
+          ...process.env,
+          FRONTDOOR_CONTENT_DIR: join(work, "content"),
+          FRONTDOOR_CACHE_DIR: join(work, "cache"),
+          ASTRO_TELEMETRY_DISABLED: "1",
+        },
       });
       let output = "";
       child.stdout.on("data", (d) => (output += d));
@@ -82,14 +89,18 @@ const replaceIn = async (file: string, from: string, to: string) => {
 
 describe("a content error", () => {
   it("fails the build naming the file, the field and what is wrong", async () => {
-    const { code, output } = await buildBroken((dir) => replaceIn(join(dir, "case-studies/tidewater-freight.md"), "better: lower", "better: smaller"));
+    const { code, output } = await buildBroken((dir) =>
+      replaceIn(join(dir, "case-studies/tidewater-freight.md"), "better: lower", "better: smaller"),
+    );
     expect(code).not.toBe(0);
     expect(output).toContain("case-studies/tidewater-freight.md");
     expect(output).toMatch(/results\.0\.better: Invalid option: expected one of "lower"\|"higher"/);
   });
 
   it("fails the build on a broken reference between files", async () => {
-    const { code, output } = await buildBroken((dir) => replaceIn(join(dir, "case-studies/brightline-analytics.md"), "offer: launch-site", "offer: mega-site"));
+    const { code, output } = await buildBroken((dir) =>
+      replaceIn(join(dir, "case-studies/brightline-analytics.md"), "offer: launch-site", "offer: mega-site"),
+    );
     expect(code).not.toBe(0);
     expect(output).toMatch(/case-studies\/brightline-analytics\.md: offer: "mega-site" is not an offer/);
   });

@@ -14,12 +14,20 @@ export interface Gateway {
 
 /** Is a real Redis answering at 127.0.0.1:6379? With CI=true a missing Redis is an error, not a skip. */
 export async function realRedisAvailable(): Promise<boolean> {
-  const redis = new IORedis({ host: "127.0.0.1", port: 6379, lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1000, retryStrategy: () => null });
+  const redis = new IORedis({
+    host: "127.0.0.1",
+    port: 6379,
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 1000,
+    retryStrategy: () => null,
+  });
   try {
     await redis.connect();
     return (await redis.ping()) === "PONG";
   } catch {
-    if (process.env.CI === "true") throw new Error("CI=true but no Redis answers at 127.0.0.1:6379; the Upstash path must be tested against real Redis in CI");
+    if (process.env.CI === "true")
+      throw new Error("CI=true but no Redis answers at 127.0.0.1:6379; the Upstash path must be tested against real Redis in CI");
     return false;
   } finally {
     redis.disconnect();
