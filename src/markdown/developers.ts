@@ -26,14 +26,6 @@ export function developersMarkdown(site: Site): string {
       guide.resources.map((r) => [code(r.id), link(r.url, r.url), text(r.description)]),
     ),
     "Fields are snake_case, dates are ISO 8601 (`YYYY-MM-DD`), amounts are whole US dollars with their currency, and every URL is absolute. Ids are stable: they are the content file names.",
-    heading(2, title("fields")),
-    ...[{ id: "index", url: guide.indexUrl, fields: guide.indexFields }, ...guide.resources].flatMap((r) => [
-      heading(3, r.id),
-      link(r.url, r.url),
-      fieldTable(r.fields),
-    ]),
-    `Each case study is also published in full at ${code(guide.caseStudyUrl)}, with every field of its list entry and:`,
-    fieldTable(guide.caseStudyExtraFields),
     heading(2, title("markdown")),
     `Every page of the site is also published as Markdown. Ask for it with \`Accept: text/markdown\`, or add \`.md\` to the page URL (${link(guide.markdownIndexUrl, guide.markdownIndexUrl)} for the home page).`,
     block("sh", guide.markdownExample),
@@ -47,5 +39,13 @@ export function developersMarkdown(site: Site): string {
       ["Code", "Status", "When", "What to do"],
       guide.problems.map((p) => [code(p.code), String(p.status), text(p.condition), text(p.resolution)]),
     ),
+    heading(2, title("fields")),
+    ...[{ id: "index", url: guide.indexUrl, fields: guide.indexFields }, ...guide.resources].flatMap((r) => [
+      heading(3, r.id),
+      link(r.url, r.url),
+      fieldTable(r.fields),
+    ]),
+    `Each case study is also published in full at ${code(guide.caseStudyUrl)}, with every field of its list entry and:`,
+    fieldTable(guide.caseStudyExtraFields),
   );
 }

@@ -13,9 +13,9 @@ export function developerGuide(site: Site) {
     sections: [
       { id: "reading", title: "Reading the facts" },
       { id: "resources", title: "Resources" },
-      { id: "fields", title: "Fields of each resource" },
       { id: "markdown", title: "Markdown for every page" },
       { id: "errors", title: "Errors" },
+      { id: "fields", title: "Fields of each resource" },
     ],
     readExample: `curl ${url(resourcePaths.company)}`,
     indexUrl: url(resourcePaths.index),
