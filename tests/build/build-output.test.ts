@@ -3,6 +3,7 @@ import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { stripVTControlCharacters } from "node:util";
 import { describe, expect, inject, it } from "vitest";
 import type { IndexablePage } from "../../src/resources/pages.ts";
 import { caseStudyResourceSchema, resourceSchemas } from "../support/resources.ts";
@@ -74,7 +75,7 @@ async function buildBroken(edit: (dir: string) => Promise<void>) {
       let output = "";
       child.stdout.on("data", (d) => (output += d));
       child.stderr.on("data", (d) => (output += d));
-      child.on("exit", (code) => resolve({ code, output }));
+      child.on("exit", (code) => resolve({ code, output: stripVTControlCharacters(output) }));
     });
   } finally {
     await rm(work, { recursive: true, force: true });
