@@ -1,0 +1,64 @@
+import ratelimit from "@upstash/ratelimit";
+import type { Redis } from "@upstash/redis";
+import { policies, type PolicyName } from "./policies.ts";
+
+// @upstash/ratelimit is CommonJS: Deno (edge functions) only offers its default export.
+const { Ratelimit } = ratelimit;
+
+export interface QuotaResult {
+  policy: PolicyName;
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the window resets (delta seconds, as RateLimit's `t`). */
+  resetSeconds: number;
+}
+
+export class QuotaStoreUnavailable extends Error {
+  override name = "QuotaStoreUnavailable";
+}
+
+export interface Limiter {
+  /** Counts one request of `key` against the policy. Rejects when the store cannot be reached. */
+  consume(policy: PolicyName, key: string): Promise<QuotaResult>;
+}
+
+/**
+ * Fixed windows in Upstash: one EVALSHA per request, exact under any number of concurrent instances (the count is
+ * one atomic script in Redis). Keys are `rl:<policy>:<key>:<window>`.
+ */
+export function upstashLimiter(redis: Redis, now: () => number = Date.now): Limiter {
+  const limiters = new Map<PolicyName, InstanceType<typeof Ratelimit>>();
+  const limiterFor = (name: PolicyName) => {
+    let limiter = limiters.get(name);
+    if (!limiter) {
+      const { quota, windowSeconds } = policies[name];
+      limiter = new Ratelimit({
+        redis,
+        limiter: Ratelimit.fixedWindow(quota, `${windowSeconds} s`),
+        prefix: `rl:${name}`,
+        analytics: false,
+        // On its timeout Ratelimit lets the request through and says reason "timeout"; consume() turns that into
+        // an error so the caller decides what an outage means.
+        timeout: 2000,
+        ephemeralCache: new Map(),
+      });
+      limiters.set(name, limiter);
+    }
+    return limiter;
+  };
+
+  return {
+    async consume(policy, key) {
+      const result = await limiterFor(policy).limit(key);
+      if (result.reason === "timeout") throw new QuotaStoreUnavailable(`the quota store did not answer within 2 s (${policy})`);
+      return {
+        policy,
+        allowed: result.success,
+        limit: result.limit,
+        remaining: Math.max(0, result.remaining),
+        resetSeconds: Math.max(0, Math.ceil((result.reset - now()) / 1000)),
+      };
+    },
+  };
+}

@@ -1,0 +1,24 @@
+/**
+ * Every quota the service enforces, by name. The name is what RateLimit-Policy and RateLimit report; the developer
+ * page, the OpenAPI document and the discovery documents are generated from this table.
+ */
+export interface QuotaPolicy {
+  /** Requests allowed per window. */
+  quota: number;
+  windowSeconds: number;
+  /** What the quota applies to, in words. */
+  appliesTo: string;
+  /** What it is counted by. */
+  partition: "client IP" | "OAuth client";
+}
+
+export const policies = {
+  "public-api": {
+    quota: 120,
+    windowSeconds: 60,
+    appliesTo: "Every request under /api, errors included",
+    partition: "client IP",
+  },
+} as const satisfies Record<string, QuotaPolicy>;
+
+export type PolicyName = keyof typeof policies;
