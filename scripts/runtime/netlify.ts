@@ -9,7 +9,7 @@ import { productVariables } from "./config.ts";
  * remote one; see docs/decisions.md.
  */
 export function spawnNetlifyDev(root: string, port: number, baseUrl: string, environment: NodeJS.ProcessEnv): ChildProcess {
-  // The product's variables reach functions and edge functions alike through .data/runtime.env (netlify.toml
+  // The product's variables reach functions and edge functions alike through .env.runtime (netlify.toml
   // [dev] envFiles); shell copies would only shadow them for functions. URL is the exception: netlify dev
   // sets its own, which a value in the process environment overrides for functions.
   const shell = Object.fromEntries(Object.entries(environment).filter(([name]) => !(productVariables as readonly string[]).includes(name)));

@@ -41,12 +41,14 @@ export async function startRuntime({ root, env = process.env, log = console.log,
   }
 
   try {
-    // dist/ and netlify.toml are per checkout, so these two files stay in the checkout's own .data/ whatever
-    // FRONTDOOR_DATA_DIR says. netlify.toml's [dev] envFiles points at runtime.env: edge functions see no
-    // variable that exists only in the shell.
+    // dist/ and netlify.toml are per checkout, so the build fingerprint and .env.runtime stay in the checkout
+    // whatever FRONTDOOR_DATA_DIR says. netlify.toml's [dev] envFiles names .env.runtime: edge functions see no
+    // variable that exists only in the shell, and netlify dev passes them only files whose names start with .env.
     await mkdir(join(root, ".data"), { recursive: true });
     await buildIfNeeded(root, config.baseUrl, join(root, ".data", "build-fingerprint"), log);
-    await writeFile(join(root, ".data", "runtime.env"), formatEnv(config.env), { mode: 0o600 });
+    await writeFile(join(root, ".env.runtime"), `# Written by npm start from .env and the shell; do not edit.\n${formatEnv(config.env)}`, {
+      mode: 0o600,
+    });
 
     const child = spawnNetlifyDev(root, config.port, config.baseUrl, env);
     child.stdout?.setEncoding("utf8").on("data", (chunk: string) => output?.(chunk));

@@ -55,6 +55,12 @@ export const problems = {
     condition: "A brief field is missing or invalid; the errors array names each one.",
     resolution: "Fix every field listed in errors and send the brief again.",
   },
+  service_unavailable: {
+    status: 503,
+    title: "Service unavailable",
+    condition: "The service cannot take this request right now: a store it depends on is unavailable or misconfigured.",
+    resolution: "Retry after the number of seconds in the Retry-After header. Nothing was recorded.",
+  },
 } as const satisfies Record<string, ProblemDefinition>;
 
 export type ProblemCode = keyof typeof problems;

@@ -1,8 +1,9 @@
+import type { Deprecation } from "../api/deprecations.ts";
 import type { Site } from "../site/model.ts";
 import { developerGuide } from "../site/developers.ts";
 import type { FieldDoc } from "../site/schema-fields.ts";
 import { opening } from "./common.ts";
-import { document, heading, link, table, text } from "./syntax.ts";
+import { bullets, document, heading, link, table, text } from "./syntax.ts";
 
 const code = (s: string) => `\`${s}\``;
 const fieldTable = (fields: FieldDoc[]) =>
@@ -12,8 +13,8 @@ const fieldTable = (fields: FieldDoc[]) =>
   );
 const block = (lang: string, s: string) => `\`\`\`${lang}\n${s}\n\`\`\``;
 
-export function developersMarkdown(site: Site): string {
-  const guide = developerGuide(site);
+export function developersMarkdown(site: Site, deprecations?: readonly Deprecation[]): string {
+  const guide = developerGuide(site, deprecations);
   const title = (id: string) => guide.sections.find((s) => s.id === id)!.title;
   return document(
     ...opening(site, site.pages.developers),
@@ -38,6 +39,28 @@ export function developersMarkdown(site: Site): string {
     table(
       ["Code", "Status", "When", "What to do"],
       guide.problems.map((p) => [code(p.code), String(p.status), text(p.condition), text(p.resolution)]),
+    ),
+    heading(2, title("quota")),
+    "Every response under `/api`, errors included, reports the quota it counts against:",
+    table(
+      ["Policy", "Quota", "Window", "Applies to", "Counted per"],
+      guide.quotas.map((q) => [code(q.name), String(q.quota), `${q.windowSeconds} s`, text(q.appliesTo), text(q.partition)]),
+    ),
+    block("http", guide.quotaExample),
+    "The 121st request in a window is refused with `rate_limited` (429) and a `Retry-After` header in seconds. The client address is the one the platform saw the connection come from, never a request header.",
+    heading(2, title("versioning")),
+    bullets(guide.versioning.map(text)),
+    guide.deprecations.length === 0
+      ? "Nothing under `/api/v1` is deprecated."
+      : table(
+          ["Operation", "Deprecated", "Sunset", "Successor"],
+          guide.deprecations.map((d) => [code(d.operation), d.deprecated, d.sunset, d.successor ? link(d.successor, d.successor) : ""]),
+        ),
+    heading(2, title("reference")),
+    `The complete description is the OpenAPI 3.1 document at ${link(guide.openApiUrl, guide.openApiUrl)}.`,
+    table(
+      ["Method", "Path", "What it does", "Responses"],
+      guide.endpoints.map((e) => [code(e.method), code(e.path), text(`${e.summary}${e.deprecated ? " (deprecated)" : ""}`), e.responses]),
     ),
     heading(2, title("fields")),
     ...[{ id: "index", url: guide.indexUrl, fields: guide.indexFields }, ...guide.resources].flatMap((r) => [

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { absolute, pagePaths, resourcePaths } from "../site/routes.ts";
+import { openApiPath } from "../api/routes.ts";
 import { catalogIds, resourceCatalog } from "./catalog.ts";
 import type { Site } from "../site/model.ts";
 import { sampleContentSchema } from "./common.ts";
@@ -21,6 +22,7 @@ export const apiIndexSchema = z
       )
       .describe("Every resource of the API."),
     documentation_url: z.url().describe("The developer page."),
+    openapi_url: z.url().describe("The OpenAPI 3.1 description of this API."),
   })
   .describe("Index of every resource of the API.");
 
@@ -37,5 +39,6 @@ export function apiIndex(site: Site): z.infer<typeof apiIndexSchema> {
       description: resourceCatalog[id].description,
     })),
     documentation_url: absolute(site.baseUrl, pagePaths.developers),
+    openapi_url: absolute(site.baseUrl, openApiPath),
   };
 }

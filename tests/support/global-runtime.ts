@@ -10,6 +10,7 @@ declare module "vitest" {
   export interface ProvidedContext {
     baseUrl: string;
     dataDir: string;
+    store: { url: string; token: string };
   }
 }
 
@@ -42,6 +43,7 @@ export async function setup(project: TestProject) {
   }
   project.provide("baseUrl", runtime.url);
   project.provide("dataDir", dataDir);
+  project.provide("store", { url: runtime.store!.url, token: runtime.store!.token });
 }
 
 export async function teardown() {

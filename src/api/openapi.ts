@@ -1,0 +1,178 @@
+import { z } from "zod";
+import { caseStudyResourceSchema } from "../resources/case-studies.ts";
+import { catalogIds, resourceCatalog } from "../resources/catalog.ts";
+import { apiIndexSchema } from "../resources/index.ts";
+import { policies } from "../limits/policies.ts";
+import { pagePaths, resourcePaths } from "../site/routes.ts";
+import type { Site } from "../site/model.ts";
+import { deprecations as liveDeprecations, findDeprecation, type Deprecation } from "./deprecations.ts";
+import { problemAnchor, problems, type ProblemCode } from "./problems.ts";
+import { openApiPath } from "./routes.ts";
+
+/** A zod schema as an OpenAPI 3.1 schema object (JSON Schema 2020-12, without the `$schema` keyword). */
+export function schemaObject(schema: z.ZodType): Record<string, unknown> {
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, { unrepresentable: "any" }) as Record<string, unknown>;
+  return rest;
+}
+
+const ref = (kind: "schemas" | "responses" | "headers", name: string) => ({ $ref: `#/components/${kind}/${name}` });
+const pascal = (id: string) => id.replace(/(^|[-_])(\w)/g, (_, __, c: string) => c.toUpperCase());
+
+const quotaHeaders = {
+  "RateLimit-Policy": ref("headers", "RateLimit-Policy"),
+  RateLimit: ref("headers", "RateLimit"),
+  "RateLimit-Limit": ref("headers", "RateLimit-Limit"),
+  "RateLimit-Remaining": ref("headers", "RateLimit-Remaining"),
+  "RateLimit-Reset": ref("headers", "RateLimit-Reset"),
+};
+
+const problemSchema = z
+  .object({
+    type: z.url().describe("URI of the code's entry on the developer page: {base}/developers#error-<code with hyphens>."),
+    title: z.string().describe("Short summary of the code."),
+    status: z.number().int().describe("The HTTP status."),
+    detail: z.string().describe("What went wrong in this request."),
+    instance: z.string().describe("The requested path."),
+    code: z.enum(Object.keys(problems) as [ProblemCode, ...ProblemCode[]]).describe("Stable code; safe to branch on."),
+    resolution: z.string().describe("What to do next."),
+    documentation_url: z.url().describe("The errors section of the developer page."),
+  })
+  .describe("An RFC 9457 problem document; every error under /api is one.");
+
+/**
+ * The OpenAPI 3.1 description of the API, built from the same zod schemas, problem table, quota policies and
+ * deprecation table that the code uses, so it cannot drift from what the service does.
+ */
+export function openApiDocument(site: Site, deprecations: readonly Deprecation[] = liveDeprecations) {
+  const base = site.baseUrl;
+  const developers = `${base}${pagePaths.developers}`;
+  const policy = policies["public-api"];
+
+  const problemResponses = (codes: ProblemCode[]) =>
+    Object.fromEntries(codes.map((code) => [String(problems[code].status), ref("responses", pascal(code))]));
+
+  const read = (path: string, operationId: string, summary: string, schemaName: string, extraCodes: ProblemCode[] = []) => {
+    const deprecation = findDeprecation(deprecations, "GET", path);
+    return {
+      get: {
+        operationId,
+        summary,
+        tags: ["Public facts"],
+        security: [],
+        ...(deprecation ? { deprecated: true, "x-sunset": deprecation.sunsetAt.toISOString() } : {}),
+        parameters: [{ $ref: "#/components/parameters/If-None-Match" }],
+        responses: {
+          "200": {
+            description: "The resource. HEAD answers with the same headers and no body.",
+            headers: { ...quotaHeaders, ETag: ref("headers", "ETag"), "Cache-Control": ref("headers", "Cache-Control") },
+            content: { "application/json": { schema: ref("schemas", schemaName) } },
+          },
+          "304": {
+            description: "Not modified: the If-None-Match tag matches.",
+            headers: { ...quotaHeaders, ETag: ref("headers", "ETag") },
+          },
+          ...problemResponses([...extraCodes, "rate_limited", "service_unavailable"]),
+        },
+      },
+    };
+  };
+
+  const paths: Record<string, unknown> = {
+    [resourcePaths.index]: read(resourcePaths.index, "getIndex", "Index of every resource", "ApiIndex"),
+    ...Object.fromEntries(
+      catalogIds.map((id) => [resourcePaths[id], read(resourcePaths[id], `get${pascal(id)}`, resourceCatalog[id].description, pascal(id))]),
+    ),
+    [`${resourcePaths["case-studies"]}/{id}`]: {
+      parameters: [
+        {
+          name: "id",
+          in: "path",
+          required: true,
+          description: "A case study id from the case-studies list.",
+          schema: { type: "string", pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$" },
+        },
+      ],
+      ...read(`${resourcePaths["case-studies"]}/:id`, "getCaseStudy", "One case study in full, with its story", "CaseStudy", ["not_found"]),
+    },
+    [openApiPath]: {
+      get: {
+        operationId: "getOpenApiDocument",
+        summary: "The OpenAPI description of this API (this document)",
+        tags: ["Public facts"],
+        security: [],
+        responses: {
+          "200": {
+            description: "The OpenAPI 3.1 document.",
+            headers: { ...quotaHeaders, ETag: ref("headers", "ETag") },
+            content: { "application/vnd.oai.openapi+json;version=3.1": { schema: { type: "object" } } },
+          },
+          "304": { description: "Not modified: the If-None-Match tag matches.", headers: quotaHeaders },
+          ...problemResponses(["rate_limited", "service_unavailable"]),
+        },
+      },
+    },
+  };
+
+  return {
+    openapi: "3.1.1",
+    info: {
+      title: `${site.company.name} public API`,
+      version: "1.0.0",
+      summary: `Public facts about ${site.company.name}, and project briefs.`,
+      description: [
+        `Public facts about ${site.company.name} as JSON. Reads need no key and no account.`,
+        `Quota: ${policy.quota} requests per ${policy.windowSeconds} seconds per client IP address for everything under /api, reported on every response with RateLimit-Policy and RateLimit (and RateLimit-Limit, -Remaining, -Reset); over it, 429 with Retry-After.`,
+        "Every error is an RFC 9457 application/problem+json document with a stable `code`.",
+        "Versioning: the major version is in the path. Adding a resource or a field is not breaking; removing or renaming one ships under a new major path while the old one keeps working. A deprecated operation answers with Deprecation (RFC 9745) and Sunset (RFC 8594) headers at least 180 days ahead. Nothing under /api/v1 is deprecated.",
+      ].join("\n\n"),
+      contact: { name: site.company.name, email: site.contact.email, url: developers },
+    },
+    servers: [{ url: base }],
+    externalDocs: { description: "Developer page", url: developers },
+    tags: [{ name: "Public facts", description: "Read resources, prebuilt from the site's content." }],
+    paths,
+    components: {
+      schemas: {
+        Problem: schemaObject(problemSchema),
+        ApiIndex: schemaObject(apiIndexSchema),
+        ...Object.fromEntries(catalogIds.map((id) => [pascal(id), schemaObject(resourceCatalog[id].schema)])),
+        CaseStudy: schemaObject(caseStudyResourceSchema),
+      },
+      parameters: {
+        "If-None-Match": {
+          name: "If-None-Match",
+          in: "header",
+          required: false,
+          description: "An ETag from an earlier response; a match answers 304.",
+          schema: { type: "string" },
+        },
+      },
+      headers: {
+        "RateLimit-Policy": {
+          description: `The quota: "public-api";q=${policy.quota};w=${policy.windowSeconds}.`,
+          schema: { type: "string" },
+        },
+        RateLimit: { description: 'The quota left: "public-api";r=<remaining>;t=<seconds until reset>.', schema: { type: "string" } },
+        "RateLimit-Limit": { description: "Requests per window (older form).", schema: { type: "integer" } },
+        "RateLimit-Remaining": { description: "Requests left in this window (older form).", schema: { type: "integer" } },
+        "RateLimit-Reset": { description: "Seconds until the window resets (older form).", schema: { type: "integer" } },
+        "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer" } },
+        ETag: { description: "A strong validator of the representation.", schema: { type: "string" } },
+        "Cache-Control": { description: "How long the response may be reused.", schema: { type: "string" } },
+      },
+      responses: Object.fromEntries(
+        (Object.keys(problems) as ProblemCode[]).map((code) => [
+          pascal(code),
+          {
+            description: `${problems[code].condition} See ${developers}#${problemAnchor(code)}.`,
+            headers: {
+              ...quotaHeaders,
+              ...(code === "rate_limited" || code === "service_unavailable" ? { "Retry-After": ref("headers", "Retry-After") } : {}),
+            },
+            content: { "application/problem+json": { schema: ref("schemas", "Problem") } },
+          },
+        ]),
+      ),
+    },
+  };
+}

@@ -1,0 +1,35 @@
+import { apiBase, resourcePaths } from "../site/routes.ts";
+
+/**
+ * Every path under /api that exists, and its methods. Reads are prebuilt JSON files that the platform serves
+ * behind the gateway (netlify.toml rewrites `/api/v1/x` to `/api/v1/x.json`); writes go to functions.
+ */
+export interface ApiRoute {
+  /** An exact path, or a pattern with one `:id` segment. */
+  path: string;
+  /** The methods this resource really supports, as the Allow header lists them. */
+  methods: readonly string[];
+  kind: "read" | "function";
+}
+
+const read = ["GET", "HEAD", "OPTIONS"] as const;
+
+export const openApiPath = `${apiBase}/openapi.json`;
+
+export const apiRoutes: readonly ApiRoute[] = [
+  ...Object.values(resourcePaths).map((path) => ({ path, methods: read, kind: "read" as const })),
+  { path: `${resourcePaths["case-studies"]}/:id`, methods: read, kind: "read" },
+  { path: openApiPath, methods: read, kind: "read" },
+  { path: `${apiBase}/briefs`, methods: ["POST", "OPTIONS"], kind: "function" },
+];
+
+const segment = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/** The route a path names; `/api/v1/case-studies/x` matches the pattern, whether or not x exists. */
+export function matchRoute(pathname: string): ApiRoute | undefined {
+  return apiRoutes.find((route) => {
+    if (!route.path.includes(":id")) return route.path === pathname;
+    const prefix = route.path.slice(0, route.path.indexOf(":id"));
+    return pathname.startsWith(prefix) && segment.test(pathname.slice(prefix.length));
+  });
+}

@@ -1,0 +1,150 @@
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { Redis } from "@upstash/redis";
+import { beforeEach, describe, expect, inject, it } from "vitest";
+import { problemAnchor, problems } from "../../src/api/problems.ts";
+import { inFreshWindow } from "../support/window.ts";
+
+/**
+ * The spec's Errors, Limits and Versioning sections, over HTTP through the local runtime (netlify dev running the
+ * /api edge function over the local store, which speaks the Upstash protocol).
+ */
+const base = inject("baseUrl");
+const store = inject("store");
+const api = (path: string, init: RequestInit = {}) => fetch(`${base}${path}`, { redirect: "manual", ...init });
+
+// The emulator gives every client 127.0.0.1: each test starts from a fresh quota (files run one at a time).
+beforeEach(async () => {
+  const redis = new Redis({ url: store.url, token: store.token, enableTelemetry: false });
+  const keys = await redis.keys("rl:public-api:*");
+  if (keys.length > 0) await redis.del(...keys);
+});
+
+const expectQuotaHeaders = (res: Response) => {
+  expect(res.headers.get("ratelimit-policy")).toBe('"public-api";q=120;w=60');
+  const match = /^"public-api";r=(\d+);t=(\d+)$/.exec(res.headers.get("ratelimit") ?? "");
+  expect(match, `RateLimit on ${res.url}`).not.toBeNull();
+  expect(res.headers.get("ratelimit-limit")).toBe("120");
+  expect(res.headers.get("ratelimit-remaining")).toBe(match![1]);
+  expect(res.headers.get("ratelimit-reset")).toBe(match![2]);
+};
+
+describe("errors under /api", () => {
+  it.each(["/api/v2", "/api/v1/nope", "/api/v1/company/x", "/api", "/api/v1/company.json", "/api/v1/case-studies/no-such-study"])(
+    "%s is a not_found problem with every field",
+    async (path) => {
+      const res = await api(path);
+      expect(res.status).toBe(404);
+      expect(res.headers.get("content-type")).toBe("application/problem+json");
+      expectQuotaHeaders(res);
+      const body = (await res.json()) as Record<string, unknown>;
+      expect(Object.keys(body).sort()).toEqual([
+        "code",
+        "detail",
+        "documentation_url",
+        "instance",
+        "resolution",
+        "status",
+        "title",
+        "type",
+      ]);
+      expect(body).toMatchObject({
+        type: `${base}/developers#error-not-found`,
+        status: 404,
+        code: "not_found",
+        instance: path,
+        documentation_url: `${base}/developers#errors`,
+      });
+    },
+  );
+
+  it.each([
+    ["PUT", "/api/v1/company", "GET, HEAD, OPTIONS"],
+    ["DELETE", "/api/v1/offers", "GET, HEAD, OPTIONS"],
+    ["PATCH", "/api/v1/pages", "GET, HEAD, OPTIONS"],
+    ["POST", "/api/v1/contact", "GET, HEAD, OPTIONS"],
+    ["GET", "/api/v1/briefs", "POST, OPTIONS"],
+  ])("%s %s is method_not_allowed with Allow: %s", async (method, path, allow) => {
+    const res = await api(path, { method, body: method === "GET" ? undefined : "{}" });
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toBe(allow);
+    expect(res.headers.get("content-type")).toBe("application/problem+json");
+    expectQuotaHeaders(res);
+    expect(((await res.json()) as { code: string }).code).toBe("method_not_allowed");
+  });
+
+  it("documents every code at the anchor its type URI names", async () => {
+    const page = await (await fetch(`${base}/developers`)).text();
+    for (const code of Object.keys(problems)) expect(page, code).toContain(`id="${problemAnchor(code)}"`);
+    expect(page).toContain('id="errors"');
+  });
+});
+
+describe("reads", () => {
+  it("work with HEAD and OPTIONS, carry validators and answer If-None-Match with 304", async () => {
+    const get = await api("/api/v1/offers");
+    expect(get.status).toBe(200);
+    expect(get.headers.get("access-control-allow-origin")).toBe("*");
+    expect(get.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(get.headers.get("cache-control")).toMatch(/public, max-age=\d+/);
+    const etag = get.headers.get("etag")!;
+    // The gateway sends a strong tag; netlify dev weakens every ETag it proxies.
+    expect(etag).toMatch(/^(W\/)?"[A-Za-z0-9_-]+"$/);
+    await get.body?.cancel();
+
+    const head = await api("/api/v1/offers", { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("etag")?.replace(/^W\//, "")).toBe(etag.replace(/^W\//, ""));
+    expectQuotaHeaders(head);
+
+    const options = await api("/api/v1/offers", { method: "OPTIONS" });
+    expect(options.status).toBe(204);
+    expect(options.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
+    expectQuotaHeaders(options);
+
+    const conditional = await api("/api/v1/offers", { headers: { "If-None-Match": etag } });
+    expect(conditional.status).toBe(304);
+    expectQuotaHeaders(conditional);
+  });
+});
+
+describe("the quota: 120 requests per 60 seconds per client IP", () => {
+  it("counts down on every response and refuses the 121st with rate_limited and Retry-After", async () => {
+    await inFreshWindow();
+    for (let i = 1; i <= 120; i++) {
+      const res = await api(i % 2 ? "/api/v1/company" : "/api/v1/nope");
+      expect(res.status).toBe(i % 2 ? 200 : 404);
+      expect(res.headers.get("ratelimit")).toMatch(new RegExp(`^"public-api";r=${120 - i};t=\\d+$`));
+      await res.body?.cancel();
+    }
+    const refused = await api("/api/v1/company");
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("content-type")).toBe("application/problem+json");
+    expectQuotaHeaders(refused);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(Number(refused.headers.get("ratelimit-reset")));
+    expect(((await refused.json()) as { code: string }).code).toBe("rate_limited");
+  });
+
+  it("is exact under concurrency: 200 simultaneous requests from one IP, 120 successes", async () => {
+    await inFreshWindow(60, 20);
+    const responses = await Promise.all(Array.from({ length: 200 }, () => api("/api/v1/company")));
+    const statuses = responses.map((r) => r.status);
+    await Promise.all(responses.map((r) => r.body?.cancel()));
+    expect(statuses.filter((s) => s === 200)).toHaveLength(120);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(80);
+  });
+});
+
+describe("the machine-readable description", () => {
+  it("is a valid OpenAPI 3.1 document, linked from the index and the developer page", async () => {
+    const res = await api("/api/v1/openapi.json");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/vnd.oai.openapi+json;version=3.1");
+    const document = await res.json();
+    const result = await new Validator().validate(document as Parameters<Validator["validate"]>[0]);
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+    const index = (await (await api("/api/v1")).json()) as { openapi_url: string };
+    expect(index.openapi_url).toBe(`${base}/api/v1/openapi.json`);
+    expect(await (await fetch(`${base}/developers`)).text()).toContain(`href="${base}/api/v1/openapi.json"`);
+  });
+});

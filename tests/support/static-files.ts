@@ -1,0 +1,13 @@
+import type { GatewayContext } from "../../src/api/gateway.ts";
+
+/** A stand-in for the platform behind the gateway: serves named files (after the .json rewrite) or 404. */
+export function staticNext(files: Record<string, unknown>, ip = "203.0.113.10"): GatewayContext {
+  return {
+    ip,
+    async next(request) {
+      const path = new URL(request.url).pathname;
+      const file = files[path] ?? files[`${path}.json`];
+      return file === undefined ? new Response("<html>404</html>", { status: 404 }) : Response.json(file);
+    },
+  };
+}

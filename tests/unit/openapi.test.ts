@@ -1,0 +1,52 @@
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { describe, expect, it } from "vitest";
+import type { Deprecation } from "../../src/api/deprecations.ts";
+import { openApiDocument } from "../../src/api/openapi.ts";
+import { problems } from "../../src/api/problems.ts";
+import { developersMarkdown } from "../../src/markdown/developers.ts";
+import { buildSite } from "../../src/site/model.ts";
+import { loadContentDir } from "../support/content.ts";
+
+const site = buildSite(await loadContentDir("content"), "https://studio.example");
+const validate = (doc: unknown) => new Validator().validate(doc as Parameters<Validator["validate"]>[0]);
+
+describe("the OpenAPI document", () => {
+  it("is valid OpenAPI 3.1 and describes every read, every problem code and the quota headers", async () => {
+    const doc = openApiDocument(site);
+    const result = await validate(doc);
+    expect(result.errors).toBeUndefined();
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        "/api/v1",
+        "/api/v1/company",
+        "/api/v1/offers",
+        "/api/v1/case-studies",
+        "/api/v1/case-studies/{id}",
+        "/api/v1/pages",
+        "/api/v1/contact",
+      ]),
+    );
+    expect(Object.keys(doc.components.responses)).toHaveLength(Object.keys(problems).length);
+    expect(doc.components.headers).toHaveProperty("RateLimit-Policy");
+    expect(JSON.stringify(doc)).not.toContain('"deprecated":true');
+  });
+
+  it("marks a deprecated operation, as does the developer page (a fixture)", async () => {
+    const fixture: Deprecation = {
+      method: "GET",
+      path: "/api/v1/offers",
+      deprecatedAt: new Date("2026-01-01T00:00:00Z"),
+      sunsetAt: new Date("2026-09-01T00:00:00Z"),
+      successor: "https://studio.example/api/v2/offers",
+    };
+    const doc = openApiDocument(site, [fixture]);
+    expect((await validate(doc)).valid).toBe(true);
+    const get = (doc.paths["/api/v1/offers"] as { get: { deprecated?: boolean; "x-sunset"?: string } }).get;
+    expect(get.deprecated).toBe(true);
+    expect(get["x-sunset"]).toBe("2026-09-01T00:00:00.000Z");
+    const page = developersMarkdown(site, [fixture]);
+    expect(page).toContain("| `GET /api/v1/offers` | 2026-01-01 | 2026-09-01 |");
+    expect(page).toContain("Marketing-site sizes (priced on an intro call) and the monthly care plan, in USD. (deprecated)");
+    expect(developersMarkdown(site)).toContain("Nothing under `/api/v1` is deprecated.");
+  });
+});
