@@ -55,6 +55,30 @@ export const problems = {
     condition: "A brief field is missing or invalid; the errors array names each one.",
     resolution: "Fix every field listed in errors and send the brief again.",
   },
+  payload_too_large: {
+    status: 413,
+    title: "Payload too large",
+    condition: "The request body is larger than 32 KB.",
+    resolution: "Send a smaller brief: message is at most 5,000 characters, and other fields are short.",
+  },
+  invalid_idempotency_key: {
+    status: 400,
+    title: "Invalid Idempotency-Key",
+    condition: "The Idempotency-Key header is empty, longer than 255 characters, or not printable ASCII.",
+    resolution: "Send a unique printable ASCII value of at most 255 characters, such as a UUID, or leave the header out.",
+  },
+  idempotency_key_reused: {
+    status: 422,
+    title: "Idempotency-Key reused",
+    condition: "The Idempotency-Key was already used in the last 24 hours with a different brief.",
+    resolution: "Use a new Idempotency-Key for a different brief; repeat a key only to retry the same brief.",
+  },
+  brief_quota_exceeded: {
+    status: 429,
+    title: "Too many briefs",
+    condition: "This OAuth client (or, for the contact form, this IP address) has filed 10 briefs in the last hour.",
+    resolution: "Wait the number of seconds in Retry-After. Dry runs do not count; repeats of the same brief are collapsed, not counted.",
+  },
   service_unavailable: {
     status: 503,
     title: "Service unavailable",

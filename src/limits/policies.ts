@@ -19,6 +19,12 @@ export const policies = {
     appliesTo: "Every request under /api, errors included",
     partition: "client IP",
   },
+  "briefs-per-client": {
+    quota: 10,
+    windowSeconds: 3600,
+    appliesTo: "Briefs filed (not dry runs) by one OAuth client, or through the contact form from one IP address",
+    partition: "OAuth client",
+  },
 } as const satisfies Record<string, QuotaPolicy>;
 
 export type PolicyName = keyof typeof policies;

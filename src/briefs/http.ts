@@ -1,0 +1,123 @@
+import { problemResponse } from "../api/problem.ts";
+import type { ProblemCode } from "../api/problems.ts";
+import { quotaHeaders } from "../limits/headers.ts";
+import type { Lead } from "./lead.ts";
+import { fileBrief, type PipelineDeps } from "./pipeline.ts";
+import type { Brief } from "./schema.ts";
+
+/** The largest request body accepted, in bytes. */
+export const maxBriefBytes = 32 * 1024;
+
+/** The outcome of checking a request's access token for `svc:brief` (the shared OAuth verifier). */
+export type AuthOutcome =
+  | { ok: true; clientId: string }
+  | { ok: false; code: "invalid_token" | "insufficient_scope"; detail: string; challenge: string };
+
+export interface BriefsHandlerDeps {
+  baseUrl: string;
+  authenticate: (request: Request) => Promise<AuthOutcome>;
+  pipeline: PipelineDeps;
+  /** "A person replies within one business day." (content/contact.yaml) */
+  responseTime: string;
+}
+
+/** The body of a filed brief: the lead id, when it was received, what happens next, and the normalised brief. */
+export function receipt(lead: Lead, studio: string, responseTime: string) {
+  return {
+    lead_id: lead.id,
+    status: "received" as const,
+    received_at: lead.received_at,
+    next_steps: `A person at ${studio} will reply by e-mail to ${lead.brief.work_email}. ${responseTime}`,
+    brief: lead.brief,
+  };
+}
+
+export const dryRunBody = (brief: Brief) => ({
+  dry_run: true as const,
+  valid: true as const,
+  message: "Dry run: the brief is valid and the token may file it. Nothing was filed and nobody was e-mailed.",
+  brief,
+});
+
+/** POST /api/v1/briefs. */
+export function createBriefsHandler({ baseUrl, authenticate, pipeline, responseTime }: BriefsHandlerDeps) {
+  return async (request: Request): Promise<Response> => {
+    const path = new URL(request.url).pathname;
+    const problem = (code: ProblemCode, detail?: string, headers?: Record<string, string>, extensions?: Record<string, unknown>) =>
+      problemResponse(baseUrl, code, { instance: path, detail, headers, extensions });
+
+    const auth = await authenticate(request);
+    if (!auth.ok) return problem(auth.code, auth.detail, { "WWW-Authenticate": auth.challenge });
+
+    const type = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() ?? "";
+    if (type !== "application/json" && !type.endsWith("+json")) return problem("invalid_json", `Content-Type must be application/json, not "${type || "missing"}".`);
+
+    const text = await readCapped(request, maxBriefBytes);
+    if (text === undefined) return problem("payload_too_large", `The body is larger than ${maxBriefBytes} bytes.`);
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch (error) {
+      return problem("invalid_json", `The body is not valid JSON: ${(error as Error).message}.`);
+    }
+    if (body === null || typeof body !== "object" || Array.isArray(body)) {
+      return problem("invalid_json", `The body must be a JSON object, not ${body === null ? "null" : Array.isArray(body) ? "an array" : `a ${typeof body}`}.`);
+    }
+
+    const idempotencyKey = request.headers.get("idempotency-key") ?? undefined;
+    if (idempotencyKey !== undefined && !/^[\x21-\x7E][\x20-\x7E]{0,254}$/.test(idempotencyKey)) return problem("invalid_idempotency_key");
+
+    let result: Awaited<ReturnType<typeof fileBrief>>;
+    try {
+      result = await fileBrief({ body: body as Record<string, unknown>, channel: "rest", clientId: auth.clientId, idempotencyKey }, pipeline);
+    } catch (error) {
+      // Nothing is recorded unless the lead's transaction completed, so the client can safely retry.
+      console.error(`brief not accepted, the lead store failed: ${String(error)}`);
+      return problem("service_unavailable", "The lead store is unavailable; the brief was not recorded.", { "Retry-After": "30" });
+    }
+    const studio = pipeline.studio;
+    switch (result.kind) {
+      case "invalid":
+        return problem("invalid_brief", `${result.errors.length} field${result.errors.length === 1 ? " is" : "s are"} missing or invalid.`, undefined, { errors: result.errors });
+      case "dry_run":
+        return Response.json(dryRunBody(result.brief), { status: 200, headers: { "Cache-Control": "no-store" } });
+      case "quota_exceeded":
+        return problem("brief_quota_exceeded", undefined, quotaHeaders(result.quota));
+      case "idempotency_conflict":
+        return problem("idempotency_key_reused");
+      case "filed":
+        return Response.json(receipt(result.lead, studio, responseTime), { status: 201, headers: { "Cache-Control": "no-store" } });
+      case "already_filed":
+        return result.reason === "idempotency_key"
+          ? Response.json(receipt(result.lead, studio, responseTime), { status: 201, headers: { "Cache-Control": "no-store", "Idempotent-Replayed": "true" } })
+          : Response.json({ ...receipt(result.lead, studio, responseTime), status: "already_received" }, { status: 200, headers: { "Cache-Control": "no-store" } });
+    }
+  };
+}
+
+/** The body as text, or undefined when it is longer than `limit` bytes (without reading past the limit). */
+async function readCapped(request: Request, limit: number): Promise<string | undefined> {
+  const declared = Number(request.headers.get("content-length"));
+  if (declared > limit) return undefined;
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}

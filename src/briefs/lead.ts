@@ -1,0 +1,40 @@
+import type { Brief } from "./schema.ts";
+
+/** Where a brief came from: the same pipeline serves all four. */
+export type Channel = "rest" | "mcp" | "a2a" | "form";
+
+/**
+ * Delivery of the lead e-mail. `sending` is recorded before Postmark is called, so an attempt that dies midway is
+ * visible; the next attempt asks Postmark whether the message went out before it sends anything.
+ */
+export type DeliveryState = "pending" | "sending" | "delivered" | "failed";
+
+export interface Delivery {
+  state: DeliveryState;
+  attempts: number;
+  next_attempt_at?: string;
+  last_error?: string;
+  message_id?: string;
+  delivered_at?: string;
+}
+
+export interface Lead {
+  id: string;
+  received_at: string;
+  channel: Channel;
+  /** The OAuth client that filed it (or `form:<ip>` for the contact form). */
+  client_id: string;
+  brief: Brief;
+  delivery: Delivery;
+}
+
+const alphabet = "0123456789abcdefghjkmnpqrstvwxyz";
+
+/** `lead_` and 20 random Crockford base32 characters (100 bits): unguessable and easy to read out. */
+export function newLeadId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(20));
+  return `lead_${Array.from(bytes, (b) => alphabet[b & 31]).join("")}`;
+}
+
+/** Exponential backoff for delivery retries: 1, 2, 4, ... minutes, at most an hour. */
+export const retryDelayMs = (attempts: number) => Math.min(60, 2 ** Math.max(0, attempts - 1)) * 60_000;

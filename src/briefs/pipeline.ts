@@ -1,0 +1,112 @@
+import type { Limiter, QuotaResult } from "../limits/limiter.ts";
+import { attemptDelivery, type DeliveryDeps } from "./deliver.ts";
+import { newLeadId, type Channel, type Lead } from "./lead.ts";
+import type { BriefSchema } from "./schema.ts";
+import type { LeadStore } from "./store.ts";
+import { validateBrief, type FieldError } from "./validate.ts";
+import type { Brief } from "./schema.ts";
+
+export interface PipelineDeps extends DeliveryDeps {
+  schema: BriefSchema;
+  store: LeadStore;
+  limiter: Limiter;
+  /** Runs work after the response (Netlify's context.waitUntil); the first delivery attempt goes there. */
+  background?: (work: Promise<unknown>) => void;
+}
+
+export interface FilingRequest {
+  body: Record<string, unknown>;
+  channel: Channel;
+  /** The OAuth client filing it, or `form:<ip>` for the contact form. */
+  clientId: string;
+  idempotencyKey?: string;
+}
+
+export type FilingResult =
+  | { kind: "invalid"; errors: FieldError[] }
+  | { kind: "dry_run"; brief: Brief }
+  | { kind: "quota_exceeded"; quota: QuotaResult }
+  | { kind: "idempotency_conflict" }
+  | { kind: "filed"; lead: Lead; quota?: QuotaResult }
+  | { kind: "already_filed"; lead: Lead; reason: "idempotency_key" | "same_person" };
+
+const sha256 = async (text: string) =>
+  Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))), (b) => b.toString(16).padStart(2, "0")).join("");
+
+/** The same brief, whatever the order of its fields. */
+const fingerprint = (brief: Brief) => sha256(JSON.stringify(Object.keys(brief).sort().map((k) => [k, brief[k as keyof Brief]])));
+
+/**
+ * Filing a brief, once, for every channel (REST, MCP, A2A, the contact form): validate and normalise, stop for a
+ * dry run, honour an Idempotency-Key, collapse repeats of the same person and company, count the client's quota,
+ * record the lead durably, and only then try the e-mail (in the background; the retry job owns failures).
+ */
+export async function fileBrief(request: FilingRequest, deps: PipelineDeps): Promise<FilingResult> {
+  const validation = validateBrief(deps.schema, request.body);
+  if (!validation.ok) return { kind: "invalid", errors: validation.errors };
+  const { brief } = validation;
+  if (validation.dryRun) return { kind: "dry_run", brief };
+
+  const { store } = deps;
+  const leadId = newLeadId();
+  const print = await fingerprint(brief);
+  const keyHash = request.idempotencyKey === undefined ? undefined : await sha256(request.idempotencyKey);
+
+  if (keyHash) {
+    const claim = await store.claimIdempotencyKey(request.clientId, keyHash, { fingerprint: print, lead_id: leadId });
+    if (claim) {
+      if (claim.fingerprint !== print) return { kind: "idempotency_conflict" };
+      const original = await waitForLead(store, claim.lead_id);
+      if (original) return { kind: "already_filed", lead: original, reason: "idempotency_key" };
+      // The first request claimed the key but never recorded its lead: this one files it, under the same id.
+      return record({ ...request, leadId: claim.lead_id, brief, keyHash, print }, deps);
+    }
+  }
+  return record({ ...request, leadId, brief, keyHash, print }, deps);
+}
+
+async function record(
+  r: FilingRequest & { leadId: string; brief: Brief; keyHash?: string; print: string },
+  deps: PipelineDeps,
+): Promise<FilingResult> {
+  const { store } = deps;
+  const person = await sha256(`${r.brief.work_email.toLowerCase()}\n${r.brief.company_name.toLowerCase()}`);
+  const collapse = async (holder: string | null): Promise<FilingResult | undefined> => {
+    const original = holder && holder !== r.leadId ? await waitForLead(store, holder) : null;
+    if (!original) return undefined;
+    if (r.keyHash) await store.pointIdempotencyKey(r.clientId, r.keyHash, { fingerprint: r.print, lead_id: original.id });
+    return { kind: "already_filed", lead: original, reason: "same_person" };
+  };
+
+  // A repeat of a recent brief costs no quota; the claim after the quota settles concurrent repeats.
+  const earlier = await collapse(await store.samePersonLead(person));
+  if (earlier) return earlier;
+  const quota = await deps.limiter.consume("briefs-per-client", r.clientId);
+  if (!quota.allowed) return { kind: "quota_exceeded", quota };
+  const concurrent = await collapse(await store.claimSamePerson(person, r.leadId));
+  if (concurrent) return concurrent;
+
+  const lead: Lead = {
+    id: r.leadId,
+    received_at: new Date((deps.now ?? Date.now)()).toISOString(),
+    channel: r.channel,
+    client_id: r.clientId,
+    brief: r.brief,
+    delivery: { state: "pending", attempts: 0 },
+  };
+  await store.insert(lead);
+  const first = attemptDelivery(lead.id, deps).catch((error: unknown) => console.error(`first delivery attempt of ${lead.id}: ${String(error)}`));
+  if (deps.background) deps.background(first);
+  else await first;
+  return { kind: "filed", lead, quota };
+}
+
+/** A lead claimed by a concurrent request appears within moments; waits briefly for it. */
+async function waitForLead(store: LeadStore, id: string): Promise<Lead | null> {
+  for (let i = 0; i < 20; i++) {
+    const lead = await store.get(id);
+    if (lead) return lead;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return null;
+}

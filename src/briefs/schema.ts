@@ -1,0 +1,112 @@
+import { z } from "zod";
+
+/**
+ * The project brief: the one write. This zod schema is the only definition; validation, the OpenAPI document,
+ * the MCP tool's input schema, the A2A skill and the contact form are generated from it.
+ */
+
+// Control characters other than tab, line feed and carriage return; single-line fields refuse those too.
+const controlCharacters = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u2028\u2029]/;
+const lineBreaks = /[\r\n]/;
+
+const singleLine = (label: string, max: number) =>
+  z
+    .string({ error: `${label} must be a string` })
+    .refine((s) => !controlCharacters.test(s) && !lineBreaks.test(s), { message: `${label} must be one line of text without control characters`, abort: true })
+    .transform((s) => s.trim().replace(/\s+/g, " "))
+    .pipe(z.string().min(1, `${label} must not be empty`).max(max, `${label} must be at most ${max} characters`));
+
+export const projectTypes = ["new_site", "redesign", "migration", "performance", "accessibility", "care_plan", "other"] as const;
+export const budgetRanges = ["under_10k", "10k_25k", "25k_50k", "50k_100k", "over_100k", "not_sure"] as const;
+export const timelines = ["asap", "within_3_months", "3_to_6_months", "flexible"] as const;
+
+export const briefLimits = { message: 5000, maxLaunchYears: 3 } as const;
+
+const isTimeZone = (tz: string) => {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: tz });
+    return tz.includes("/") || tz === "UTC";
+  } catch {
+    return false;
+  }
+};
+
+/** Today's date in UTC as YYYY-MM-DD, for launch dates. */
+const today = () => new Date().toISOString().slice(0, 10);
+
+/** The brief, given the ids of the site sizes on offer (content/offers). */
+export function briefSchema(siteSizes: readonly [string, ...string[]]) {
+  return z
+    .strictObject(
+      {
+        full_name: singleLine("full_name", 120).describe("Name of the person the brief is for. Required."),
+        company_name: singleLine("company_name", 160).describe("Company of that person. Required."),
+        work_email: z
+          .string({ error: "work_email must be a string" })
+          .trim()
+          .max(254, "work_email must be at most 254 characters")
+          .pipe(z.email({ error: "work_email must be an e-mail address such as ada@example.com" }))
+          .transform((email) => {
+            const at = email.lastIndexOf("@");
+            return `${email.slice(0, at)}@${email.slice(at + 1).toLowerCase()}`;
+          })
+          .describe("Work e-mail of that person; a person at the studio replies to it. Required."),
+        phone: singleLine("phone", 40)
+          .pipe(z.string().regex(/^\+?[0-9 ().-]{5,}$/, "phone may contain digits, spaces, + ( ) . and -"))
+          .optional()
+          .describe("Phone number, with country code for numbers outside the US."),
+        project_type: z.enum(projectTypes, { error: `project_type must be one of ${projectTypes.join(", ")}` }).optional().describe("What kind of project this is."),
+        site_size: z
+          .enum(siteSizes, { error: `site_size must be one of ${siteSizes.join(", ")} (see /api/v1/offers)` })
+          .optional()
+          .describe("The site size from the offers resource that fits best, if known."),
+        budget_range: z
+          .enum(budgetRanges, { error: `budget_range must be one of ${budgetRanges.join(", ")}` })
+          .optional()
+          .describe("Budget in US dollars: under_10k, 10k_25k, 25k_50k, 50k_100k, over_100k or not_sure."),
+        timeline: z.enum(timelines, { error: `timeline must be one of ${timelines.join(", ")}` }).optional().describe("When the work should start."),
+        launch_date: z.iso
+          .date({ error: "launch_date must be a date such as 2027-03-01" })
+          .refine((d) => d >= today(), "launch_date must not be in the past")
+          .refine((d) => Number(d.slice(0, 4)) <= new Date().getUTCFullYear() + briefLimits.maxLaunchYears, `launch_date must be within ${briefLimits.maxLaunchYears} years`)
+          .optional()
+          .describe("A launch date that matters, as YYYY-MM-DD."),
+        current_website: z
+          .string({ error: "current_website must be a string" })
+          .trim()
+          .max(2048, "current_website must be at most 2048 characters")
+          .pipe(z.url({ protocol: /^https?$/, error: "current_website must be an http(s) URL such as https://example.com" }))
+          .optional()
+          .describe("The current website, if there is one."),
+        page_count: z
+          .number({ error: "page_count must be a number" })
+          .int("page_count must be a whole number")
+          .min(1, "page_count must be at least 1")
+          .max(10_000, "page_count must be at most 10000")
+          .optional()
+          .describe("Roughly how many pages the site needs."),
+        message: z
+          .string({ error: "message must be a string" })
+          .refine((s) => !controlCharacters.test(s), { message: "message must not contain control characters", abort: true })
+          .transform((s) => s.replace(/\r\n?/g, "\n").trim())
+          .pipe(z.string().min(1, "message must not be empty when given").max(briefLimits.message, `message must be at most ${briefLimits.message} characters`))
+          .optional()
+          .describe("About the project: what the site is for, what exists today, dates that matter."),
+        time_zone: z
+          .string({ error: "time_zone must be a string" })
+          .refine(isTimeZone, "time_zone must be an IANA time zone such as Europe/Berlin")
+          .optional()
+          .describe("The person's time zone, for scheduling the intro call."),
+        dry_run: z
+          .boolean({ error: "dry_run must be true or false" })
+          .optional()
+          .describe("When true, the brief is authenticated and validated exactly as a real one, then nothing is filed and nobody is e-mailed."),
+      },
+      { error: (issue) => (issue.code === "unrecognized_keys" ? `unknown field` : undefined) },
+    )
+    .describe("A project brief. A person at the studio answers it by e-mail.");
+}
+
+export type BriefSchema = ReturnType<typeof briefSchema>;
+/** A validated, normalised brief. */
+export type Brief = Omit<z.output<BriefSchema>, "dry_run">;

@@ -1,0 +1,50 @@
+import type { z } from "zod";
+import type { Brief, BriefSchema } from "./schema.ts";
+
+/**
+ * One entry of `errors` in an invalid_brief problem: where (a JSON Pointer into the request body), a stable code to
+ * branch on, and a message for people.
+ */
+export interface FieldError {
+  field: string;
+  code: "required" | "unknown_field" | "invalid_type" | "invalid_value" | "too_short" | "too_long" | "invalid_format";
+  message: string;
+}
+
+export type Validation = { ok: true; brief: Brief; dryRun: boolean } | { ok: false; errors: FieldError[] };
+
+const pointer = (path: PropertyKey[]) => `/${path.map((p) => String(p).replace(/~/g, "~0").replace(/\//g, "~1")).join("/")}`;
+
+function toFieldErrors(issue: z.core.$ZodIssue, body: Record<string, unknown>): FieldError[] {
+  if (issue.code === "unrecognized_keys") {
+    return issue.keys.map((key) => ({ field: pointer([...issue.path, key]), code: "unknown_field", message: `${key} is not a brief field` }));
+  }
+  const field = pointer(issue.path);
+  const name = issue.path.map(String).join(".");
+  const absent = issue.path.length === 1 && !Object.hasOwn(body, issue.path[0] as PropertyKey);
+  if (issue.code === "invalid_type" && absent) return [{ field, code: "required", message: `${name} is required` }];
+  const code: FieldError["code"] =
+    issue.code === "invalid_type"
+      ? "invalid_type"
+      : issue.code === "too_small"
+        ? "too_short"
+        : issue.code === "too_big"
+          ? "too_long"
+          : issue.code === "invalid_value"
+            ? "invalid_value"
+            : "invalid_format";
+  return [{ field, code, message: issue.message }];
+}
+
+/** Validates and normalises a parsed JSON body; every offending field is reported at once. */
+export function validateBrief(schema: BriefSchema, body: Record<string, unknown>): Validation {
+  const result = schema.safeParse(body);
+  if (!result.success) {
+    const errors = result.error.issues.flatMap((issue) => toFieldErrors(issue, body));
+    // One entry per field: the first problem found is the one to fix first.
+    const seen = new Set<string>();
+    return { ok: false, errors: errors.filter((e) => !seen.has(e.field) && seen.add(e.field)) };
+  }
+  const { dry_run, ...brief } = result.data;
+  return { ok: true, brief: brief as Brief, dryRun: dry_run === true };
+}
