@@ -18,8 +18,8 @@ export type AttemptOutcome = "delivered" | "retry" | "failed" | "busy" | "done";
 
 /**
  * One delivery attempt of one lead's e-mail, at most one at a time per lead (a lock), and never a second e-mail:
- * `sending` is saved before Postmark is called, so an attempt that dies midway leaves a mark, and the next attempt
- * asks Postmark for a message carrying this lead's id before it sends anything.
+ * the attempt is counted (`sending`) before Postmark is called, and every later attempt first asks Postmark for a
+ * message carrying this lead's id, so an answer lost to a timeout or a crash never leads to a second send.
  */
 export async function attemptDelivery(id: string, deps: DeliveryDeps): Promise<AttemptOutcome> {
   const { store, mailer, now = Date.now, alert = (m) => console.error(m) } = deps;
@@ -29,9 +29,12 @@ export async function attemptDelivery(id: string, deps: DeliveryDeps): Promise<A
     const lead = await store.get(id);
     if (!lead || lead.delivery.state === "delivered" || lead.delivery.state === "failed") return "done";
 
-    if (lead.delivery.state === "sending") {
+    // Any earlier attempt may have reached Postmark even if its answer did not reach us (a timeout, a crash):
+    // ask before sending again.
+    if (lead.delivery.attempts > 0 || lead.delivery.state === "sending") {
       const sent = await mailer.findSent(lead.id);
-      if (sent) return save(store, lead, { state: "delivered", message_id: sent, delivered_at: new Date(now()).toISOString() }, "delivered");
+      if (sent)
+        return save(store, lead, { state: "delivered", message_id: sent, delivered_at: new Date(now()).toISOString() }, "delivered");
     }
 
     await store.saveDelivery(withDelivery(lead, { state: "sending", attempts: lead.delivery.attempts + 1 }));
@@ -39,11 +42,34 @@ export async function attemptDelivery(id: string, deps: DeliveryDeps): Promise<A
     const attempts = lead.delivery.attempts + 1;
     switch (result.outcome) {
       case "delivered":
-        return save(store, lead, { state: "delivered", attempts, message_id: result.messageId, delivered_at: new Date(now()).toISOString(), last_error: undefined }, "delivered");
+        return save(
+          store,
+          lead,
+          {
+            state: "delivered",
+            attempts,
+            message_id: result.messageId,
+            delivered_at: new Date(now()).toISOString(),
+            last_error: undefined,
+          },
+          "delivered",
+        );
       case "transient":
-        return save(store, lead, { state: "pending", attempts, last_error: result.reason, next_attempt_at: new Date(now() + retryDelayMs(attempts)).toISOString() }, "retry");
+        return save(
+          store,
+          lead,
+          {
+            state: "pending",
+            attempts,
+            last_error: result.reason,
+            next_attempt_at: new Date(now() + retryDelayMs(attempts)).toISOString(),
+          },
+          "retry",
+        );
       case "permanent":
-        alert(`LEAD NOT DELIVERED: ${lead.id} from ${lead.brief.company_name} cannot be e-mailed (${result.reason}). Run \`npm run leads\` to see it, fix the cause, then resend it.`);
+        alert(
+          `LEAD NOT DELIVERED: ${lead.id} from ${lead.brief.company_name} cannot be e-mailed (${result.reason}). Run \`npm run leads\` to see it, fix the cause, then resend it.`,
+        );
         return save(store, lead, { state: "failed", attempts, last_error: result.reason }, "failed");
     }
   } finally {

@@ -10,8 +10,7 @@ export const maxBriefBytes = 32 * 1024;
 
 /** The outcome of checking a request's access token for `svc:brief` (the shared OAuth verifier). */
 export type AuthOutcome =
-  | { ok: true; clientId: string }
-  | { ok: false; code: "invalid_token" | "insufficient_scope"; detail: string; challenge: string };
+  { ok: true; clientId: string } | { ok: false; code: "invalid_token" | "insufficient_scope"; detail: string; challenge: string };
 
 export interface BriefsHandlerDeps {
   baseUrl: string;
@@ -50,7 +49,8 @@ export function createBriefsHandler({ baseUrl, authenticate, pipeline, responseT
     if (!auth.ok) return problem(auth.code, auth.detail, { "WWW-Authenticate": auth.challenge });
 
     const type = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() ?? "";
-    if (type !== "application/json" && !type.endsWith("+json")) return problem("invalid_json", `Content-Type must be application/json, not "${type || "missing"}".`);
+    if (type !== "application/json" && !type.endsWith("+json"))
+      return problem("invalid_json", `Content-Type must be application/json, not "${type || "missing"}".`);
 
     const text = await readCapped(request, maxBriefBytes);
     if (text === undefined) return problem("payload_too_large", `The body is larger than ${maxBriefBytes} bytes.`);
@@ -61,7 +61,10 @@ export function createBriefsHandler({ baseUrl, authenticate, pipeline, responseT
       return problem("invalid_json", `The body is not valid JSON: ${(error as Error).message}.`);
     }
     if (body === null || typeof body !== "object" || Array.isArray(body)) {
-      return problem("invalid_json", `The body must be a JSON object, not ${body === null ? "null" : Array.isArray(body) ? "an array" : `a ${typeof body}`}.`);
+      return problem(
+        "invalid_json",
+        `The body must be a JSON object, not ${body === null ? "null" : Array.isArray(body) ? "an array" : `a ${typeof body}`}.`,
+      );
     }
 
     const idempotencyKey = request.headers.get("idempotency-key") ?? undefined;
@@ -69,7 +72,10 @@ export function createBriefsHandler({ baseUrl, authenticate, pipeline, responseT
 
     let result: Awaited<ReturnType<typeof fileBrief>>;
     try {
-      result = await fileBrief({ body: body as Record<string, unknown>, channel: "rest", clientId: auth.clientId, idempotencyKey }, pipeline);
+      result = await fileBrief(
+        { body: body as Record<string, unknown>, channel: "rest", clientId: auth.clientId, idempotencyKey },
+        pipeline,
+      );
     } catch (error) {
       // Nothing is recorded unless the lead's transaction completed, so the client can safely retry.
       console.error(`brief not accepted, the lead store failed: ${String(error)}`);
@@ -78,7 +84,12 @@ export function createBriefsHandler({ baseUrl, authenticate, pipeline, responseT
     const studio = pipeline.studio;
     switch (result.kind) {
       case "invalid":
-        return problem("invalid_brief", `${result.errors.length} field${result.errors.length === 1 ? " is" : "s are"} missing or invalid.`, undefined, { errors: result.errors });
+        return problem(
+          "invalid_brief",
+          `${result.errors.length} field${result.errors.length === 1 ? " is" : "s are"} missing or invalid.`,
+          undefined,
+          { errors: result.errors },
+        );
       case "dry_run":
         return Response.json(dryRunBody(result.brief), { status: 200, headers: { "Cache-Control": "no-store" } });
       case "quota_exceeded":
@@ -89,8 +100,14 @@ export function createBriefsHandler({ baseUrl, authenticate, pipeline, responseT
         return Response.json(receipt(result.lead, studio, responseTime), { status: 201, headers: { "Cache-Control": "no-store" } });
       case "already_filed":
         return result.reason === "idempotency_key"
-          ? Response.json(receipt(result.lead, studio, responseTime), { status: 201, headers: { "Cache-Control": "no-store", "Idempotent-Replayed": "true" } })
-          : Response.json({ ...receipt(result.lead, studio, responseTime), status: "already_received" }, { status: 200, headers: { "Cache-Control": "no-store" } });
+          ? Response.json(receipt(result.lead, studio, responseTime), {
+              status: 201,
+              headers: { "Cache-Control": "no-store", "Idempotent-Replayed": "true" },
+            })
+          : Response.json(
+              { ...receipt(result.lead, studio, responseTime), status: "already_received" },
+              { status: 200, headers: { "Cache-Control": "no-store" } },
+            );
     }
   };
 }

@@ -60,7 +60,9 @@ export function leadMessage(lead: Lead, { from, to, studio }: { from: string; to
     `<!doctype html><html><body style="font-family: system-ui, sans-serif; line-height: 1.5; color: #1c1b19;">`,
     `<h1 style="font-size: 20px;">New project brief for ${escapeHtml(studio)}</h1>`,
     `<table cellpadding="4" style="border-collapse: collapse;">`,
-    ...rows.map(([label, value]) => `<tr><th align="left" style="padding-right: 16px;">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`),
+    ...rows.map(
+      ([label, value]) => `<tr><th align="left" style="padding-right: 16px;">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`,
+    ),
     `</table>`,
     ...(b.message ? [`<h2 style="font-size: 16px;">Message</h2>`, `<p style="white-space: pre-wrap;">${escapeHtml(b.message)}</p>`] : []),
     `<p style="color: #55524b;">${escapeHtml(received)}<br>Lead id: ${escapeHtml(lead.id)}<br>${escapeHtml(reply)}</p>`,

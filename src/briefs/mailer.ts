@@ -8,9 +8,7 @@ import type { LeadMessage } from "./mail.ts";
  * 429, 5xx), or permanent (a request Postmark will never accept: bad sender, inactive recipient, bad token).
  */
 export type SendResult =
-  | { outcome: "delivered"; messageId: string }
-  | { outcome: "transient"; reason: string }
-  | { outcome: "permanent"; reason: string };
+  { outcome: "delivered"; messageId: string } | { outcome: "transient"; reason: string } | { outcome: "permanent"; reason: string };
 
 export interface Mailer {
   send(message: LeadMessage): Promise<SendResult>;
@@ -77,10 +75,19 @@ export function outboxMailer(dir: string): Mailer {
     async send(m) {
       await mkdir(dir, { recursive: true });
       const id = m.metadata.lead_id!;
-      const headers = [`From: ${m.from}`, `To: ${m.to}`, `Reply-To: ${m.replyTo}`, `Subject: ${m.subject}`, `X-Tag: ${m.tag}`, `X-Lead-Id: ${id}`];
-      await writeFile(join(dir, `${id}.eml.txt`), `${headers.join("\n")}\n\n${m.text}\n`, { flag: "wx" }).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== "EEXIST") throw error;
-      });
+      const headers = [
+        `From: ${m.from}`,
+        `To: ${m.to}`,
+        `Reply-To: ${m.replyTo}`,
+        `Subject: ${m.subject}`,
+        `X-Tag: ${m.tag}`,
+        `X-Lead-Id: ${id}`,
+      ];
+      await writeFile(join(dir, `${id}.eml.txt`), `${headers.join("\n")}\n\n${m.text}\n`, { flag: "wx" }).catch(
+        (error: NodeJS.ErrnoException) => {
+          if (error.code !== "EEXIST") throw error;
+        },
+      );
       await writeFile(join(dir, `${id}.html`), m.html);
       return { outcome: "delivered", messageId: `outbox:${id}` };
     },

@@ -31,10 +31,19 @@ export type FilingResult =
   | { kind: "already_filed"; lead: Lead; reason: "idempotency_key" | "same_person" };
 
 const sha256 = async (text: string) =>
-  Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))), (b) => b.toString(16).padStart(2, "0")).join("");
+  Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))), (b) =>
+    b.toString(16).padStart(2, "0"),
+  ).join("");
 
 /** The same brief, whatever the order of its fields. */
-const fingerprint = (brief: Brief) => sha256(JSON.stringify(Object.keys(brief).sort().map((k) => [k, brief[k as keyof Brief]])));
+const fingerprint = (brief: Brief) =>
+  sha256(
+    JSON.stringify(
+      Object.keys(brief)
+        .sort()
+        .map((k) => [k, brief[k as keyof Brief]]),
+    ),
+  );
 
 /**
  * Filing a brief, once, for every channel (REST, MCP, A2A, the contact form): validate and normalise, stop for a
@@ -95,7 +104,9 @@ async function record(
     delivery: { state: "pending", attempts: 0 },
   };
   await store.insert(lead);
-  const first = attemptDelivery(lead.id, deps).catch((error: unknown) => console.error(`first delivery attempt of ${lead.id}: ${String(error)}`));
+  const first = attemptDelivery(lead.id, deps).catch((error: unknown) =>
+    console.error(`first delivery attempt of ${lead.id}: ${String(error)}`),
+  );
   if (deps.background) deps.background(first);
   else await first;
   return { kind: "filed", lead, quota };

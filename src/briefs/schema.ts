@@ -12,7 +12,10 @@ const lineBreaks = /[\r\n]/;
 const singleLine = (label: string, max: number) =>
   z
     .string({ error: `${label} must be a string` })
-    .refine((s) => !controlCharacters.test(s) && !lineBreaks.test(s), { message: `${label} must be one line of text without control characters`, abort: true })
+    .refine((s) => !controlCharacters.test(s) && !lineBreaks.test(s), {
+      message: `${label} must be one line of text without control characters`,
+      abort: true,
+    })
     .transform((s) => s.trim().replace(/\s+/g, " "))
     .pipe(z.string().min(1, `${label} must not be empty`).max(max, `${label} must be at most ${max} characters`));
 
@@ -55,7 +58,10 @@ export function briefSchema(siteSizes: readonly [string, ...string[]]) {
           .pipe(z.string().regex(/^\+?[0-9 ().-]{5,}$/, "phone may contain digits, spaces, + ( ) . and -"))
           .optional()
           .describe("Phone number, with country code for numbers outside the US."),
-        project_type: z.enum(projectTypes, { error: `project_type must be one of ${projectTypes.join(", ")}` }).optional().describe("What kind of project this is."),
+        project_type: z
+          .enum(projectTypes, { error: `project_type must be one of ${projectTypes.join(", ")}` })
+          .optional()
+          .describe("What kind of project this is."),
         site_size: z
           .enum(siteSizes, { error: `site_size must be one of ${siteSizes.join(", ")} (see /api/v1/offers)` })
           .optional()
@@ -64,11 +70,17 @@ export function briefSchema(siteSizes: readonly [string, ...string[]]) {
           .enum(budgetRanges, { error: `budget_range must be one of ${budgetRanges.join(", ")}` })
           .optional()
           .describe("Budget in US dollars: under_10k, 10k_25k, 25k_50k, 50k_100k, over_100k or not_sure."),
-        timeline: z.enum(timelines, { error: `timeline must be one of ${timelines.join(", ")}` }).optional().describe("When the work should start."),
+        timeline: z
+          .enum(timelines, { error: `timeline must be one of ${timelines.join(", ")}` })
+          .optional()
+          .describe("When the work should start."),
         launch_date: z.iso
           .date({ error: "launch_date must be a date such as 2027-03-01" })
           .refine((d) => d >= today(), "launch_date must not be in the past")
-          .refine((d) => Number(d.slice(0, 4)) <= new Date().getUTCFullYear() + briefLimits.maxLaunchYears, `launch_date must be within ${briefLimits.maxLaunchYears} years`)
+          .refine(
+            (d) => Number(d.slice(0, 4)) <= new Date().getUTCFullYear() + briefLimits.maxLaunchYears,
+            `launch_date must be within ${briefLimits.maxLaunchYears} years`,
+          )
           .optional()
           .describe("A launch date that matters, as YYYY-MM-DD."),
         current_website: z
@@ -89,7 +101,12 @@ export function briefSchema(siteSizes: readonly [string, ...string[]]) {
           .string({ error: "message must be a string" })
           .refine((s) => !controlCharacters.test(s), { message: "message must not contain control characters", abort: true })
           .transform((s) => s.replace(/\r\n?/g, "\n").trim())
-          .pipe(z.string().min(1, "message must not be empty when given").max(briefLimits.message, `message must be at most ${briefLimits.message} characters`))
+          .pipe(
+            z
+              .string()
+              .min(1, "message must not be empty when given")
+              .max(briefLimits.message, `message must be at most ${briefLimits.message} characters`),
+          )
           .optional()
           .describe("About the project: what the site is for, what exists today, dates that matter."),
         time_zone: z
@@ -100,7 +117,9 @@ export function briefSchema(siteSizes: readonly [string, ...string[]]) {
         dry_run: z
           .boolean({ error: "dry_run must be true or false" })
           .optional()
-          .describe("When true, the brief is authenticated and validated exactly as a real one, then nothing is filed and nobody is e-mailed."),
+          .describe(
+            "When true, the brief is authenticated and validated exactly as a real one, then nothing is filed and nobody is e-mailed.",
+          ),
       },
       { error: (issue) => (issue.code === "unrecognized_keys" ? `unknown field` : undefined) },
     )

@@ -67,7 +67,11 @@ export class LeadStore {
 
   async unlock(id: string, owner: string): Promise<void> {
     // Only the owner releases, in one step.
-    await this.redis.eval("if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0", [`lead:${id}:lock`], [owner]);
+    await this.redis.eval(
+      "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0",
+      [`lead:${id}:lock`],
+      [owner],
+    );
   }
 
   /** Claims an Idempotency-Key for a new lead; returns the existing claim when there is one. */

@@ -17,7 +17,11 @@ const pointer = (path: PropertyKey[]) => `/${path.map((p) => String(p).replace(/
 
 function toFieldErrors(issue: z.core.$ZodIssue, body: Record<string, unknown>): FieldError[] {
   if (issue.code === "unrecognized_keys") {
-    return issue.keys.map((key) => ({ field: pointer([...issue.path, key]), code: "unknown_field", message: `${key} is not a brief field` }));
+    return issue.keys.map((key) => ({
+      field: pointer([...issue.path, key]),
+      code: "unknown_field",
+      message: `${key} is not a brief field`,
+    }));
   }
   const field = pointer(issue.path);
   const name = issue.path.map(String).join(".");

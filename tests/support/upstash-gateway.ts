@@ -34,9 +34,13 @@ export async function realRedisAvailable(): Promise<boolean> {
   }
 }
 
-/** An Upstash-REST-compatible gateway in front of the machine's real Redis. */
-export async function startRedisGateway(token = "test-gateway-token"): Promise<Gateway> {
-  const redis = new IORedis({ host: "127.0.0.1", port: 6379, maxRetriesPerRequest: 1 });
+/**
+ * An Upstash-REST-compatible gateway in front of the machine's real Redis. Each test file names its own logical
+ * database, emptied when the gateway starts and when it closes, so files never see each other's keys.
+ */
+export async function startRedisGateway(db: number, token = "test-gateway-token"): Promise<Gateway> {
+  const redis = new IORedis({ host: "127.0.0.1", port: 6379, db, maxRetriesPerRequest: 1 });
+  await redis.flushdb();
   const commands: Command[] = [];
   const server = await serveWeb(createUpstashRestHandler({ token, backend: redisBackend(redis), onCommand: (c) => commands.push(c) }));
   return {
@@ -46,6 +50,7 @@ export async function startRedisGateway(token = "test-gateway-token"): Promise<G
     redis,
     async close() {
       await server.close();
+      await redis.flushdb();
       redis.disconnect();
     },
   };

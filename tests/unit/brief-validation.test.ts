@@ -7,8 +7,16 @@ const valid = { full_name: "Ada Lovelace", company_name: "Analytical Engines Ltd
 
 describe("validateBrief", () => {
   it("accepts the three required fields and normalises them", () => {
-    const result = validateBrief(schema, { full_name: "  Ada   Lovelace ", company_name: "Analytical Engines Ltd", work_email: " ada@Engines.EXAMPLE " });
-    expect(result).toEqual({ ok: true, dryRun: false, brief: { full_name: "Ada Lovelace", company_name: "Analytical Engines Ltd", work_email: "ada@engines.example" } });
+    const result = validateBrief(schema, {
+      full_name: "  Ada   Lovelace ",
+      company_name: "Analytical Engines Ltd",
+      work_email: " ada@Engines.EXAMPLE ",
+    });
+    expect(result).toEqual({
+      ok: true,
+      dryRun: false,
+      brief: { full_name: "Ada Lovelace", company_name: "Analytical Engines Ltd", work_email: "ada@engines.example" },
+    });
   });
 
   it("accepts every optional field within bounds, and dry_run", () => {
@@ -60,7 +68,10 @@ describe("validateBrief", () => {
   });
 
   it("reports a __proto__ key sent as JSON as an unknown field", () => {
-    const body = JSON.parse(`{"full_name":"A","company_name":"B","work_email":"a@b.example","__proto__":{"x":1}}`) as Record<string, unknown>;
+    const body = JSON.parse(`{"full_name":"A","company_name":"B","work_email":"a@b.example","__proto__":{"x":1}}`) as Record<
+      string,
+      unknown
+    >;
     const result = validateBrief(schema, body);
     expect(result).toMatchObject({ ok: false, errors: [{ field: "/__proto__", code: "unknown_field" }] });
   });
