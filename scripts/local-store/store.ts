@@ -3,11 +3,11 @@ import RedisMock from "ioredis-mock";
 import { serveWeb } from "../lib/serve-web.ts";
 import { emulatorBackend } from "./backends.ts";
 import { loadSnapshot, saveSnapshot } from "./snapshot.ts";
-import { createUpstashRestHandler, type Command } from "./upstash-rest.ts";
+import { createUpstashRestHandler, type Backend, type Command } from "./upstash-rest.ts";
 
 export interface LocalStoreOptions {
   token: string;
-  /** Where the data is kept between runs; the store saves at most once a second, and on close. */
+  /** Where the data is kept: every write is on disk here before the store answers it. */
   snapshotFile: string;
   port?: number;
   onCommand?: (command: Command) => void;
@@ -21,67 +21,56 @@ export interface LocalStore {
   close(): Promise<void>;
 }
 
-const readOnly = new Set([
-  "GET",
-  "MGET",
-  "EXISTS",
-  "TTL",
-  "PTTL",
-  "TYPE",
-  "KEYS",
-  "SCAN",
-  "HGET",
-  "HGETALL",
-  "HMGET",
-  "LRANGE",
-  "SMEMBERS",
-  "ZRANGE",
-  "PING",
-]);
+const readOnly = new Set(["GET", "MGET", "EXISTS", "TTL", "PTTL", "TYPE", "KEYS", "SCAN", "HGET", "HGETALL", "HMGET", "LRANGE", "SMEMBERS", "ZRANGE", "ZCARD", "ZSCORE", "PING"]);
+const writes = (command: Command) => !readOnly.has(String(command[0]).toUpperCase());
 
 /**
- * The local runtime's stand-in for Upstash: an in-memory Redis emulator behind the Upstash REST protocol,
- * in its own process so every function call and the edge functions share it, saved under .data/.
+ * Group commit: a write is answered only after a snapshot that started after it has reached the disk. Writes that
+ * arrive together share one snapshot, so a burst costs a few file writes, not one per command.
+ */
+function durable(backend: Backend, snapshotFile: string): Backend & { flush(): Promise<void> } {
+  let running: Promise<void> = Promise.resolve();
+  let queued: Promise<void> | undefined;
+  const flush = () => {
+    queued ??= running.then(async () => {
+      queued = undefined;
+      await saveSnapshot(backend, snapshotFile);
+    });
+    running = queued.catch((error: unknown) => console.error("local store: snapshot failed:", error));
+    return queued;
+  };
+  return {
+    flush,
+    async exec(command) {
+      const result = await backend.exec(command);
+      if (writes(command)) await flush();
+      return result;
+    },
+    async transaction(commands) {
+      const results = await backend.transaction(commands);
+      if (commands.some(writes)) await flush();
+      return results;
+    },
+  };
+}
+
+/**
+ * The local runtime's stand-in for Upstash: an in-memory Redis emulator behind the Upstash REST protocol, in its own
+ * process so every function call and the edge functions share it, kept on disk under .data/.
  */
 export async function startLocalStore({ token, snapshotFile, port = 0, onCommand }: LocalStoreOptions): Promise<LocalStore> {
   // A host of its own: ioredis-mock otherwise shares one keyspace between instances in a process.
-  const backend = emulatorBackend(new RedisMock({ host: `local-store-${randomUUID()}` }));
-  const restored = await loadSnapshot(backend, snapshotFile);
-  let dirty = false;
-  const handler = createUpstashRestHandler({
-    token,
-    backend,
-    onCommand(command) {
-      if (!readOnly.has(String(command[0]).toUpperCase())) dirty = true;
-      onCommand?.(command);
-    },
-  });
-  const server = await serveWeb(handler, { port });
-
-  let saving = Promise.resolve();
-  const save = () => {
-    if (!dirty) return saving;
-    dirty = false;
-    saving = saving
-      .then(() => saveSnapshot(backend, snapshotFile))
-      .then(
-        () => undefined,
-        (error: unknown) => console.error("local store: snapshot failed:", error),
-      );
-    return saving;
-  };
-  const timer = setInterval(save, 1000);
-  timer.unref();
-
+  const emulator = emulatorBackend(new RedisMock({ host: `local-store-${randomUUID()}` }));
+  const restored = await loadSnapshot(emulator, snapshotFile);
+  const backend = durable(emulator, snapshotFile);
+  const server = await serveWeb(createUpstashRestHandler({ token, backend, onCommand }), { port });
   return {
     url: server.url,
     token,
     restored,
     async close() {
-      clearInterval(timer);
       await server.close();
-      dirty = true;
-      await save();
+      await backend.flush();
     },
   };
 }

@@ -137,4 +137,19 @@ describe("local store persistence", () => {
       await second.close();
     }
   });
+
+  it("has every acknowledged write on disk before it answers (a crash loses nothing)", async () => {
+    const snapshotFile = join(dir, "crash.json");
+    const first = await startLocalStore({ token: "t", snapshotFile });
+    const client = new Redis({ url: first.url, token: "t", enableTelemetry: false });
+    await Promise.all(Array.from({ length: 50 }, (_, i) => client.set(`lead:${i}`, `v${i}`)));
+    // No close(): the first store is simply abandoned, as a killed process would be.
+    const second = await startLocalStore({ token: "t", snapshotFile: snapshotFile });
+    try {
+      expect(second.restored).toBe(50);
+    } finally {
+      await second.close();
+      await first.close();
+    }
+  });
 });
