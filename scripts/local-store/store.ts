@@ -21,7 +21,25 @@ export interface LocalStore {
   close(): Promise<void>;
 }
 
-const readOnly = new Set(["GET", "MGET", "EXISTS", "TTL", "PTTL", "TYPE", "KEYS", "SCAN", "HGET", "HGETALL", "HMGET", "LRANGE", "SMEMBERS", "ZRANGE", "ZCARD", "ZSCORE", "PING"]);
+const readOnly = new Set([
+  "GET",
+  "MGET",
+  "EXISTS",
+  "TTL",
+  "PTTL",
+  "TYPE",
+  "KEYS",
+  "SCAN",
+  "HGET",
+  "HGETALL",
+  "HMGET",
+  "LRANGE",
+  "SMEMBERS",
+  "ZRANGE",
+  "ZCARD",
+  "ZSCORE",
+  "PING",
+]);
 const writes = (command: Command) => !readOnly.has(String(command[0]).toUpperCase());
 
 /**

@@ -40,6 +40,9 @@ export async function startRuntime({ root, env = process.env, log = console.log,
     );
   }
 
+  // Without Postmark, lead e-mails become files here (see src/briefs/config.ts).
+  if (!config.env.POSTMARK_SERVER_TOKEN) config.env.FRONTDOOR_OUTBOX_DIR = join(dataDir, "outbox");
+
   try {
     // dist/ and netlify.toml are per checkout, so the build fingerprint and .env.runtime stay in the checkout
     // whatever FRONTDOOR_DATA_DIR says. netlify.toml's [dev] envFiles names .env.runtime: edge functions see no
@@ -58,11 +61,14 @@ export async function startRuntime({ root, env = process.env, log = console.log,
       throw error;
     });
 
+    const url = `http://localhost:${config.port}`;
+    const retries = scheduleLeadDelivery(url, log);
     return {
       config,
-      url: `http://localhost:${config.port}`,
+      url,
       store,
       async stop() {
+        clearInterval(retries);
         await stopProcessGroup(child);
         await store?.close();
       },
@@ -71,4 +77,21 @@ export async function startRuntime({ root, env = process.env, log = console.log,
     await store?.close();
     throw error;
   }
+}
+
+/**
+ * netlify dev loads scheduled functions but never runs them on their schedule, so the runtime invokes the lead
+ * delivery job itself, once a minute, as Netlify does in production.
+ */
+function scheduleLeadDelivery(url: string, log: (line: string) => void): NodeJS.Timeout {
+  const timer = setInterval(() => {
+    fetch(`${url}/.netlify/functions/deliver-leads`, {
+      method: "POST",
+      body: JSON.stringify({ next_run: new Date(Date.now() + 60_000).toISOString() }),
+    })
+      .then((res) => res.body?.cancel())
+      .catch((error: unknown) => log(`lead delivery job could not run: ${String(error)}`));
+  }, 60_000);
+  timer.unref();
+  return timer;
 }

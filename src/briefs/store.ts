@@ -21,12 +21,16 @@ export const idempotencyTtlSeconds = 24 * 3600;
 export const duplicateWindowSeconds = 15 * 60;
 
 export class LeadStore {
-  constructor(private readonly redis: Redis) {}
+  readonly #redis: Redis;
+
+  constructor(redis: Redis) {
+    this.#redis = redis;
+  }
 
   /** Writes a new lead and schedules its e-mail, in one transaction. */
   async insert(lead: Lead): Promise<void> {
     const received = Date.parse(lead.received_at);
-    const tx = this.redis.multi();
+    const tx = this.#redis.multi();
     tx.set(`lead:${lead.id}`, JSON.stringify(lead));
     tx.zadd("leads", { score: received, member: lead.id });
     tx.zadd("leads:due", { score: received, member: lead.id });
@@ -34,12 +38,12 @@ export class LeadStore {
   }
 
   async get(id: string): Promise<Lead | null> {
-    return parse(await this.redis.get<string | Lead>(`lead:${id}`));
+    return parse(await this.#redis.get<string | Lead>(`lead:${id}`));
   }
 
   /** Saves a lead's new delivery state and its place in the queue. */
   async saveDelivery(lead: Lead): Promise<void> {
-    const tx = this.redis.multi();
+    const tx = this.#redis.multi();
     tx.set(`lead:${lead.id}`, JSON.stringify(lead));
     const due = lead.delivery.state === "pending" || lead.delivery.state === "sending";
     if (due) tx.zadd("leads:due", { score: Date.parse(lead.delivery.next_attempt_at ?? lead.received_at), member: lead.id });
@@ -49,25 +53,25 @@ export class LeadStore {
 
   /** Ids of leads whose e-mail is owed and due at `now`. */
   dueIds(now: number, limit = 20): Promise<string[]> {
-    return this.redis.zrange<string[]>("leads:due", 0, now, { byScore: true, offset: 0, count: limit });
+    return this.#redis.zrange<string[]>("leads:due", 0, now, { byScore: true, offset: 0, count: limit });
   }
 
   /** Newest first. */
   async list(limit = 50): Promise<Lead[]> {
-    const ids = await this.redis.zrange<string[]>("leads", 0, limit - 1, { rev: true });
+    const ids = await this.#redis.zrange<string[]>("leads", 0, limit - 1, { rev: true });
     if (ids.length === 0) return [];
-    const values = await this.redis.mget<(string | Lead | null)[]>(...ids.map((id) => `lead:${id}`));
+    const values = await this.#redis.mget<(string | Lead | null)[]>(...ids.map((id) => `lead:${id}`));
     return values.map(parse).filter((l): l is Lead => l !== null);
   }
 
   /** Takes the delivery lock; false when another attempt holds it. */
   async lock(id: string, owner: string): Promise<boolean> {
-    return (await this.redis.set(`lead:${id}:lock`, owner, { nx: true, ex: 60 })) === "OK";
+    return (await this.#redis.set(`lead:${id}:lock`, owner, { nx: true, ex: 60 })) === "OK";
   }
 
   async unlock(id: string, owner: string): Promise<void> {
     // Only the owner releases, in one step.
-    await this.redis.eval(
+    await this.#redis.eval(
       "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0",
       [`lead:${id}:lock`],
       [owner],
@@ -77,23 +81,23 @@ export class LeadStore {
   /** Claims an Idempotency-Key for a new lead; returns the existing claim when there is one. */
   async claimIdempotencyKey(client: string, keyHash: string, record: IdempotencyRecord): Promise<IdempotencyRecord | null> {
     const key = `brief:idem:${client}:${keyHash}`;
-    if ((await this.redis.set(key, JSON.stringify(record), { nx: true, ex: idempotencyTtlSeconds })) === "OK") return null;
-    return parse(await this.redis.get<string | IdempotencyRecord>(key));
+    if ((await this.#redis.set(key, JSON.stringify(record), { nx: true, ex: idempotencyTtlSeconds })) === "OK") return null;
+    return parse(await this.#redis.get<string | IdempotencyRecord>(key));
   }
 
   async pointIdempotencyKey(client: string, keyHash: string, record: IdempotencyRecord): Promise<void> {
-    await this.redis.set(`brief:idem:${client}:${keyHash}`, JSON.stringify(record), { ex: idempotencyTtlSeconds });
+    await this.#redis.set(`brief:idem:${client}:${keyHash}`, JSON.stringify(record), { ex: idempotencyTtlSeconds });
   }
 
   samePersonLead(hash: string): Promise<string | null> {
-    return this.redis.get<string>(`brief:same:${hash}`);
+    return this.#redis.get<string>(`brief:same:${hash}`);
   }
 
   /** Claims the person-and-company slot for a new lead; returns the lead already holding it, if any. */
   async claimSamePerson(hash: string, leadId: string): Promise<string | null> {
     const key = `brief:same:${hash}`;
-    if ((await this.redis.set(key, leadId, { nx: true, ex: duplicateWindowSeconds })) === "OK") return null;
-    return this.redis.get<string>(key);
+    if ((await this.#redis.set(key, leadId, { nx: true, ex: duplicateWindowSeconds })) === "OK") return null;
+    return this.#redis.get<string>(key);
   }
 }
 
