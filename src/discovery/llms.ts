@@ -1,0 +1,52 @@
+import type { Twin } from "../markdown/twins.ts";
+import { link, text } from "../markdown/syntax.ts";
+import { openApiPath } from "../api/routes.ts";
+import { indexablePages } from "../resources/pages.ts";
+import type { Site } from "../site/model.ts";
+import { absolute, pagePaths, resourcePaths } from "../site/routes.ts";
+
+/** /llms.txt (llmstxt.org): what the site is, and where its Markdown and machine interfaces are. */
+export function llmsTxt(site: Site): string {
+  const url = (path: string) => absolute(site.baseUrl, path);
+  const pages = indexablePages(site);
+  const entry = (label: string, href: string, note?: string) => `- ${link(label, href)}${note ? `: ${text(note)}` : ""}`;
+  return [
+    `# ${text(site.company.name)}`,
+    "",
+    `> ${text(site.company.tagline)} ${text(site.company.summary)}`,
+    "",
+    text(
+      `Every page below is Markdown. The same facts are JSON at ${url(resourcePaths.index)}; reads need no key. A project brief becomes a real lead that a person answers by e-mail: file one only when the person you act for asked to be contacted and confirmed their name, company and e-mail.`,
+    ),
+    ...(site.company.sample_content
+      ? ["", text(`Sample content: ${site.company.name} is a fictional studio used to demonstrate this site.`)]
+      : []),
+    "",
+    "## Pages",
+    "",
+    ...pages.filter((p) => p.kind === "page").map((p) => entry(p.title, p.markdown_url, p.description)),
+    "",
+    "## Case studies",
+    "",
+    ...pages.filter((p) => p.kind === "case_study").map((p) => entry(p.title, p.markdown_url, p.description)),
+    "",
+    "## API",
+    "",
+    entry("API index", url(resourcePaths.index), "every resource, with absolute URLs"),
+    entry("OpenAPI 3.1 description", url(openApiPath)),
+    entry("Developer documentation", url(`${pagePaths.developers}.md`), "errors, quota, versioning, field reference"),
+    "",
+    "## Optional",
+    "",
+    entry("The whole site as one Markdown file", url("/llms-full.txt")),
+    "",
+  ].join("\n");
+}
+
+/** /llms-full.txt: every page's Markdown twin, one after the other, each introduced by its URL. */
+export function llmsFullTxt(site: Site, twins: Twin[]): string {
+  return twins
+    .filter((t) => t.path !== "/404")
+    .map((t) => `<!-- ${absolute(site.baseUrl, t.path)} -->\n\n${t.markdown}`)
+    .join("\n---\n\n");
+}
