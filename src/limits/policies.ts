@@ -19,6 +19,12 @@ export const policies = {
     appliesTo: "Every request under /api, errors included",
     partition: "client IP",
   },
+  "oauth-register": {
+    quota: 20,
+    windowSeconds: 3600,
+    appliesTo: "Client registrations at POST /oauth/register",
+    partition: "client IP",
+  },
 } as const satisfies Record<string, QuotaPolicy>;
 
 export type PolicyName = keyof typeof policies;
