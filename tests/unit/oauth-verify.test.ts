@@ -152,7 +152,7 @@ describe("the access token verifier", () => {
     const [header, payload, signature] = segments(await issue(base, "svc:read"));
     await expectInvalid(`${header}.${encode({ ...json(payload), scope: "svc:read svc:brief" })}.${signature}`);
     const bytes = base64url.decode(signature);
-    bytes[10] ^= 1;
+    bytes[10] = bytes[10]! ^ 1;
     await expectInvalid(`${header}.${payload}.${base64url.encode(bytes)}`);
     const raw = base64url.decode(signature);
     const der = Uint8Array.from([0x30, 68, 0x02, 32, ...raw.slice(0, 32), 0x02, 32, ...raw.slice(32)]);
