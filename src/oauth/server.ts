@@ -28,6 +28,13 @@ const withHeaders = (response: Response, headers: Record<string, string>) => {
   return response;
 };
 
+/**
+ * netlify dev retries a 403 or 404 from a function at `/path.html`, `/path/index.html` and the like (it mimics the
+ * CDN's static fallbacks); those variants name the same endpoint, so a refusal reaches the client unchanged locally
+ * as it does in production. Refusals change no state, so answering them again is harmless.
+ */
+const endpointPath = (pathname: string) => pathname.replace(/(\/index)?\.html?$/, "");
+
 const methodNotAllowed = (allow: string) =>
   jsonResponse({ error: "invalid_request", error_description: `Use ${allow}.` }, 405, { Allow: allow });
 
@@ -38,7 +45,7 @@ export function createOAuthHandler(options: OAuthServerOptions) {
   const authorize = createAuthorizationHandler(options);
 
   return async (request: Request, context: RequestContext): Promise<Response> => {
-    const { pathname } = new URL(request.url);
+    const pathname = endpointPath(new URL(request.url).pathname);
     const method = request.method;
     switch (pathname) {
       case oauthPaths.register:
