@@ -20,13 +20,16 @@ export type OAuthErrorCode =
 /** A refusal a handler raises deep in validation and the endpoint turns into its response. */
 export class OAuthError extends Error {
   override name = "OAuthError";
-  constructor(
-    readonly error: OAuthErrorCode,
-    readonly description: string,
-    readonly status = 400,
-    readonly headers: Record<string, string> = {},
-  ) {
+  readonly error: OAuthErrorCode;
+  readonly description: string;
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  constructor(error: OAuthErrorCode, description: string, status = 400, headers: Record<string, string> = {}) {
     super(`${error}: ${description}`);
+    this.error = error;
+    this.description = description;
+    this.status = status;
+    this.headers = headers;
   }
 }
 
