@@ -1,11 +1,36 @@
-import { defineConfig } from "vitest/config";
+import { readFile } from "node:fs/promises";
+import { defineConfig, type Plugin } from "vitest/config";
 
-// Two projects: fast in-process tests, and tests against the local runtime (one `netlify dev` for all of them,
-// started by tests/support/global-runtime.ts).
+/**
+ * `import text from "./x.css" with { type: "text" }` gives the file's text, as esbuild (which bundles the Netlify
+ * functions) does. Vite ignores import attributes and would treat the file as CSS, so such imports are rewritten to
+ * a virtual module holding the text.
+ */
+const textSuffix = "?frontdoor-text";
+const textImports: Plugin = {
+  name: "text-imports",
+  enforce: "pre",
+  transform(code, id) {
+    if (!/\.ts$/.test(id) || !code.includes('type: "text"')) return null;
+    return code.replace(/from "([^"]+)" with \{ type: "text" \}/g, (_, path: string) => `from "${path}${textSuffix}"`);
+  },
+  async resolveId(source, importer) {
+    if (!source.endsWith(textSuffix)) return null;
+    const resolved = await this.resolve(source.slice(0, -textSuffix.length), importer, { skipSelf: true });
+    // The virtual id must not end in .css, or Vite's CSS plugin claims it.
+    return resolved ? `\0text:${resolved.id}.js` : null;
+  },
+  async load(id) {
+    if (!id.startsWith("\0text:")) return null;
+    return `export default ${JSON.stringify(await readFile(id.slice("\0text:".length, -".js".length), "utf8"))};`;
+  },
+};
+
 export default defineConfig({
   test: {
     projects: [
       {
+        plugins: [textImports],
         test: {
           name: "unit",
           include: ["tests/unit/**/*.test.ts", "tests/store/**/*.test.ts"],
@@ -13,6 +38,7 @@ export default defineConfig({
         },
       },
       {
+        plugins: [textImports],
         test: {
           name: "runtime",
           include: ["tests/build/**/*.test.ts", "tests/runtime/**/*.test.ts", "tests/browser/**/*.test.ts"],

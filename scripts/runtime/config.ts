@@ -24,6 +24,8 @@ export const productVariables = [
   "POSTMARK_API_URL",
   "LEADS_TO",
   "LEADS_FROM",
+  "OAUTH_SIGNING_KEYS",
+  "FRONTDOOR_ALLOW_LOOPBACK_CIMD",
 ] as const;
 
 export async function readDotEnv(file: string): Promise<Record<string, string>> {
@@ -50,8 +52,20 @@ export function resolveConfig(shell: NodeJS.ProcessEnv, dotEnv: Record<string, s
   return { port, baseUrl, dataDir: pick("FRONTDOOR_DATA_DIR") ?? ".data", env };
 }
 
-/** A .env file body; values are quoted so that no character changes meaning. */
-export const formatEnv = (env: Record<string, string>) =>
-  Object.entries(env)
-    .map(([name, value]) => `${name}=${JSON.stringify(value)}`)
-    .join("\n") + "\n";
+/**
+ * A .env file body that both readers of it parse back to the same values: netlify dev (dotenv) and Node's parseEnv.
+ * Single quotes are literal in both, so JSON values (the signing key set) survive. Double quotes are the fallback
+ * for values holding a single quote, and only when there is no double quote or backslash, because dotenv does not
+ * unescape \" (JSON.stringify-style quoting would corrupt a JSON value). Anything else is refused, not mangled.
+ */
+export function formatEnv(env: Record<string, string>): string {
+  const quote = (name: string, value: string) => {
+    if (/[\r\n]/.test(value)) throw new Error(`${name} holds a line break, which a .env file cannot carry`);
+    if (!value.includes("'")) return `'${value}'`;
+    if (!/["\\]/.test(value)) return `"${value}"`;
+    throw new Error(`${name} holds both ' and " (or \\), which a .env file cannot carry unchanged`);
+  };
+  return `${Object.entries(env)
+    .map(([name, value]) => `${name}=${quote(name, value)}`)
+    .join("\n")}\n`;
+}

@@ -5,6 +5,7 @@ import { startLocalStore, type LocalStore } from "../local-store/store.ts";
 import { buildIfNeeded } from "./build.ts";
 import { formatEnv, readDotEnv, resolveConfig, type RuntimeConfig } from "./config.ts";
 import { spawnNetlifyDev, stopProcessGroup, waitUntilServing } from "./netlify.ts";
+import { localSigningKeys } from "./signing-keys.ts";
 
 export interface Runtime {
   config: RuntimeConfig;
@@ -29,6 +30,8 @@ export async function startRuntime({ root, env = process.env, log = console.log,
   const config = resolveConfig(env, await readDotEnv(join(root, ".env")));
   const dataDir = resolve(root, config.dataDir);
   await mkdir(dataDir, { recursive: true });
+
+  config.env.OAUTH_SIGNING_KEYS ??= await localSigningKeys(join(dataDir, "signing-keys.json"), log);
 
   let store: LocalStore | undefined;
   if (!config.env.UPSTASH_REDIS_REST_URL) {

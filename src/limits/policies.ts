@@ -25,6 +25,12 @@ export const policies = {
     appliesTo: "Briefs filed (not dry runs) by one OAuth client, or through the contact form from one IP address",
     partition: "OAuth client",
   },
+  "oauth-register": {
+    quota: 20,
+    windowSeconds: 3600,
+    appliesTo: "Client registrations at POST /oauth/register",
+    partition: "client IP",
+  },
 } as const satisfies Record<string, QuotaPolicy>;
 
 export type PolicyName = keyof typeof policies;

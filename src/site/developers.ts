@@ -4,6 +4,7 @@ import { problemAnchor, problems, type ProblemCode } from "../api/problems.ts";
 import { openApiPath } from "../api/routes.ts";
 import { policyField } from "../limits/headers.ts";
 import { policies, type PolicyName, type QuotaPolicy } from "../limits/policies.ts";
+import { accessTokenLifetimeSeconds, oauthPaths, protectedResourceMetadataPath, resourceIdentifiers, scopes } from "../oauth/metadata.ts";
 import { caseStudyResourceSchema } from "../resources/case-studies.ts";
 import { catalogIds, resourceCatalog } from "../resources/catalog.ts";
 import { apiIndexSchema } from "../resources/index.ts";
@@ -20,6 +21,7 @@ export function developerGuide(site: Site, deprecations: readonly Deprecation[] 
       { id: "reading", title: "Reading the facts" },
       { id: "resources", title: "Resources" },
       { id: "markdown", title: "Markdown for every page" },
+      { id: "oauth", title: "OAuth: getting a token" },
       { id: "errors", title: "Errors" },
       { id: "quota", title: "Quota" },
       { id: "versioning", title: "Versioning" },
@@ -72,6 +74,7 @@ export function developerGuide(site: Site, deprecations: readonly Deprecation[] 
     caseStudyExtraFields: fieldDocs(caseStudyResourceSchema).filter((f) => f.path === "story"),
     markdownExample: `curl -H 'Accept: text/markdown' ${url(pagePaths.offers)}`,
     markdownIndexUrl: url("/index.md"),
+    oauth: oauthGuide(site.baseUrl),
     problemFields: [
       ["type", "URI of this code's entry on this page"],
       ["title", "Short summary of the code"],
@@ -87,5 +90,29 @@ export function developerGuide(site: Site, deprecations: readonly Deprecation[] 
       anchor: problemAnchor(code),
       ...p,
     })),
+  };
+}
+
+/** The OAuth section: the same sentences and samples in the HTML page and its Markdown twin. */
+function oauthGuide(baseUrl: string) {
+  const url = (path: string) => absolute(baseUrl, path);
+  const quota = policies["oauth-register"];
+  const loopback = "http://127.0.0.1:8765/callback";
+  return {
+    intro:
+      "Reads need no token. Filing a brief needs an access token with the scope svc:brief, and anyone can get one: register a client, then ask for a token. There is no account, no approval and no payment; the identity is your client software, not a person.",
+    metadataUrl: url(oauthPaths.authorizationServerMetadata),
+    discovery: `Everything below is also published as authorization server metadata (RFC 8414) at ${url(oauthPaths.authorizationServerMetadata)}, and as protected resource metadata (RFC 9728) for the origin, /mcp and /a2a/v1 at ${url(protectedResourceMetadataPath("origin"))}, ${url(protectedResourceMetadataPath("mcp"))} and ${url(protectedResourceMetadataPath("a2a"))}.`,
+    register: `Register once with a JSON POST to ${url(oauthPaths.register)} (RFC 7591). Registrations never expire. Keep the client_id and the client_secret: the secret is shown only once and stored only as a hash. Registration is limited to ${quota.quota} per ${quota.windowSeconds / 3600} hour per IP address.`,
+    registerExample: `curl -X POST ${url(oauthPaths.register)} \\\n  -H 'Content-Type: application/json' \\\n  -d '{"client_name":"My script","grant_types":["client_credentials"],"token_endpoint_auth_method":"client_secret_post"}'`,
+    clientCredentials: "For a program acting on its own behalf: post the client's id and secret in the form body (client_secret_post).",
+    clientCredentialsExample: `curl -X POST ${url(oauthPaths.token)} \\\n  -d grant_type=client_credentials -d client_id="$CLIENT_ID" -d client_secret="$CLIENT_SECRET" \\\n  -d scope=svc:brief -d resource=${url("/mcp")}`,
+    authorizationCode: `For an app a person uses: register with redirect_uris (https, or http on 127.0.0.1, [::1] or localhost, where any port matches) and, for an app that cannot keep a secret, token_endpoint_auth_method none. Send the person to ${url(oauthPaths.authorize)} with PKCE (code_challenge_method S256 is required); they see one consent screen naming your client as unverified, and the code comes back to your redirect URI with state and iss. Codes live 60 seconds and work once. Instead of registering, an app may use the https URL of its client metadata document as its client_id.`,
+    authorizationCodeExample: `${url(oauthPaths.authorize)}?response_type=code&client_id=$CLIENT_ID\\\n  &redirect_uri=${encodeURIComponent(loopback)}&state=$STATE\\\n  &code_challenge=$CHALLENGE&code_challenge_method=S256&scope=svc:brief&resource=${encodeURIComponent(url("/mcp"))}\n\ncurl -X POST ${url(oauthPaths.token)} \\\n  -d grant_type=authorization_code -d code="$CODE" -d code_verifier="$VERIFIER" \\\n  -d redirect_uri=${loopback} -d client_id="$CLIENT_ID"`,
+    scopes: Object.entries(scopes).map(
+      ([name, meaning]) => [name, name === "svc:read" ? `${meaning}. Always granted.` : `${meaning}. Granted when asked for.`] as const,
+    ),
+    tokens: `A token is a JWT signed with ES256 (RFC 9068, typ at+jwt) and lives ${accessTokenLifetimeSeconds / 60} minutes; there is no refresh token and no revocation: ask for a new one. Its aud is the resource you named with the resource parameter (RFC 8707): one of ${resourceIdentifiers(baseUrl).join(", ")}, the origin when you name none. A token for any of them is accepted at all of them. Send it as Authorization: Bearer <token>.`,
+    verifying: `Tokens can be verified offline against the key set at ${url(oauthPaths.jwks)}. Keys rotate: a new key is published there before it signs, and an old one stays until its tokens have expired. Fetch the key set by its URL, cache it for at most 5 minutes, and look a kid up again when you meet an unknown one, instead of pinning a key.`,
   };
 }

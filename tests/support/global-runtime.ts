@@ -33,8 +33,10 @@ export async function setup(project: TestProject) {
   dataDir = await mkdtemp(join(tmpdir(), "frontdoor-test-"));
   const port = await freePort();
   const output: string[] = [];
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), FRONTDOOR_DATA_DIR: dataDir };
-  for (const name of ["URL", "UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN", "POSTMARK_SERVER_TOKEN"]) delete env[name];
+  // The loopback CIMD mode lets the OAuth tests serve client metadata documents from this machine.
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), FRONTDOOR_DATA_DIR: dataDir, FRONTDOOR_ALLOW_LOOPBACK_CIMD: "1" };
+  for (const name of ["URL", "UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN", "POSTMARK_SERVER_TOKEN", "OAUTH_SIGNING_KEYS"])
+    delete env[name];
   try {
     runtime = await startRuntime({ root, env, log: (line) => output.push(line), output: (chunk) => output.push(chunk) });
   } catch (error) {

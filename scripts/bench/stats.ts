@@ -1,0 +1,26 @@
+/** Latency percentiles and throughput of a sequential loop. */
+export interface Figures {
+  count: number;
+  perSecond: number;
+  p50: number;
+  p90: number;
+  p99: number;
+}
+
+export async function measure(run: () => Promise<unknown>, { warmup = 50, count = 500 } = {}): Promise<Figures> {
+  for (let i = 0; i < warmup; i++) await run();
+  const times: number[] = [];
+  const started = performance.now();
+  for (let i = 0; i < count; i++) {
+    const t = performance.now();
+    await run();
+    times.push(performance.now() - t);
+  }
+  const total = performance.now() - started;
+  times.sort((a, b) => a - b);
+  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
+  return { count, perSecond: (count / total) * 1000, p50: at(0.5), p90: at(0.9), p99: at(0.99) };
+}
+
+export const describeFigures = (label: string, f: Figures) =>
+  `${label.padEnd(44)} ${f.perSecond.toFixed(0).padStart(6)}/s   p50 ${f.p50.toFixed(2)} ms   p90 ${f.p90.toFixed(2)} ms   p99 ${f.p99.toFixed(2)} ms`;

@@ -1,0 +1,26 @@
+import { SignJWT } from "jose";
+import type { SigningKeys } from "./keys.ts";
+import { accessTokenLifetimeSeconds } from "./metadata.ts";
+
+export interface AccessTokenGrant {
+  clientId: string;
+  /** Granted scopes, space-separated. */
+  scope: string;
+  /** The resource identifier the token is for (RFC 8707), the origin when none was asked for. */
+  audience: string;
+}
+
+/** An RFC 9068 JWT access token signed with the first configured key. */
+export async function issueAccessToken(keys: SigningKeys, issuer: string, grant: AccessTokenGrant, now: number) {
+  const iat = Math.floor(now / 1000);
+  const token = await new SignJWT({ client_id: grant.clientId, scope: grant.scope })
+    .setProtectedHeader({ alg: "ES256", typ: "at+jwt", kid: keys.signing.kid })
+    .setIssuer(issuer)
+    .setSubject(grant.clientId)
+    .setAudience(grant.audience)
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + accessTokenLifetimeSeconds)
+    .setJti(crypto.randomUUID())
+    .sign(keys.signing.key);
+  return { access_token: token, token_type: "Bearer", expires_in: accessTokenLifetimeSeconds, scope: grant.scope };
+}

@@ -1,0 +1,77 @@
+import { OAuthError } from "./errors.ts";
+
+type BodyErrorCode = "invalid_client_metadata" | "invalid_request";
+
+/** Reads at most `limit` bytes of the body; a longer body is refused before it is all read. */
+export async function readBody(request: Request, limit: number, errorCode: BodyErrorCode = "invalid_request"): Promise<string> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > limit) throw new OAuthError(errorCode, `The request body is larger than ${limit} bytes.`, 413);
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw new OAuthError(errorCode, `The request body is larger than ${limit} bytes.`, 413);
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new OAuthError(errorCode, "The request body is not valid UTF-8.");
+  }
+}
+
+const mediaType = (request: Request) => (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+
+/** A JSON object body (RFC 7591 §3.1). */
+export async function readJsonObject(request: Request, limit: number, errorCode: BodyErrorCode) {
+  if (mediaType(request) !== "application/json") throw new OAuthError(errorCode, "Send the body as Content-Type: application/json.");
+  const text = await readBody(request, limit, errorCode);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new OAuthError(errorCode, "The request body is not valid JSON.");
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    throw new OAuthError(errorCode, "The request body must be a JSON object.");
+  return value as Record<string, unknown>;
+}
+
+/**
+ * An application/x-www-form-urlencoded body as single values. RFC 6749 §3.2: a parameter sent more than once is
+ * refused; `repeatable` names the ones that may repeat (RFC 8707 `resource`), returned as arrays.
+ */
+export async function readForm(request: Request, limit: number, repeatable: string[] = []) {
+  if (mediaType(request) !== "application/x-www-form-urlencoded") {
+    throw new OAuthError("invalid_request", "Send the body as Content-Type: application/x-www-form-urlencoded.");
+  }
+  const params = new URLSearchParams(await readBody(request, limit));
+  return singleValues(params, repeatable);
+}
+
+/** Query or form parameters: a parameter given twice is an invalid_request (RFC 6749 §3.1, §3.2). */
+export function singleValues(params: URLSearchParams, repeatable: string[] = []) {
+  const values: Record<string, string> = {};
+  const repeated: Record<string, string[]> = {};
+  const seen = new Set<string>();
+  for (const [name, value] of params) {
+    if (repeatable.includes(name)) (repeated[name] ??= []).push(value);
+    else if (seen.has(name)) throw new OAuthError("invalid_request", `The parameter ${name} is given more than once.`);
+    else if (value !== "") values[name] = value;
+    seen.add(name);
+  }
+  return { values, repeated };
+}

@@ -1,0 +1,81 @@
+import { OAuthError } from "./errors.ts";
+import { redirectUriProblem } from "./redirect-uri.ts";
+
+/**
+ * Client metadata (RFC 7591 §2) as this server accepts it, from a registration request or a client ID metadata
+ * document. Fields we do not use are dropped rather than stored, so a registration cannot be used to park data.
+ */
+export interface ClientMetadata {
+  client_name?: string;
+  redirect_uris: string[];
+  grant_types: ("authorization_code" | "client_credentials")[];
+  response_types: "code"[] | [];
+  token_endpoint_auth_method: "client_secret_post" | "none";
+}
+
+export const clientMetadataLimits = { clientName: 100, redirectUris: 8 } as const;
+
+const grantTypes = ["authorization_code", "client_credentials"] as const;
+const authMethods = ["client_secret_post", "none"] as const;
+// C0/C1 controls and the bidirectional overrides that could make a name read as something else on the consent screen.
+const unsafeText = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+const invalid = (description: string) => new OAuthError("invalid_client_metadata", description);
+
+/** Validates and normalises metadata; `defaultAuthMethod` is what an omitted token_endpoint_auth_method becomes. */
+export function validateClientMetadata(
+  input: Record<string, unknown>,
+  defaultAuthMethod: ClientMetadata["token_endpoint_auth_method"],
+): ClientMetadata {
+  const name = input.client_name;
+  if (name !== undefined) {
+    if (typeof name !== "string" || name.trim() === "") throw invalid("client_name must be a non-empty string.");
+    if (name.length > clientMetadataLimits.clientName)
+      throw invalid(`client_name must be at most ${clientMetadataLimits.clientName} characters.`);
+    if (unsafeText.test(name)) throw invalid("client_name must not contain control or bidirectional formatting characters.");
+  }
+
+  const grants = input.grant_types ?? ["authorization_code"];
+  if (!Array.isArray(grants) || grants.length === 0 || !grants.every((g) => (grantTypes as readonly unknown[]).includes(g))) {
+    throw invalid(`grant_types must be a non-empty array of ${grantTypes.join(", ")}.`);
+  }
+  const grant_types = [...new Set(grants as ClientMetadata["grant_types"])];
+
+  const method = input.token_endpoint_auth_method ?? defaultAuthMethod;
+  if (!(authMethods as readonly unknown[]).includes(method))
+    throw invalid(`token_endpoint_auth_method must be one of ${authMethods.join(", ")}.`);
+  const token_endpoint_auth_method = method as ClientMetadata["token_endpoint_auth_method"];
+
+  const uris = input.redirect_uris ?? [];
+  if (!Array.isArray(uris)) throw new OAuthError("invalid_redirect_uri", "redirect_uris must be an array of URIs.");
+  if (uris.length > clientMetadataLimits.redirectUris) {
+    throw new OAuthError("invalid_redirect_uri", `At most ${clientMetadataLimits.redirectUris} redirect URIs can be registered.`);
+  }
+  for (const uri of uris) {
+    const problem = redirectUriProblem(uri);
+    if (problem) throw new OAuthError("invalid_redirect_uri", `${JSON.stringify(String(uri).slice(0, 80))}: ${problem}.`);
+  }
+  const redirect_uris = [...new Set(uris as string[])];
+
+  if (grant_types.includes("authorization_code") && redirect_uris.length === 0) {
+    throw new OAuthError("invalid_redirect_uri", "The authorization_code grant needs at least one redirect URI.");
+  }
+  if (token_endpoint_auth_method === "none" && grant_types.includes("client_credentials")) {
+    throw invalid("client_credentials needs a client secret: use token_endpoint_auth_method client_secret_post.");
+  }
+  const response_types = grant_types.includes("authorization_code") ? (["code"] as const) : ([] as const);
+  if (input.response_types !== undefined) {
+    const asked = input.response_types;
+    if (!Array.isArray(asked) || asked.some((t) => !(response_types as readonly unknown[]).includes(t))) {
+      throw invalid(`response_types must match the grant types: ${JSON.stringify(response_types)}.`);
+    }
+  }
+
+  return {
+    ...(name !== undefined ? { client_name: (name as string).trim() } : {}),
+    redirect_uris,
+    grant_types,
+    response_types: [...response_types],
+    token_endpoint_auth_method,
+  };
+}

@@ -1,0 +1,82 @@
+import type { Redis } from "@upstash/redis";
+import type { ClientMetadata } from "./client-metadata.ts";
+import { OAuthError } from "./errors.ts";
+
+/**
+ * Registered clients, one record per client in Upstash (`oauth:client:<client_id>`, no expiry: registrations never
+ * expire). A client secret is shown once, at registration; only its SHA-256 is stored.
+ */
+export interface ClientRecord extends ClientMetadata {
+  client_id: string;
+  client_id_issued_at: number;
+  client_secret_sha256?: string;
+  /** True for a client whose client_id is the URL of its metadata document (CIMD); it is never stored. */
+  metadata_document?: true;
+}
+
+export const clientKey = (clientId: string) => `oauth:client:${clientId}`;
+const registeredClientId = /^fdc_[A-Za-z0-9_-]{22}$/;
+
+const base64url = (bytes: Uint8Array) =>
+  btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
+export const randomToken = (bytes: number) => base64url(crypto.getRandomValues(new Uint8Array(bytes)));
+export const sha256 = async (text: string) =>
+  base64url(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))));
+
+/** Compares two strings in time that depends only on their length (both are digests of the same length here). */
+export function constantTimeEqual(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return difference === 0;
+}
+
+export async function registerClient(redis: Redis, metadata: ClientMetadata, now: number) {
+  const client_id = `fdc_${randomToken(16)}`;
+  const secret = metadata.token_endpoint_auth_method === "none" ? undefined : `fds_${randomToken(32)}`;
+  const record: ClientRecord = {
+    client_id,
+    client_id_issued_at: Math.floor(now / 1000),
+    ...metadata,
+    ...(secret ? { client_secret_sha256: await sha256(secret) } : {}),
+  };
+  // NX: a collision of 128 random bits is not expected, but it must never overwrite another client.
+  const stored = await redis.set(clientKey(client_id), record, { nx: true });
+  if (stored === null) throw new Error("client_id collision");
+  return { record, secret };
+}
+
+export async function findRegisteredClient(redis: Redis, clientId: string): Promise<ClientRecord | undefined> {
+  if (!registeredClientId.test(clientId)) return undefined;
+  return (await redis.get<ClientRecord>(clientKey(clientId))) ?? undefined;
+}
+
+/**
+ * Client authentication at the token endpoint (RFC 6749 §2.3): client_secret_post for confidential clients, the bare
+ * client_id for public ones. Every failure is the same invalid_client, so nothing tells which part was wrong.
+ */
+export async function authenticateClient(client: ClientRecord | undefined, secret: string | undefined): Promise<ClientRecord> {
+  const refuse = () =>
+    new OAuthError("invalid_client", "Client authentication failed.", 401, { "WWW-Authenticate": 'Basic realm="oauth"' });
+  if (!client) {
+    // Hash anyway, so an unknown client_id answers in about the same time as a wrong secret.
+    if (secret) await sha256(secret);
+    throw refuse();
+  }
+  if (client.token_endpoint_auth_method === "none") {
+    if (secret)
+      throw new OAuthError("invalid_client", "This client is public (token_endpoint_auth_method none): send no client_secret.", 401);
+    return client;
+  }
+  if (!secret || !client.client_secret_sha256 || !constantTimeEqual(await sha256(secret), client.client_secret_sha256)) throw refuse();
+  return client;
+}
+
+/** The registration response (RFC 7591 §3.2.1): the metadata as registered, the secret once, never the hash. */
+export function registrationResponse(record: ClientRecord, secret: string | undefined) {
+  const { client_secret_sha256: _hash, metadata_document: _document, ...metadata } = record;
+  return { ...metadata, ...(secret ? { client_secret: secret, client_secret_expires_at: 0 } : {}) };
+}

@@ -1,0 +1,74 @@
+import { baseUrlFrom, ConfigurationError, type Env } from "../config/env.ts";
+import { upstashLimiter } from "../limits/limiter.ts";
+import { redisFromEnv } from "../store/redis.ts";
+import { jsonResponse } from "./errors.ts";
+import { signingKeysFromEnv, type SigningKeys } from "./keys.ts";
+import { jwksResponse } from "./jwks.ts";
+import { pageShell } from "./page-shell.ts";
+import { createOAuthHandler, type RequestContext } from "./server.ts";
+
+/** Test-only: lets client ID metadata documents live on loopback http, and only when the site itself is local. */
+export const loopbackMetadataDocumentsVariable = "FRONTDOOR_ALLOW_LOOPBACK_CIMD";
+
+const isLocal = (baseUrl: string) => ["localhost", "127.0.0.1", "[::1]"].includes(new URL(baseUrl).hostname);
+
+/**
+ * Wires the handlers to the deployment's configuration, once per function instance. A configuration that cannot
+ * work (no signing keys, no store) is a loud 500 with one clear log line, never a silently generated key; a store
+ * that does not answer is a 503. Neither ever carries a stack trace to the client.
+ */
+function guarded<T>(build: () => Promise<T>, serve: (built: T, request: Request, context: RequestContext) => Promise<Response> | Response) {
+  let built: Promise<T> | undefined;
+  return async (request: Request, context: RequestContext): Promise<Response> => {
+    try {
+      built ??= build();
+      return await serve(await built, request, context);
+    } catch (error) {
+      if (error instanceof ConfigurationError) {
+        built = undefined;
+        console.error(`OAuth server misconfigured: ${error.message}`);
+        return new Response(
+          JSON.stringify({
+            type: "about:blank",
+            title: "Server misconfigured",
+            status: 500,
+            detail: "The authorization server is not configured correctly; the operator has been told.",
+          }),
+          { status: 500, headers: { "Content-Type": "application/problem+json", "Cache-Control": "no-store" } },
+        );
+      }
+      console.error(`OAuth request failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+      return jsonResponse(
+        { error: "temporarily_unavailable", error_description: "The service is briefly unavailable; try again shortly." },
+        503,
+        {
+          "Retry-After": "5",
+        },
+      );
+    }
+  };
+}
+
+export function oauthHandlerFromEnv(env: Env) {
+  return guarded(
+    async () => {
+      const baseUrl = baseUrlFrom(env);
+      const redis = redisFromEnv(env);
+      return createOAuthHandler({
+        baseUrl,
+        keys: await signingKeysFromEnv(env),
+        redis,
+        limiter: upstashLimiter(redis),
+        page: pageShell(),
+        allowLoopbackMetadataDocuments: env(loopbackMetadataDocumentsVariable) === "1" && isLocal(baseUrl),
+      });
+    },
+    (handler, request, context) => handler(request, context),
+  );
+}
+
+export const jwksHandlerFromEnv = (env: Env) =>
+  guarded(
+    () => signingKeysFromEnv(env),
+    (keys: SigningKeys) => jwksResponse(keys),
+  );

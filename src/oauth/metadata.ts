@@ -1,0 +1,98 @@
+import { absolute, pagePaths } from "../site/routes.ts";
+
+/**
+ * The authorization server's public shape: endpoints, scopes, resources and the discovery documents built from
+ * them. The static documents (Astro endpoints) and the functions both read this module, so they cannot disagree.
+ */
+export const oauthPaths = {
+  authorize: "/oauth/authorize",
+  token: "/oauth/token",
+  register: "/oauth/register",
+  jwks: "/.well-known/jwks.json",
+  authorizationServerMetadata: "/.well-known/oauth-authorization-server",
+} as const;
+
+/** Every scope, with what it lets a client do in plain words (the consent screen and the developer page say this). */
+export const scopes = {
+  "svc:read": "Read the studio's public information",
+  "svc:brief": "File a project brief for you: it creates a real lead, and a person answers by e-mail",
+} as const;
+
+export type Scope = keyof typeof scopes;
+export const scopeNames = Object.keys(scopes) as Scope[];
+
+/** Access tokens live one hour (spec: Limits); authorization codes one minute. */
+export const accessTokenLifetimeSeconds = 3600;
+export const authorizationCodeLifetimeSeconds = 60;
+
+/** The protected resources (RFC 8707 resource indicators), by their path below the base URL; "" is the origin. */
+export const protectedResources = {
+  origin: { path: "", name: "public facts and project briefs (REST)" },
+  mcp: { path: "/mcp", name: "MCP server" },
+  a2a: { path: "/a2a/v1", name: "A2A agent" },
+} as const;
+
+export type ProtectedResource = keyof typeof protectedResources;
+
+export const resourceIdentifier = (baseUrl: string, resource: ProtectedResource) => absolute(baseUrl, protectedResources[resource].path);
+
+/** Every audience a token may carry; a token for any of them is accepted at all of them (spec: Resource indicator). */
+export const resourceIdentifiers = (baseUrl: string) =>
+  (Object.keys(protectedResources) as ProtectedResource[]).map((r) => resourceIdentifier(baseUrl, r));
+
+/** RFC 9728 §3.1: the well-known segment goes between the host and the resource's path. */
+export const protectedResourceMetadataPath = (resource: ProtectedResource) =>
+  `/.well-known/oauth-protected-resource${protectedResources[resource].path}`;
+
+export const protectedResourceMetadataUrl = (baseUrl: string, resource: ProtectedResource) =>
+  absolute(baseUrl, protectedResourceMetadataPath(resource));
+
+export const oauthDocumentationUrl = (baseUrl: string) => `${absolute(baseUrl, pagePaths.developers)}#oauth`;
+
+/** RFC 8414 authorization server metadata. The issuer is the base URL exactly (RFC 8414 §3.3 string comparison). */
+export function authorizationServerMetadata(baseUrl: string) {
+  const url = (path: string) => absolute(baseUrl, path);
+  return {
+    issuer: baseUrl,
+    authorization_endpoint: url(oauthPaths.authorize),
+    token_endpoint: url(oauthPaths.token),
+    registration_endpoint: url(oauthPaths.register),
+    jwks_uri: url(oauthPaths.jwks),
+    scopes_supported: scopeNames,
+    response_types_supported: ["code"],
+    response_modes_supported: ["query"],
+    grant_types_supported: ["authorization_code", "client_credentials"],
+    token_endpoint_auth_methods_supported: ["client_secret_post", "none"],
+    code_challenge_methods_supported: ["S256"],
+    // RFC 9207: every authorization response carries iss.
+    authorization_response_iss_parameter_supported: true,
+    // draft-ietf-oauth-client-id-metadata-document: an https URL is accepted as a client_id.
+    client_id_metadata_document_supported: true,
+    service_documentation: oauthDocumentationUrl(baseUrl),
+  };
+}
+
+/** RFC 9728 protected resource metadata for one of the resources. */
+export function protectedResourceMetadata(baseUrl: string, resource: ProtectedResource) {
+  return {
+    resource: resourceIdentifier(baseUrl, resource),
+    authorization_servers: [baseUrl],
+    scopes_supported: scopeNames,
+    bearer_methods_supported: ["header"],
+    resource_name: protectedResources[resource].name,
+    resource_documentation: oauthDocumentationUrl(baseUrl),
+  };
+}
+
+/** Every discovery document built at build time, by its URL path (served from `<path>.json` by netlify.toml rewrites). */
+export function discoveryDocuments(baseUrl: string): Record<string, object> {
+  return {
+    [oauthPaths.authorizationServerMetadata]: authorizationServerMetadata(baseUrl),
+    ...Object.fromEntries(
+      (Object.keys(protectedResources) as ProtectedResource[]).map((r) => [
+        protectedResourceMetadataPath(r),
+        protectedResourceMetadata(baseUrl, r),
+      ]),
+    ),
+  };
+}

@@ -1,0 +1,30 @@
+import type { Redis } from "@upstash/redis";
+import type { Limiter } from "../limits/limiter.ts";
+import { resolveMetadataDocumentClient, looksLikeMetadataDocumentUrl } from "./cimd.ts";
+import { findRegisteredClient, type ClientRecord } from "./clients.ts";
+import type { SigningKeys } from "./keys.ts";
+
+/** Everything the authorization server's handlers need, passed in (no handler reads the environment). */
+export interface OAuthServerOptions {
+  /** The public base URL without a trailing slash; also the issuer. */
+  baseUrl: string;
+  keys: SigningKeys;
+  redis: Redis;
+  limiter: Limiter;
+  /** What the consent screen shows around its card: the studio's name and the site's stylesheet. */
+  page: { studioName: string; stylesheet: string };
+  /** Test-only: client ID metadata documents may live on loopback http (FRONTDOOR_ALLOW_LOOPBACK_CIMD). */
+  allowLoopbackMetadataDocuments?: boolean;
+  now?: () => number;
+}
+
+/** A client by its client_id: a registration, or a client ID metadata document. */
+export function findClient(options: OAuthServerOptions, clientId: string): Promise<ClientRecord | undefined> {
+  if (looksLikeMetadataDocumentUrl(clientId)) {
+    return resolveMetadataDocumentClient(clientId, {
+      redis: options.redis,
+      allowLoopback: options.allowLoopbackMetadataDocuments ?? false,
+    });
+  }
+  return findRegisteredClient(options.redis, clientId);
+}

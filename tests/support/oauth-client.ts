@@ -1,0 +1,58 @@
+import * as oauth from "oauth4webapi";
+
+/** oauth4webapi against the local runtime (plain http on localhost, hence allowInsecureRequests). */
+export const insecure = { [oauth.allowInsecureRequests]: true } as const;
+
+/** What a client that knows only the base URL does first: RFC 8414 discovery. */
+export async function discover(base: string): Promise<oauth.AuthorizationServer> {
+  const issuer = new URL(base);
+  return oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { ...insecure, algorithm: "oauth2" }));
+}
+
+export async function register(as: oauth.AuthorizationServer, metadata: Partial<oauth.Client>) {
+  const response = await oauth.dynamicClientRegistrationRequest(as, metadata, insecure);
+  return oauth.processDynamicClientRegistrationResponse(response);
+}
+
+export interface AuthorizationParams {
+  client_id: string;
+  redirect_uri: string;
+  code_challenge?: string;
+  code_challenge_method?: string;
+  state?: string;
+  scope?: string;
+  resource?: string;
+  response_type?: string;
+}
+
+export const authorizeUrl = (as: oauth.AuthorizationServer, params: AuthorizationParams) => {
+  const url = new URL(as.authorization_endpoint!);
+  for (const [name, value] of Object.entries({ response_type: "code", code_challenge_method: "S256", ...params })) {
+    if (value !== undefined) url.searchParams.set(name, value);
+  }
+  return url;
+};
+
+/** The consent screen without a browser: GET it, then POST its form back with its cookie. */
+export async function consentByHttp(as: oauth.AuthorizationServer, params: AuthorizationParams, decision: "approve" | "deny" = "approve") {
+  const page = await fetch(authorizeUrl(as, params), { redirect: "manual" });
+  const html = await page.text();
+  const requestToken = /name="request" value="([^"]+)"/.exec(html)?.[1];
+  const cookie = page.headers.get("set-cookie")?.split(";")[0];
+  if (page.status !== 200 || !requestToken || !cookie) throw new Error(`no consent form (status ${page.status})`);
+  const answer = await postConsent(as, { request: requestToken, decision }, cookie);
+  return { page, html, requestToken, cookie, answer, location: new URL(answer.headers.get("location") ?? "about:blank") };
+}
+
+export const postConsent = (
+  as: oauth.AuthorizationServer,
+  fields: Record<string, string>,
+  cookie?: string,
+  extra: Record<string, string> = {},
+) =>
+  fetch(as.authorization_endpoint!, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", ...(cookie ? { cookie } : {}), ...extra },
+    body: new URLSearchParams(fields),
+  });
