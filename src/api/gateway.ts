@@ -100,10 +100,12 @@ export function createApiGateway({ baseUrl, limiter, deprecations, log = console
     const lifecycle = deprecation ? deprecationHeaders(deprecation, `${baseUrl}${pagePaths.developers}#versioning`) : {};
 
     if (route.kind === "function") {
-      const response = await context.next(request);
-      const headers = new Headers(response.headers);
-      for (const [name, value] of Object.entries({ ...cors, ...quota, ...lifecycle })) headers.set(name, value);
-      return new Response(response.body, { status: response.status, headers });
+      // An emulator retry of a refused write goes to the function again, at the path the client asked for.
+      const response = await context.next(path === pathname ? request : new Request(new URL(path, request.url), request));
+      return new Response(response.body, {
+        status: response.status,
+        headers: withGatewayHeaders(response.headers, { ...cors, ...lifecycle }, quota),
+      });
     }
     return serveRead(request, route, path, context, { ...cors, ...quota, ...lifecycle }, problem);
   };
@@ -136,6 +138,22 @@ async function serveRead(
   if (matchesIfNoneMatch(request.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers: out });
   out.set("Content-Length", String(body.byteLength));
   return new Response(request.method === "HEAD" ? null : body, { status: 200, headers: out });
+}
+
+/**
+ * A function's response keeps its own quota report (a per-client policy, say) next to the gateway's: RateLimit and
+ * RateLimit-Policy are lists, so both policies appear; the single-valued older fields and Retry-After stay the
+ * function's when it set them, since they explain its answer.
+ */
+function withGatewayHeaders(upstream: Headers, extra: Record<string, string>, quota: Record<string, string>): Headers {
+  const headers = new Headers(upstream);
+  for (const [name, value] of Object.entries(extra)) headers.set(name, value);
+  for (const [name, value] of Object.entries(quota)) {
+    const own = upstream.get(name);
+    if (own === null) headers.set(name, value);
+    else if (name === "RateLimit" || name === "RateLimit-Policy") headers.set(name, `${value}, ${own}`);
+  }
+  return headers;
 }
 
 function notFoundResolution(path: string): string | undefined {

@@ -40,7 +40,7 @@ export const dryRunBody = (brief: Brief) => ({
 
 /** POST /api/v1/briefs. */
 export function createBriefsHandler({ baseUrl, authenticate, pipeline, responseTime }: BriefsHandlerDeps) {
-  return async (request: Request): Promise<Response> => {
+  return async (request: Request, background?: (work: Promise<unknown>) => void): Promise<Response> => {
     const path = new URL(request.url).pathname;
     const problem = (code: ProblemCode, detail?: string, headers?: Record<string, string>, extensions?: Record<string, unknown>) =>
       problemResponse(baseUrl, code, { instance: path, detail, headers, extensions });

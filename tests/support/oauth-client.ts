@@ -56,3 +56,24 @@ export const postConsent = (
     headers: { "content-type": "application/x-www-form-urlencoded", ...(cookie ? { cookie } : {}), ...extra },
     body: new URLSearchParams(fields),
   });
+
+/** A confidential client and a client_credentials token for it, as a machine client gets one. */
+export async function clientCredentialsToken(base: string, scope: string, resource?: string): Promise<{ token: string; clientId: string }> {
+  const as = await discover(base);
+  const client = await register(as, {
+    client_name: "test machine client",
+    grant_types: ["client_credentials"],
+    token_endpoint_auth_method: "client_secret_post",
+  });
+  const parameters = new URLSearchParams({ scope });
+  if (resource) parameters.set("resource", resource);
+  const response = await oauth.clientCredentialsGrantRequest(
+    as,
+    client,
+    oauth.ClientSecretPost(client.client_secret as string),
+    parameters,
+    insecure,
+  );
+  const result = await oauth.processClientCredentialsResponse(as, client, response);
+  return { token: result.access_token, clientId: client.client_id };
+}

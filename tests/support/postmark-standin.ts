@@ -30,6 +30,12 @@ export async function startPostmarkStandIn(token = "postmark-test-token", timeou
 
   const handler = async (request: Request): Promise<Response> => {
     const url = new URL(request.url);
+    // Test control, for tests in another process than the stand-in (the runtime project's global setup).
+    if (url.pathname === "/_standin/messages") return Response.json({ attempts, sent });
+    if (url.pathname === "/_standin/faults" && request.method === "POST") {
+      faults.push(...((await request.json()) as Fault[]));
+      return new Response(null, { status: 204 });
+    }
     if (request.headers.get("x-postmark-server-token") !== token) {
       return Response.json(errorBody(10, "No Account or Server API tokens were supplied in the HTTP headers."), { status: 401 });
     }

@@ -1,0 +1,156 @@
+import { randomUUID } from "node:crypto";
+import { Redis } from "@upstash/redis";
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import type { Lead } from "../../src/briefs/lead.ts";
+import { clientCredentialsToken } from "../support/oauth-client.ts";
+import { freshBrief } from "../support/briefs.ts";
+import type { SentMessage } from "../support/postmark-standin.ts";
+
+/** POST /api/v1/briefs through the local runtime: the edge gateway, the briefs function, the store, Postmark's stand-in. */
+const base = inject("baseUrl");
+const postmark = inject("postmark");
+const store = new Redis({ url: inject("store").url, token: inject("store").token, enableTelemetry: false });
+
+let token: string;
+let readOnlyToken: string;
+beforeAll(async () => {
+  token = (await clientCredentialsToken(base, "svc:brief")).token;
+  readOnlyToken = (await clientCredentialsToken(base, "svc:read")).token;
+});
+
+const post = (body: string | object, headers: Record<string, string> = {}, bearer: string | null = token) =>
+  fetch(`${base}/api/v1/briefs`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...(bearer ? { Authorization: `Bearer ${bearer}` } : {}), ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+const messages = async () => (await (await fetch(`${postmark}/_standin/messages`)).json()) as { attempts: number; sent: SentMessage[] };
+const sentFor = async (leadId: string) =>
+  (await messages()).sent.filter((m) => (m.body.Metadata as { lead_id: string }).lead_id === leadId);
+const failPostmark = (...faults: string[]) => fetch(`${postmark}/_standin/faults`, { method: "POST", body: JSON.stringify(faults) });
+/** The delivery job, as the scheduler runs it, after making every waiting lead due now. */
+const runDeliveryJob = async () => {
+  for (const id of await store.zrange<string[]>("leads:due", 0, -1)) await store.zadd("leads:due", { score: 0, member: id });
+  return fetch(`${base}/.netlify/functions/deliver-leads`, { method: "POST", body: "{}" });
+};
+const problem = async (res: Response) => (await res.json()) as { code: string; status: number; errors?: { field: string; code: string }[] };
+
+describe("authentication", () => {
+  it("refuses a request without a token as invalid_token, with a challenge that starts the OAuth flow", async () => {
+    const res = await post(freshBrief(), {}, null);
+    expect(res.status).toBe(401);
+    expect(res.headers.get("content-type")).toBe("application/problem+json");
+    expect(res.headers.get("www-authenticate")).toBe(
+      `Bearer scope="svc:brief", resource_metadata="${base}/.well-known/oauth-protected-resource"`,
+    );
+    expect((await problem(res)).code).toBe("invalid_token");
+  });
+
+  it("refuses a forged token as invalid_token", async () => {
+    const res = await post(freshBrief(), {}, `${token.slice(0, -4)}AAAA`);
+    expect(res.status).toBe(401);
+    expect(res.headers.get("www-authenticate")).toMatch(/^Bearer error="invalid_token"/);
+  });
+
+  it("refuses a token without svc:brief as insufficient_scope", async () => {
+    const res = await post(freshBrief(), {}, readOnlyToken);
+    expect(res.status).toBe(403);
+    expect(res.headers.get("www-authenticate")).toMatch(/error="insufficient_scope".*scope="svc:brief"/);
+    expect((await problem(res)).code).toBe("insufficient_scope");
+  });
+});
+
+describe("bad input", () => {
+  it.each([
+    ["an array", "[]"],
+    ["a string", '"hello"'],
+    ["null", "null"],
+    ["broken JSON", '{"full_name": '],
+  ])("answers %s with invalid_json", async (_name, body) => {
+    const res = await post(body);
+    expect(res.status).toBe(400);
+    expect((await problem(res)).code).toBe("invalid_json");
+  });
+
+  it("answers a form body with invalid_json", async () => {
+    const res = await post("full_name=Ada", { "Content-Type": "application/x-www-form-urlencoded" });
+    expect(res.status).toBe(400);
+    expect((await problem(res)).code).toBe("invalid_json");
+  });
+
+  it("refuses a body over 32 KB with payload_too_large", async () => {
+    const res = await post({ ...freshBrief(), message: "x".repeat(40_000) });
+    expect(res.status).toBe(413);
+    expect((await problem(res)).code).toBe("payload_too_large");
+  });
+
+  it("names every offending field in invalid_brief", async () => {
+    const res = await post({ company_name: "", work_email: "nope", colour: "blue" });
+    expect(res.status).toBe(422);
+    const body = await problem(res);
+    expect(body.code).toBe("invalid_brief");
+    expect(body.errors?.map((e) => [e.field, e.code])).toEqual([
+      ["/full_name", "required"],
+      ["/company_name", "too_short"],
+      ["/work_email", "invalid_format"],
+      ["/colour", "unknown_field"],
+    ]);
+  });
+});
+
+describe("filing", () => {
+  it("files nothing and e-mails nobody for dry_run, and says so", async () => {
+    const before = { leads: await store.zcard("leads"), attempts: (await messages()).attempts };
+    const res = await post(freshBrief({ dry_run: true }));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ dry_run: true, valid: true, message: expect.stringContaining("Nothing was filed") });
+    expect(await store.zcard("leads")).toBe(before.leads);
+    expect((await messages()).attempts).toBe(before.attempts);
+  });
+
+  it("files a brief: 201 with the lead id, the time received, what happens next, the normalised brief; one e-mail", async () => {
+    const brief = freshBrief({ full_name: "  Grace   Hopper ", site_size: "growth-site" });
+    const res = await post(brief);
+    expect(res.status).toBe(201);
+    expect(res.headers.get("ratelimit-policy")).toContain('"public-api";q=120;w=60');
+    const body = (await res.json()) as { lead_id: string; received_at: string; next_steps: string; brief: Record<string, unknown> };
+    expect(body.lead_id).toMatch(/^lead_/);
+    expect(Date.parse(body.received_at)).toBeGreaterThan(Date.now() - 60_000);
+    expect(body.next_steps).toContain(`reply by e-mail to ${brief.work_email}`);
+    expect(body.brief).toMatchObject({ full_name: "Grace Hopper", site_size: "growth-site" });
+    await expect.poll(() => sentFor(body.lead_id).then((m) => m.length), { timeout: 10_000 }).toBe(1);
+    const mail = (await sentFor(body.lead_id))[0]!.body;
+    expect(mail).toMatchObject({
+      To: "leads@studio.example",
+      From: "website@studio.example",
+      ReplyTo: brief.work_email,
+      Tag: "lead-brief",
+    });
+  });
+
+  it("delivers exactly once when Postmark fails first, through the scheduled delivery job", async () => {
+    await failPostmark("500");
+    const res = await post(freshBrief());
+    expect(res.status).toBe(201);
+    const { lead_id } = (await res.json()) as { lead_id: string };
+    await expect.poll(async () => (await store.get<Lead>(`lead:${lead_id}`))?.delivery.state, { timeout: 10_000 }).toBe("pending");
+    expect(await sentFor(lead_id)).toHaveLength(0);
+    expect((await runDeliveryJob()).status).toBe(200);
+    expect(await sentFor(lead_id)).toHaveLength(1);
+    await runDeliveryJob();
+    expect(await sentFor(lead_id)).toHaveLength(1);
+  });
+
+  it("answers a retry with the same Idempotency-Key with the same response, and refuses the key for another brief", async () => {
+    const key = randomUUID();
+    const brief = freshBrief();
+    const first = await post(brief, { "Idempotency-Key": key });
+    const again = await post(brief, { "Idempotency-Key": key });
+    expect(again.status).toBe(201);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(await again.json()).toEqual(await first.json());
+    const other = await post(freshBrief(), { "Idempotency-Key": key });
+    expect(other.status).toBe(422);
+    expect((await problem(other)).code).toBe("idempotency_key_reused");
+  });
+});
