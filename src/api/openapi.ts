@@ -7,6 +7,8 @@ import { pagePaths, resourcePaths } from "../site/routes.ts";
 import type { Site } from "../site/model.ts";
 import { deprecations as liveDeprecations, findDeprecation, type Deprecation } from "./deprecations.ts";
 import { problemAnchor, problems, type ProblemCode } from "./problems.ts";
+import { offersResource } from "../resources/offers.ts";
+import { writeComponents, writePaths } from "./openapi-writes.ts";
 import { openApiPath } from "./routes.ts";
 
 /** A zod schema as an OpenAPI 3.1 schema object (JSON Schema 2020-12, without the `$schema` keyword). */
@@ -44,6 +46,7 @@ const problemSchema = z
  * deprecation table that the code uses, so it cannot drift from what the service does.
  */
 export function openApiDocument(site: Site, deprecations: readonly Deprecation[] = liveDeprecations) {
+  const writes = writeComponents({ offers: offersResource(site) }, site.baseUrl);
   const base = site.baseUrl;
   const developers = `${base}${pagePaths.developers}`;
   const policy = policies["public-api"];
@@ -129,15 +132,21 @@ export function openApiDocument(site: Site, deprecations: readonly Deprecation[]
     },
     servers: [{ url: base }],
     externalDocs: { description: "Developer page", url: developers },
-    tags: [{ name: "Public facts", description: "Read resources, prebuilt from the site's content." }],
-    paths,
+    tags: [
+      { name: "Public facts", description: "Read resources, prebuilt from the site's content." },
+      { name: "Briefs", description: "The one write: a project brief that becomes a real lead." },
+      { name: "OAuth", description: "Self-serve, anonymous clients and tokens for filing briefs." },
+    ],
+    paths: { ...paths, ...writePaths(quotaHeaders) } as Record<string, unknown>,
     components: {
       schemas: {
         Problem: schemaObject(problemSchema),
         ApiIndex: schemaObject(apiIndexSchema),
         ...Object.fromEntries(catalogIds.map((id) => [pascal(id), schemaObject(resourceCatalog[id].schema)])),
         CaseStudy: schemaObject(caseStudyResourceSchema),
+        ...writes.schemas,
       },
+      securitySchemes: writes.securitySchemes,
       parameters: {
         "If-None-Match": {
           name: "If-None-Match",

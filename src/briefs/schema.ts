@@ -42,8 +42,10 @@ export function briefSchema(siteSizes: readonly [string, ...string[]]) {
   return z
     .strictObject(
       {
-        full_name: singleLine("full_name", 120).describe("Name of the person the brief is for. Required."),
-        company_name: singleLine("company_name", 160).describe("Company of that person. Required."),
+        full_name: singleLine("full_name", 120).describe(
+          "Name of the person the brief is for; one line, at most 120 characters. Required.",
+        ),
+        company_name: singleLine("company_name", 160).describe("Company of that person; one line, at most 160 characters. Required."),
         work_email: z
           .string({ error: "work_email must be a string" })
           .trim()
@@ -53,11 +55,11 @@ export function briefSchema(siteSizes: readonly [string, ...string[]]) {
             const at = email.lastIndexOf("@");
             return `${email.slice(0, at)}@${email.slice(at + 1).toLowerCase()}`;
           })
-          .describe("Work e-mail of that person; a person at the studio replies to it. Required."),
+          .describe("Work e-mail of that person, at most 254 characters; a person at the studio replies to it. Required."),
         phone: singleLine("phone", 40)
           .pipe(z.string().regex(/^\+?[0-9 ().-]{5,}$/, "phone may contain digits, spaces, + ( ) . and -"))
           .optional()
-          .describe("Phone number, with country code for numbers outside the US."),
+          .describe("Phone number with country code for numbers outside the US: digits, spaces, + ( ) . -; at most 40 characters."),
         project_type: z
           .enum(projectTypes, { error: `project_type must be one of ${projectTypes.join(", ")}` })
           .optional()
@@ -82,21 +84,21 @@ export function briefSchema(siteSizes: readonly [string, ...string[]]) {
             `launch_date must be within ${briefLimits.maxLaunchYears} years`,
           )
           .optional()
-          .describe("A launch date that matters, as YYYY-MM-DD."),
+          .describe("A launch date that matters, as YYYY-MM-DD, not in the past and within 3 years."),
         current_website: z
           .string({ error: "current_website must be a string" })
           .trim()
           .max(2048, "current_website must be at most 2048 characters")
           .pipe(z.url({ protocol: /^https?$/, error: "current_website must be an http(s) URL such as https://example.com" }))
           .optional()
-          .describe("The current website, if there is one."),
+          .describe("The current website, an http(s) URL of at most 2048 characters."),
         page_count: z
           .number({ error: "page_count must be a number" })
           .int("page_count must be a whole number")
           .min(1, "page_count must be at least 1")
           .max(10_000, "page_count must be at most 10000")
           .optional()
-          .describe("Roughly how many pages the site needs."),
+          .describe("Roughly how many pages the site needs, 1 to 10000."),
         message: z
           .string({ error: "message must be a string" })
           .refine((s) => !controlCharacters.test(s), { message: "message must not contain control characters", abort: true })
@@ -108,7 +110,9 @@ export function briefSchema(siteSizes: readonly [string, ...string[]]) {
               .max(briefLimits.message, `message must be at most ${briefLimits.message} characters`),
           )
           .optional()
-          .describe("About the project: what the site is for, what exists today, dates that matter."),
+          .describe(
+            "About the project: what the site is for, what exists today, dates that matter. Several lines allowed, at most 5000 characters.",
+          ),
         time_zone: z
           .string({ error: "time_zone must be a string" })
           .refine(isTimeZone, "time_zone must be an IANA time zone such as Europe/Berlin")

@@ -1,8 +1,14 @@
 /** Small, dependency-free builders for clean CommonMark/GFM. Text is escaped so content can never become markup. */
 
-const inlineSpecials = /[\\`*_[\]<>|]/g;
+const inlineSpecials = /[\\`*[\]<>|]/g;
+// An underscore inside a word (snake_case) never starts emphasis in CommonMark; only the others are escaped.
+const looseUnderscores = /(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu;
 
-export const text = (s: string) => s.replace(inlineSpecials, (c) => `\\${c}`).replace(/^([#>+-]|\d+\.)(?=\s)/, "\\$1");
+export const text = (s: string) =>
+  s
+    .replace(inlineSpecials, (c) => `\\${c}`)
+    .replace(looseUnderscores, "\\_")
+    .replace(/^([#>+-]|\d+\.)(?=\s)/, "\\$1");
 
 /** A link; the destination is wrapped in <...> only when it holds spaces or parentheses. */
 export const link = (label: string, url: string) =>

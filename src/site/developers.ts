@@ -8,6 +8,9 @@ import { accessTokenLifetimeSeconds, oauthPaths, protectedResourceMetadataPath, 
 import { caseStudyResourceSchema } from "../resources/case-studies.ts";
 import { catalogIds, resourceCatalog } from "../resources/catalog.ts";
 import { apiIndexSchema } from "../resources/index.ts";
+import { fieldErrorSchema } from "../api/openapi-writes.ts";
+import { maxBriefBytes } from "../briefs/http.ts";
+import { briefSchema } from "../briefs/schema.ts";
 import { fieldDocs } from "./schema-fields.ts";
 import type { Site } from "./model.ts";
 import { absolute, caseStudyResourcePath, pagePaths, resourcePaths } from "./routes.ts";
@@ -22,6 +25,7 @@ export function developerGuide(site: Site, deprecations: readonly Deprecation[] 
       { id: "resources", title: "Resources" },
       { id: "markdown", title: "Markdown for every page" },
       { id: "oauth", title: "OAuth: getting a token" },
+      { id: "briefs", title: "Filing a brief" },
       { id: "errors", title: "Errors" },
       { id: "quota", title: "Quota" },
       { id: "versioning", title: "Versioning" },
@@ -75,6 +79,7 @@ export function developerGuide(site: Site, deprecations: readonly Deprecation[] 
     markdownExample: `curl -H 'Accept: text/markdown' ${url(pagePaths.offers)}`,
     markdownIndexUrl: url("/index.md"),
     oauth: oauthGuide(site.baseUrl),
+    briefs: briefsGuide(site),
     problemFields: [
       ["type", "URI of this code's entry on this page"],
       ["title", "Short summary of the code"],
@@ -114,5 +119,33 @@ function oauthGuide(baseUrl: string) {
     ),
     tokens: `A token is a JWT signed with ES256 (RFC 9068, typ at+jwt) and lives ${accessTokenLifetimeSeconds / 60} minutes; there is no refresh token and no revocation: ask for a new one. Its aud is the resource you named with the resource parameter (RFC 8707): one of ${resourceIdentifiers(baseUrl).join(", ")}, the origin when you name none. A token for any of them is accepted at all of them. Send it as Authorization: Bearer <token>.`,
     verifying: `Tokens can be verified offline against the key set at ${url(oauthPaths.jwks)}. Keys rotate: a new key is published there before it signs, and an old one stays until its tokens have expired. Fetch the key set by its URL, cache it for at most 5 minutes, and look a kid up again when you meet an unknown one, instead of pinning a key.`,
+  };
+}
+
+function briefsGuide(site: Site) {
+  const url = (path: string) => absolute(site.baseUrl, path);
+  const quota = policies["briefs-per-client"];
+  return {
+    intro: `POST ${url("/api/v1/briefs")} files a project brief: a real lead that a person at ${site.company.name} answers by e-mail. File one only when the person you act for asked to be contacted and confirmed their name, company and e-mail. It needs a token with the scope svc:brief.`,
+    example: `curl -X POST ${url("/api/v1/briefs")} \\\n  -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \\\n  -H "Idempotency-Key: $(uuidgen)" \\\n  -d '{"full_name":"Ada Lovelace","company_name":"Analytical Engines","work_email":"ada@engines.example","site_size":"${site.siteOffers[0]!.id}","dry_run":true}'`,
+    fields: fieldDocs(briefSchema(site.siteOffers.map((o) => o.id) as [string, ...string[]])),
+    rules: [
+      "Text is trimmed and inner runs of spaces collapse; one-line fields refuse line breaks and control characters. Unknown fields are reported, not dropped.",
+      `A filed brief answers 201 with lead_id, received_at, next_steps and the brief as recorded. The lead is stored before the answer, then e-mailed; if the e-mail fails it is retried until delivered, never twice.`,
+      "dry_run: true authenticates and validates exactly as a real brief, then stops: 200 with dry_run: true, and nothing is filed or e-mailed. Use it to check a brief before the person confirms.",
+      "Idempotency-Key (up to 255 printable characters, e.g. a UUID): a retry with the same key and body within 24 hours returns the same 201 (with Idempotent-Replayed: true) and files one lead; the same key with another brief is refused with idempotency_key_reused.",
+      "A brief from the same person and company within 15 minutes is collapsed into the first: 200 with status already_received and the original lead_id.",
+      `Bodies are at most ${maxBriefBytes / 1024} KB (payload_too_large). Each OAuth client may file ${quota.quota} briefs per ${quota.windowSeconds / 3600} hour (brief_quota_exceeded, with its own RateLimit policy "briefs-per-client"); dry runs and collapsed repeats do not count.`,
+    ],
+    errorFields: fieldDocs(fieldErrorSchema),
+    errorExample: JSON.stringify(
+      {
+        code: "invalid_brief",
+        status: 422,
+        errors: [{ field: "/work_email", code: "invalid_format", message: "work_email must be an e-mail address such as ada@example.com" }],
+      },
+      null,
+      2,
+    ),
   };
 }

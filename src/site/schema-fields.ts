@@ -42,6 +42,6 @@ export function fieldDocs(schema: z.ZodType): FieldDoc[] {
     const prefix = path === "" ? "" : object === node.items ? `${path}[].` : `${path}.`;
     for (const [name, child] of Object.entries(object.properties)) walk(child, `${prefix}${name}`);
   };
-  walk(z.toJSONSchema(schema, { unrepresentable: "any" }) as JsonSchema, "");
+  walk(z.toJSONSchema(schema, { unrepresentable: "any", io: "input" }) as JsonSchema, "");
   return rows;
 }

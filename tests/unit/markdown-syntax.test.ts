@@ -5,6 +5,7 @@ describe("Markdown builders", () => {
   it("escapes text so content never becomes markup", () => {
     expect(text("a *b* [c](d) <script> | _e_")).toBe("a \\*b\\* \\[c\\](d) \\<script\\> \\| \\_e\\_");
     expect(text("# not a heading")).toBe("\\# not a heading");
+    expect(text("lead_id and _emphasis_")).toBe("lead_id and \\_emphasis\\_");
   });
 
   it("wraps link destinations only when they need it", () => {

@@ -28,6 +28,20 @@ describe("the OpenAPI document", () => {
     );
     expect(Object.keys(doc.components.responses)).toHaveLength(Object.keys(problems).length);
     expect(doc.components.headers).toHaveProperty("RateLimit-Policy");
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(["/api/v1/briefs", "/oauth/register", "/oauth/token", "/oauth/authorize"]),
+    );
+    expect(doc.components.securitySchemes.oauth2.flows).toHaveProperty("clientCredentials");
+    const responses = JSON.stringify((doc.paths as Record<string, { post?: { responses: unknown } }>)["/api/v1/briefs"]?.post?.responses);
+    for (const code of [
+      "invalid_json",
+      "invalid_token",
+      "insufficient_scope",
+      "invalid_brief",
+      "payload_too_large",
+      "brief_quota_exceeded",
+    ])
+      expect(responses).toContain(code);
     expect(JSON.stringify(doc)).not.toContain('"deprecated":true');
   });
 
@@ -41,7 +55,7 @@ describe("the OpenAPI document", () => {
     };
     const doc = openApiDocument(site, [fixture]);
     expect((await validate(doc)).valid).toBe(true);
-    const get = (doc.paths["/api/v1/offers"] as { get: { deprecated?: boolean; "x-sunset"?: string } }).get;
+    const get = ((doc.paths as Record<string, unknown>)["/api/v1/offers"] as { get: { deprecated?: boolean; "x-sunset"?: string } }).get;
     expect(get.deprecated).toBe(true);
     expect(get["x-sunset"]).toBe("2026-09-01T00:00:00.000Z");
     const page = developersMarkdown(site, [fixture]);

@@ -1,0 +1,299 @@
+import { z } from "zod";
+import { maxBriefBytes } from "../briefs/http.ts";
+import { briefSchema } from "../briefs/schema.ts";
+import { clientMetadataLimits } from "../oauth/client-metadata.ts";
+import { accessTokenLifetimeSeconds, oauthPaths, scopes } from "../oauth/metadata.ts";
+import type { PrebuiltResources } from "../resources/prebuilt.ts";
+import { siteSizeIds } from "../resources/prebuilt.ts";
+import { apiBase } from "../site/routes.ts";
+import { problems, type ProblemCode } from "./problems.ts";
+
+/** The parts of the OpenAPI document about writes: the brief, and the OAuth endpoints that issue its token. */
+const ref = (kind: "schemas" | "responses" | "headers", name: string) => ({ $ref: `#/components/${kind}/${name}` });
+
+export const fieldErrorSchema = z
+  .object({
+    field: z.string().describe("A JSON Pointer (RFC 6901) to the field in the request body, e.g. /work_email."),
+    code: z
+      .enum(["required", "unknown_field", "invalid_type", "invalid_value", "too_short", "too_long", "invalid_format"])
+      .describe("Stable; safe to branch on."),
+    message: z.string().describe("What is wrong, for people."),
+  })
+  .describe("One offending field of an invalid brief.");
+
+const schemaObject = (schema: z.ZodType) => {
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, { unrepresentable: "any", io: "input" }) as Record<string, unknown>;
+  return rest;
+};
+
+/** Problem responses by status; a status shared by several codes lists them all. */
+export function problemsByStatus(codes: ProblemCode[], headers: Record<string, unknown>) {
+  const byStatus = new Map<number, ProblemCode[]>();
+  for (const code of codes) byStatus.set(problems[code].status, [...(byStatus.get(problems[code].status) ?? []), code]);
+  return Object.fromEntries(
+    [...byStatus].map(([status, group]) => [
+      String(status),
+      {
+        description: group.map((c) => `\`${c}\`: ${problems[c].condition}`).join(" "),
+        headers,
+        content: {
+          "application/problem+json": {
+            schema: group.includes("invalid_brief") ? ref("schemas", "InvalidBriefProblem") : ref("schemas", "Problem"),
+          },
+        },
+      },
+    ]),
+  );
+}
+
+export function writeComponents(prebuilt: Pick<PrebuiltResources, "offers">, base: string) {
+  const brief = briefSchema(siteSizeIds(prebuilt));
+  return {
+    schemas: {
+      Brief: schemaObject(brief),
+      BriefReceipt: {
+        type: "object",
+        description: "A filed brief. A person replies by e-mail to work_email.",
+        required: ["lead_id", "status", "received_at", "next_steps", "brief"],
+        properties: {
+          lead_id: { type: "string", pattern: "^lead_[0-9a-z]{20}$", description: "The lead's id; quote it if you write to the studio." },
+          status: {
+            type: "string",
+            enum: ["received", "already_received"],
+            description: "already_received: the same person and company filed in the last 15 minutes; this is that lead.",
+          },
+          received_at: { type: "string", format: "date-time" },
+          next_steps: { type: "string", description: "What happens next, in words." },
+          brief: { ...schemaObject(brief.omit({ dry_run: true })), description: "The brief as recorded: trimmed and normalised." },
+        },
+      },
+      DryRunResult: {
+        type: "object",
+        description: "A dry run: the brief is valid and the token may file it; nothing was filed and nobody was e-mailed.",
+        required: ["dry_run", "valid", "message", "brief"],
+        properties: {
+          dry_run: { const: true },
+          valid: { const: true },
+          message: { type: "string" },
+          brief: { ...schemaObject(brief.omit({ dry_run: true })), description: "The brief as it would be recorded." },
+        },
+      },
+      FieldError: schemaObject(fieldErrorSchema),
+      InvalidBriefProblem: {
+        allOf: [
+          ref("schemas", "Problem"),
+          { type: "object", required: ["errors"], properties: { errors: { type: "array", items: ref("schemas", "FieldError") } } },
+        ],
+      },
+      ClientRegistration: {
+        type: "object",
+        description: "RFC 7591 client metadata. Anonymous and self-serve; registrations never expire.",
+        properties: {
+          client_name: {
+            type: "string",
+            maxLength: clientMetadataLimits.clientName,
+            description: "Shown on the consent screen, marked unverified.",
+          },
+          redirect_uris: {
+            type: "array",
+            maxItems: clientMetadataLimits.redirectUris,
+            items: { type: "string", format: "uri" },
+            description: "Absolute https URIs, or http on a loopback host (any port, RFC 8252); required for authorization_code.",
+          },
+          grant_types: { type: "array", items: { enum: ["authorization_code", "client_credentials"] }, default: ["authorization_code"] },
+          token_endpoint_auth_method: {
+            enum: ["client_secret_post", "none"],
+            default: "client_secret_post",
+            description: "`none` only with authorization_code (a public client with PKCE).",
+          },
+        },
+      },
+      RegisteredClient: {
+        type: "object",
+        required: ["client_id", "client_id_issued_at", "client_secret_expires_at", "grant_types", "token_endpoint_auth_method"],
+        properties: {
+          client_id: { type: "string" },
+          client_secret: { type: "string", description: "Only for client_secret_post; shown once, stored only as a hash." },
+          client_id_issued_at: { type: "integer" },
+          client_secret_expires_at: { const: 0, description: "Secrets do not expire." },
+          client_name: { type: "string" },
+          redirect_uris: { type: "array", items: { type: "string" } },
+          grant_types: { type: "array", items: { type: "string" } },
+          response_types: { type: "array", items: { type: "string" } },
+          token_endpoint_auth_method: { type: "string" },
+        },
+      },
+      TokenRequest: {
+        type: "object",
+        required: ["grant_type", "client_id"],
+        properties: {
+          grant_type: { enum: ["client_credentials", "authorization_code"] },
+          client_id: { type: "string" },
+          client_secret: { type: "string", description: "For confidential clients (client_secret_post)." },
+          scope: { type: "string", description: "Space-separated: svc:read (always granted) and svc:brief." },
+          resource: {
+            type: "string",
+            format: "uri",
+            description: `RFC 8707: ${base}/mcp, ${base}/a2a/v1 or ${base}; a token for any is accepted at all three.`,
+          },
+          code: { type: "string", description: "authorization_code only." },
+          redirect_uri: { type: "string", description: "authorization_code only; exactly as in the authorization request." },
+          code_verifier: { type: "string", description: "authorization_code only; the PKCE verifier (S256)." },
+        },
+      },
+      TokenResponse: {
+        type: "object",
+        required: ["access_token", "token_type", "expires_in", "scope"],
+        properties: {
+          access_token: { type: "string", description: "An ES256 JWT (RFC 9068), verifiable against /.well-known/jwks.json." },
+          token_type: { const: "Bearer" },
+          expires_in: { const: accessTokenLifetimeSeconds },
+          scope: { type: "string" },
+        },
+      },
+      OAuthError: {
+        type: "object",
+        required: ["error"],
+        properties: {
+          error: { type: "string", description: "RFC 6749 §5.2, RFC 7591 §3.2.2 or RFC 8707 §2 error code." },
+          error_description: { type: "string" },
+        },
+      },
+    },
+    securitySchemes: {
+      oauth2: {
+        type: "oauth2",
+        description: "Self-serve and anonymous: register a client at /oauth/register, then get a token. No approval, no payment.",
+        flows: {
+          clientCredentials: { tokenUrl: `${base}${oauthPaths.token}`, scopes },
+          authorizationCode: { authorizationUrl: `${base}${oauthPaths.authorize}`, tokenUrl: `${base}${oauthPaths.token}`, scopes },
+        },
+      },
+    },
+  };
+}
+
+export function writePaths(quotaHeaders: Record<string, unknown>) {
+  const oauthError = (description: string) => ({ description, content: { "application/json": { schema: ref("schemas", "OAuthError") } } });
+  return {
+    [`${apiBase}/briefs`]: {
+      post: {
+        operationId: "fileBrief",
+        summary: "File a project brief: it creates a real lead that a person answers by e-mail",
+        description:
+          "Call it only when the person you act for asked to be contacted and confirmed their name, company and e-mail. With `dry_run: true` the brief is authenticated and validated exactly as a real one, then nothing is filed and nobody is e-mailed. " +
+          `Bodies are at most ${maxBriefBytes / 1024} KB. Each OAuth client may file 10 briefs an hour (dry runs and collapsed repeats do not count).`,
+        tags: ["Briefs"],
+        security: [{ oauth2: ["svc:brief"] }],
+        parameters: [
+          {
+            name: "Idempotency-Key",
+            in: "header",
+            required: false,
+            description:
+              "Retrying with the same key and body returns the same response and files one lead (24 hours); the same key with another body is refused.",
+            schema: { type: "string", maxLength: 255 },
+          },
+        ],
+        requestBody: { required: true, content: { "application/json": { schema: ref("schemas", "Brief") } } },
+        responses: {
+          "200": {
+            description:
+              "A dry run (`dry_run: true`), or a repeat of a brief the same person and company filed in the last 15 minutes (`status: already_received`).",
+            headers: quotaHeaders,
+            content: { "application/json": { schema: { oneOf: [ref("schemas", "DryRunResult"), ref("schemas", "BriefReceipt")] } } },
+          },
+          "201": {
+            description:
+              "Filed: recorded, then e-mailed to the studio. A replay of an Idempotency-Key carries `Idempotent-Replayed: true`.",
+            headers: quotaHeaders,
+            content: { "application/json": { schema: ref("schemas", "BriefReceipt") } },
+          },
+          ...problemsByStatus(
+            [
+              "invalid_json",
+              "invalid_idempotency_key",
+              "invalid_token",
+              "insufficient_scope",
+              "payload_too_large",
+              "invalid_brief",
+              "idempotency_key_reused",
+              "rate_limited",
+              "brief_quota_exceeded",
+              "service_unavailable",
+            ],
+            quotaHeaders,
+          ),
+        },
+      },
+    },
+    [oauthPaths.register]: {
+      post: {
+        operationId: "registerClient",
+        summary: "Register an OAuth client (RFC 7591), anonymously",
+        tags: ["OAuth"],
+        security: [],
+        requestBody: { required: true, content: { "application/json": { schema: ref("schemas", "ClientRegistration") } } },
+        responses: {
+          "201": { description: "Registered.", content: { "application/json": { schema: ref("schemas", "RegisteredClient") } } },
+          "400": oauthError("invalid_redirect_uri or invalid_client_metadata."),
+          "413": oauthError("The body is too large."),
+          "429": oauthError("Too many registrations from this IP address (20 an hour); see Retry-After."),
+        },
+      },
+    },
+    [oauthPaths.token]: {
+      post: {
+        operationId: "issueToken",
+        summary: "Issue an access token (client_credentials, or authorization_code with PKCE)",
+        tags: ["OAuth"],
+        security: [],
+        requestBody: { required: true, content: { "application/x-www-form-urlencoded": { schema: ref("schemas", "TokenRequest") } } },
+        responses: {
+          "200": {
+            description: "A one-hour token. `Cache-Control: no-store`.",
+            content: { "application/json": { schema: ref("schemas", "TokenResponse") } },
+          },
+          "400": oauthError(
+            "invalid_request, invalid_grant, invalid_scope, invalid_target, unsupported_grant_type or unauthorized_client.",
+          ),
+          "401": oauthError("invalid_client, with WWW-Authenticate."),
+        },
+      },
+    },
+    [oauthPaths.authorize]: {
+      get: {
+        operationId: "authorize",
+        summary: "The consent screen of the authorization code flow (PKCE S256 required)",
+        tags: ["OAuth"],
+        security: [],
+        parameters: [
+          "response_type",
+          "client_id",
+          "redirect_uri",
+          "code_challenge",
+          "code_challenge_method",
+          "state",
+          "scope",
+          "resource",
+        ].map((name) => ({
+          name,
+          in: "query",
+          required: ["response_type", "client_id", "redirect_uri", "code_challenge", "code_challenge_method"].includes(name),
+          schema: { type: "string" },
+        })),
+        responses: {
+          "200": {
+            description: "One consent screen naming the client (unverified) and the scopes; Approve sends a code to the redirect URI.",
+            content: { "text/html": {} },
+          },
+          "302": { description: "Back to the redirect URI with `code`, `state` and `iss`, or `error`." },
+          "400": {
+            description: "A request whose redirect URI cannot be trusted: an error page, never a redirect.",
+            content: { "text/html": {} },
+          },
+        },
+      },
+    },
+  };
+}
