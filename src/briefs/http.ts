@@ -1,4 +1,5 @@
 import { problemResponse } from "../api/problem.ts";
+import { readCapped } from "../http/read-capped.ts";
 import type { ProblemCode } from "../api/problems.ts";
 import { quotaHeaders } from "../limits/headers.ts";
 import type { Lead } from "./lead.ts";
@@ -52,8 +53,9 @@ export function createBriefsHandler({ baseUrl, authenticate, pipeline, responseT
     if (type !== "application/json" && !type.endsWith("+json"))
       return problem("invalid_json", `Content-Type must be application/json, not "${type || "missing"}".`);
 
-    const text = await readCapped(request, maxBriefBytes);
-    if (text === undefined) return problem("payload_too_large", `The body is larger than ${maxBriefBytes} bytes.`);
+    const bytes = await readCapped(request, maxBriefBytes);
+    if (bytes === undefined) return problem("payload_too_large", `The body is larger than ${maxBriefBytes} bytes.`);
+    const text = new TextDecoder().decode(bytes);
     let body: unknown;
     try {
       body = JSON.parse(text);
@@ -110,31 +112,4 @@ export function createBriefsHandler({ baseUrl, authenticate, pipeline, responseT
             );
     }
   };
-}
-
-/** The body as text, or undefined when it is longer than `limit` bytes (without reading past the limit). */
-async function readCapped(request: Request, limit: number): Promise<string | undefined> {
-  const declared = Number(request.headers.get("content-length"));
-  if (declared > limit) return undefined;
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
 }

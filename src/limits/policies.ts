@@ -25,6 +25,12 @@ export const policies = {
     appliesTo: "Briefs filed (not dry runs) by one OAuth client, or through the contact form from one IP address",
     partition: "OAuth client",
   },
+  "contact-form": {
+    quota: 20,
+    windowSeconds: 3600,
+    appliesTo: "Briefs sent through the contact form on the site",
+    partition: "client IP",
+  },
   "oauth-register": {
     quota: 20,
     windowSeconds: 3600,

@@ -1,6 +1,7 @@
 import { readForm, singleValues } from "./body.ts";
 import { issueCode } from "./codes.ts";
-import { consentPage, errorPage, pageHeaders } from "./consent-page.ts";
+import { pageHeaders } from "../site/function-page.ts";
+import { consentPage, errorPage } from "./consent-page.ts";
 import {
   consentCookie,
   openAuthorizationRequest,

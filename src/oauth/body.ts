@@ -1,31 +1,12 @@
+import { readCapped } from "../http/read-capped.ts";
 import { OAuthError } from "./errors.ts";
 
 type BodyErrorCode = "invalid_client_metadata" | "invalid_request";
 
 /** Reads at most `limit` bytes of the body; a longer body is refused before it is all read. */
 export async function readBody(request: Request, limit: number, errorCode: BodyErrorCode = "invalid_request"): Promise<string> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > limit) throw new OAuthError(errorCode, `The request body is larger than ${limit} bytes.`, 413);
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw new OAuthError(errorCode, `The request body is larger than ${limit} bytes.`, 413);
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
+  const bytes = await readCapped(request, limit);
+  if (!bytes) throw new OAuthError(errorCode, `The request body is larger than ${limit} bytes.`, 413);
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {

@@ -4,7 +4,7 @@ import { redisFromEnv } from "../store/redis.ts";
 import { jsonResponse } from "./errors.ts";
 import { signingKeysFromEnv, type SigningKeys } from "./keys.ts";
 import { jwksResponse } from "./jwks.ts";
-import { pageShell } from "./page-shell.ts";
+import { pageShell } from "../site/page-shell.ts";
 import { createOAuthHandler, type RequestContext } from "./server.ts";
 
 /** Test-only: lets client ID metadata documents live on loopback http, and only when the site itself is local. */

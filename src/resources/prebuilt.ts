@@ -25,6 +25,7 @@ export function prebuiltResources(site: Site) {
       name: site.company.name,
       base_url: site.baseUrl,
       response_time: site.contact.response_time,
+      contact_confirmation: site.contact.form.confirmation,
       sample_content: site.company.sample_content,
     },
   };

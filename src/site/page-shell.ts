@@ -2,7 +2,7 @@ import yaml from "js-yaml";
 import companyYaml from "../../content/company.yaml" with { type: "text" };
 import { companySchema } from "../schemas/company.ts";
 import stylesheet from "../styles/site.css" with { type: "text" };
-import type { PageShell } from "./consent-page.ts";
+import type { PageShell } from "./function-page.ts";
 
 /**
  * The consent screen's surroundings, taken from the same files as the static site at bundle time: the studio's name

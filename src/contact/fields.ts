@@ -1,0 +1,61 @@
+import { budgetRanges } from "../briefs/schema.ts";
+
+/** One field of the contact form; `name` is the brief field it fills (the honeypot fills none). */
+export interface FormField {
+  name: string;
+  label: string;
+  kind: "text" | "email" | "select" | "textarea";
+  required?: boolean;
+  maxLength?: number;
+  autocomplete?: string;
+  hint?: string;
+  options?: [value: string, label: string][];
+}
+
+const budgetLabels: Record<(typeof budgetRanges)[number], string> = {
+  under_10k: "Under $10,000",
+  "10k_25k": "$10,000 to $25,000",
+  "25k_50k": "$25,000 to $50,000",
+  "50k_100k": "$50,000 to $100,000",
+  over_100k: "Over $100,000",
+  not_sure: "Not sure yet",
+};
+
+/** The contact form: the brief's required fields and the few optional ones a person fills in easily. */
+export function contactFields(siteSizes: { id: string; name: string; pages: { min: number; max: number } }[]): FormField[] {
+  return [
+    { name: "full_name", label: "Your name", kind: "text", required: true, maxLength: 120, autocomplete: "name" },
+    { name: "company_name", label: "Company", kind: "text", required: true, maxLength: 160, autocomplete: "organization" },
+    {
+      name: "work_email",
+      label: "Work e-mail",
+      kind: "email",
+      required: true,
+      maxLength: 254,
+      autocomplete: "email",
+      hint: "We reply to this address.",
+    },
+    {
+      name: "site_size",
+      label: "Site size",
+      kind: "select",
+      options: [["", "Not sure yet"], ...siteSizes.map((s): [string, string] => [s.id, `${s.name} (${s.pages.min}–${s.pages.max} pages)`])],
+    },
+    {
+      name: "budget_range",
+      label: "Budget (USD)",
+      kind: "select",
+      options: [["", "Rather not say"], ...budgetRanges.map((b): [string, string] => [b, budgetLabels[b]])],
+    },
+    {
+      name: "message",
+      label: "About the project",
+      kind: "textarea",
+      maxLength: 5000,
+      hint: "What the site is for, what exists today, and any dates that matter.",
+    },
+  ];
+}
+
+/** A field people never see or fill; software that fills every field gives itself away. */
+export const honeypot = "website";

@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { chromium, type Browser } from "playwright-core";
+import type { SentMessage } from "../support/postmark-standin.ts";
+
+/** The contact form as a person uses it, in Debian's Chromium: no JavaScript needed, errors by the fields. */
+const base = inject("baseUrl");
+const postmark = inject("postmark");
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+  });
+});
+afterAll(() => browser?.close());
+
+const sent = async () => ((await (await fetch(`${postmark}/_standin/messages`)).json()) as { sent: SentMessage[] }).sent;
+
+describe("the contact form", () => {
+  it("shows every error next to its field, keeps what was typed, then files the brief once", async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${base}/contact`);
+    const company = `Hopper Compilers ${Date.now()}`;
+    await page.getByLabel("Company").fill(company);
+    await page.getByLabel("Work e-mail").fill("grace@");
+    await Promise.all([page.waitForURL(`${base}/contact`), page.getByRole("button", { name: "Send the brief" }).click()]);
+
+    const summary = page.getByRole("alert");
+    expect(await summary.textContent()).toContain("Please check these 2 fields");
+    expect(await page.locator("#full_name-error").textContent()).toBe("Enter your name.");
+    expect(await page.locator("#work_email-error").textContent()).toMatch(/^Work e-mail must be an e-mail address/);
+    expect(await page.getByLabel("Work e-mail").getAttribute("aria-invalid")).toBe("true");
+    expect(await page.getByLabel("Company").inputValue()).toBe(company);
+
+    await page.getByLabel("Your name").fill("Grace Hopper");
+    await page.getByLabel("Work e-mail").fill("grace@hopper.example");
+    await page.getByLabel("Site size").selectOption("growth-site");
+    await page.getByLabel("About the project").fill("A new site for our compiler.\nLaunch in spring.");
+    await Promise.all([page.waitForURL(`${base}/contact`), page.getByRole("button", { name: "Send the brief" }).click()]);
+
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Thank you, Grace.");
+    expect(await page.textContent("main")).toContain("grace@hopper.example");
+    const reference = /Reference: (lead_[0-9a-z]{20})/.exec((await page.textContent("main")) ?? "")?.[1];
+    expect(reference).toBeDefined();
+    await expect
+      .poll(async () => (await sent()).filter((m) => (m.body.Metadata as { lead_id: string }).lead_id === reference).length, {
+        timeout: 10_000,
+      })
+      .toBe(1);
+    const mail = (await sent()).find((m) => (m.body.Metadata as { lead_id: string }).lead_id === reference)!.body;
+    expect(mail).toMatchObject({ ReplyTo: "grace@hopper.example", Metadata: { channel: "form" } });
+    expect(mail.TextBody).toContain("Site size: growth-site");
+    await context.close();
+  });
+});
+
+describe("spam protection", () => {
+  const submit = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
+    fetch(`${base}/contact`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers },
+      body: new URLSearchParams(fields),
+    });
+
+  it("answers a filled honeypot as if it worked, and files nothing", async () => {
+    const before = (await sent()).length;
+    const res = await submit({
+      full_name: "Bot",
+      company_name: `Spam ${Date.now()}`,
+      work_email: "bot@spam.example",
+      website: "https://spam.example",
+    });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain("Thank you");
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await sent()).length).toBe(before);
+  });
+
+  it("refuses a post from another site", async () => {
+    const res = await submit({ full_name: "X", company_name: "Y", work_email: "x@y.example" }, { Origin: "https://evil.example" });
+    expect(res.status).toBe(403);
+  });
+});
