@@ -48,7 +48,7 @@ async function environment(): Promise<{ env: (name: string) => string | undefine
     local = await startLocalStore({ token: "leads-cli", snapshotFile: join(resolve(root, config.dataDir), "store.json") });
     Object.assign(values, { UPSTASH_REDIS_REST_URL: local.url, UPSTASH_REDIS_REST_TOKEN: local.token });
   }
-  values.FRONTDOOR_OUTBOX_DIR = join(resolve(root, config.dataDir), "outbox");
+  values.FRONTDOOR_OUTBOX_DIR ??= join(resolve(root, config.dataDir), "outbox");
   // The local runtime's rules apply (the outbox when Postmark is not configured).
   return { env: (name) => (name === "NETLIFY_DEV" ? "true" : values[name]), local };
 }
