@@ -1,3 +1,5 @@
+import { apiCatalogPath, linkHeader, pageLinks } from "../discovery/api-catalog.ts";
+import { contentSignalValue } from "../discovery/policy.ts";
 import { twins } from "../markdown/twins.ts";
 import { markdownContentType } from "../twins/serve.ts";
 import { estimateTokens } from "../twins/tokens.ts";
@@ -18,15 +20,19 @@ export function netlifyHeaders(site: Site): string {
       ...[t.path, t.path === "/" ? "/index.html" : `${t.path}.html`].map((path) =>
         rule(path, [
           ["Vary", "Accept"],
-          ["Link", `<${t.markdownPath}>; rel="alternate"; type="text/markdown"`],
+          ["Link", linkHeader(pageLinks(t.markdownPath))],
         ]),
       ),
       rule(t.markdownPath, [
         ["Content-Type", markdownContentType],
         ["Vary", "Accept"],
         ["X-Markdown-Tokens", String(estimateTokens(t.markdown))],
+        ["Content-Signal", contentSignalValue],
         ["Link", `<${absolute(site.baseUrl, t.path)}>; rel="canonical"`],
       ]),
     ])
-    .join("\n")}\n`;
+    .join("\n")}\n${rule(apiCatalogPath, [
+    ["Link", `<${apiCatalogPath}>; rel="api-catalog"`],
+    ["Access-Control-Allow-Origin", "*"],
+  ])}\n`;
 }

@@ -1,3 +1,4 @@
+import { contentSignalValue } from "../discovery/policy.ts";
 import { markdownPath, notFoundPath } from "../site/routes.ts";
 import { prefersMarkdown } from "./negotiate.ts";
 import { estimateTokens } from "./tokens.ts";
@@ -44,6 +45,7 @@ export async function serveMarkdownTwin(request: Request, fetchStatic: StaticFet
     Vary: "Accept",
     "X-Markdown-Tokens": String(estimateTokens(body)),
     "Cache-Control": "public, max-age=0, must-revalidate",
+    "Content-Signal": contentSignalValue,
   });
   if (status === 200) headers.set("Link", `<${new URL(path, request.url).href}>; rel="canonical"`);
   const etag = twin.headers.get("etag");

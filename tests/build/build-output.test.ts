@@ -20,7 +20,7 @@ describe("the build output", () => {
     expect(pages.length).toBeGreaterThanOrEqual(9);
     for (const page of [...pages.map((p) => ({ html: pathOf(p.url), md: pathOf(p.markdown_url) })), { html: "/404", md: "/404.md" }]) {
       const html = await read(page.html === "/" ? "index.html" : `${page.html.slice(1)}.html`);
-      expect(html).toContain(`<link rel="alternate" type="text/markdown" href="${page.md}"`);
+      expect(html).toContain(`<link rel="alternate" href="${page.md}" type="text/markdown">`);
       const md = await read(page.md.slice(1));
       expect(md, page.md).toMatch(/^# \S/);
       expect(md, page.md).not.toMatch(/(?<!\\)<\w+[^>]*>/);
@@ -49,7 +49,9 @@ describe("the build output", () => {
   it("generates per-page headers: Vary and the Markdown alternate on pages, the token estimate on twins", async () => {
     const headers = await read("_headers");
     const offersMd = await read("offers.md");
-    expect(headers).toContain('/offers\n  Vary: Accept\n  Link: </offers.md>; rel="alternate"; type="text/markdown"');
+    expect(headers).toContain(
+      '/offers\n  Vary: Accept\n  Link: </offers.md>; rel="alternate"; type="text/markdown", </.well-known/api-catalog>; rel="api-catalog"',
+    );
     expect(headers).toContain(
       `/offers.md\n  Content-Type: text/markdown; charset=utf-8\n  Vary: Accept\n  X-Markdown-Tokens: ${Math.ceil(offersMd.length / 4)}`,
     );

@@ -33,3 +33,32 @@ describe("site-level discovery documents", () => {
     for (const page of pages) expect(full).toContain(`<!-- ${page.url} -->`);
   });
 });
+
+describe("links to the machine interfaces", () => {
+  it("every HTML page's Link header names its twin, the API catalog, the OpenAPI document and the docs", async () => {
+    const res = await get("/");
+    const link = res.headers.get("link") ?? "";
+    for (const part of [
+      '</index.md>; rel="alternate"; type="text/markdown"',
+      '</.well-known/api-catalog>; rel="api-catalog"',
+      '</api/v1/openapi.json>; rel="service-desc"',
+      '</developers>; rel="service-doc"',
+      '</llms.txt>; rel="describedby"',
+    ])
+      expect(link).toContain(part);
+    const html = await res.text();
+    expect(html).toContain('<link rel="api-catalog" href="/.well-known/api-catalog"');
+    expect(html).toMatch(/<script type="application\/ld\+json">\{"@context":"https:\/\/schema.org"/);
+  });
+
+  it("the API catalog is an RFC 9727 linkset whose links all answer", async () => {
+    const res = await get("/.well-known/api-catalog");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe('application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"');
+    const { linkset } = (await res.json()) as { linkset: ({ anchor: string } & Record<string, { href: string }[] | string>)[] };
+    expect(linkset[0]?.anchor).toBe(`${base}/api/v1`);
+    for (const entry of linkset)
+      for (const [rel, links] of Object.entries(entry))
+        if (rel !== "anchor") for (const { href } of links as { href: string }[]) expect((await fetch(href)).status, href).toBe(200);
+  });
+});
