@@ -1,0 +1,31 @@
+import type { Site } from "../../site/model.ts";
+import { skillFile, type Skill } from "./common.ts";
+import { restSkill } from "./rest.ts";
+
+export const skillsIndexPath = "/.well-known/agent-skills/index.json";
+export const skillPath = (name: string) => `/.well-known/agent-skills/${name}/SKILL.md`;
+export const skillsSchema = "https://schemas.agentskills.io/discovery/0.2.0/schema.json";
+
+/** One SKILL.md per protocol. */
+export const skills = (site: Site): Skill[] => [restSkill(site)];
+
+const sha256 = async (text: string) =>
+  Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))), (b) =>
+    b.toString(16).padStart(2, "0"),
+  ).join("");
+
+/** The Agent Skills Discovery index (v0.2.0); each digest is over the exact bytes of the SKILL.md the build writes. */
+export async function skillsIndex(site: Site) {
+  return {
+    $schema: skillsSchema,
+    skills: await Promise.all(
+      skills(site).map(async (skill) => ({
+        name: skill.name,
+        type: "skill-md" as const,
+        description: skill.description,
+        url: skillPath(skill.name),
+        digest: `sha256:${await sha256(skillFile(skill))}`,
+      })),
+    ),
+  };
+}

@@ -1,0 +1,65 @@
+import { openApiPath } from "../../api/routes.ts";
+import { policies } from "../../limits/policies.ts";
+import { oauthPaths } from "../../oauth/metadata.ts";
+import type { Site } from "../../site/model.ts";
+import { absolute, apiBase, pagePaths } from "../../site/routes.ts";
+import { confirmationRule, problemTable, skillPrefix, type Skill } from "./common.ts";
+
+const block = (s: string) => `\`\`\`sh\n${s}\n\`\`\``;
+
+export function restSkill(site: Site): Skill {
+  const url = (path: string) => absolute(site.baseUrl, path);
+  const quota = policies["public-api"];
+  return {
+    name: `${skillPrefix(site)}-rest-api`,
+    description: `Read ${site.company.name}'s public facts (services, offers with prices, case studies with measured results, contact) as JSON over plain HTTPS at ${url(apiBase)}, and file a project brief for a person who asked to be contacted. Use when you can make HTTP requests but have no MCP or A2A client.`,
+    body: `# ${site.company.name} over REST
+
+Everything is JSON under ${url(apiBase)}. Reads need no key. One write exists: filing a project brief.
+
+## 1. Discover
+
+${block(`curl ${url(apiBase)}`)}
+
+The index lists every resource with its absolute URL, and \`openapi_url\` (${url(openApiPath)}), the full OpenAPI 3.1 description.
+
+## 2. Read
+
+${block(["company", "offers", "case-studies", "pages", "contact"].map((r) => `curl ${url(`${apiBase}/${r}`)}`).join("\n"))}
+
+Each case study is also at ${url(`${apiBase}/case-studies/{id}`)} with its full story. Every page of the site is also Markdown: send \`Accept: text/markdown\` to a page URL.
+
+## 3. Get a token (only to file a brief)
+
+Registration and tokens are self-serve and anonymous.
+
+${block(`curl -X POST ${url(oauthPaths.register)} -H 'Content-Type: application/json' \\
+  -d '{"client_name":"my agent","grant_types":["client_credentials"],"token_endpoint_auth_method":"client_secret_post"}'
+# keep client_id and client_secret from the answer, then:
+curl -X POST ${url(oauthPaths.token)} -d grant_type=client_credentials \\
+  -d client_id="$CLIENT_ID" -d client_secret="$CLIENT_SECRET" -d scope=svc:brief`)}
+
+The token lasts one hour; ask for a new one when it expires.
+
+## 4. File a brief
+
+${confirmationRule}
+
+${block(`curl -X POST ${url(`${apiBase}/briefs`)} -H "Authorization: Bearer $TOKEN" \\
+  -H 'Content-Type: application/json' -H "Idempotency-Key: $(uuidgen)" \\
+  -d '{"full_name":"Ada Lovelace","company_name":"Analytical Engines","work_email":"ada@engines.example","message":"A new marketing site.","dry_run":true}'`)}
+
+A dry run answers 200 with \`dry_run: true\` and files nothing. Without \`dry_run\`, the answer is 201 with \`lead_id\`; tell the person a human will reply by e-mail. Retry a failed request with the same Idempotency-Key: it never files twice. Field list and bounds: ${url(`${pagePaths.developers}#briefs`)}.
+
+## 5. Errors
+
+Every error is \`application/problem+json\` with a stable \`code\` and a \`resolution\`. \`invalid_brief\` lists every bad field in \`errors\` (\`field\` is a JSON Pointer): fix them all, ask the person if needed, and send again.
+
+${problemTable()}
+
+## 6. Quota
+
+${quota.quota} requests per ${quota.windowSeconds} seconds per IP address for everything under ${apiBase}. Every answer carries \`RateLimit: "public-api";r=<left>;t=<seconds>\`; slow down as \`r\` nears 0. On 429, wait \`Retry-After\` seconds.
+`,
+  };
+}
