@@ -1,0 +1,193 @@
+/**
+ * The agent-readiness checks public scanners make (Cloudflare's "Is It Agent Ready?" and similar), run against any
+ * base URL. Each check says what it looked at and why it passed or failed.
+ */
+export interface CheckResult {
+  id: string;
+  title: string;
+  ok: boolean;
+  detail: string;
+}
+
+type Check = { id: string; title: string; run: (base: string) => Promise<string> };
+
+const get = (url: string, init: RequestInit = {}) => fetch(url, { redirect: "follow", signal: AbortSignal.timeout(10_000), ...init });
+
+function assert(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new Error(message);
+}
+
+async function json(url: string): Promise<Record<string, unknown>> {
+  const res = await get(url);
+  assert(res.ok, `${url} answered ${res.status}`);
+  assert(/json/.test(res.headers.get("content-type") ?? ""), `${url} is ${res.headers.get("content-type")}, not JSON`);
+  return (await res.json()) as Record<string, unknown>;
+}
+
+let robots: Promise<string> | undefined;
+const robotsTxt = (base: string) =>
+  (robots ??= (async () => {
+    const res = await get(`${base}/robots.txt`);
+    assert(res.status === 200, `/robots.txt answered ${res.status}`);
+    assert((res.headers.get("content-type") ?? "").startsWith("text/plain"), `/robots.txt is ${res.headers.get("content-type")}`);
+    return res.text();
+  })());
+
+const aiCrawlers = [
+  "GPTBot",
+  "ClaudeBot",
+  "Google-Extended",
+  "PerplexityBot",
+  "CCBot",
+  "OAI-SearchBot",
+  "Claude-User",
+  "Applebot-Extended",
+];
+
+export const checks: Check[] = [
+  {
+    id: "robotsTxt",
+    title: "robots.txt",
+    run: async (base) => {
+      const body = await robotsTxt(base);
+      assert(/^User-agent:\s*\S+/im.test(body), "no User-agent group");
+      return `${body.split("\n").filter((l) => /^User-agent:/i.test(l)).length} User-agent groups`;
+    },
+  },
+  {
+    id: "sitemap",
+    title: "Sitemap",
+    run: async (base) => {
+      const line = /^Sitemap:\s*(\S+)/im.exec(await robotsTxt(base))?.[1];
+      const url = line ?? `${base}/sitemap.xml`;
+      const res = await get(url);
+      const body = await res.text();
+      assert(res.ok && /<(urlset|sitemapindex)\b/.test(body), `${url} is not a sitemap`);
+      return `${url}: ${(body.match(/<loc>/g) ?? []).length} URLs`;
+    },
+  },
+  {
+    id: "linkHeaders",
+    title: "Link headers on the home page",
+    run: async (base) => {
+      const res = await get(`${base}/`, { method: "HEAD" });
+      const link = res.headers.get("link") ?? "";
+      const rels = [...link.matchAll(/rel="?([^";,]+)"?/g)].map((m) => m[1]!);
+      const useful = rels.filter((r) =>
+        ["api-catalog", "service-desc", "service-doc", "service-meta", "describedby", "alternate"].includes(r),
+      );
+      assert(useful.length > 0, "no Link header with an agent-useful relation");
+      return `rel: ${[...new Set(useful)].join(", ")}`;
+    },
+  },
+  {
+    id: "markdownNegotiation",
+    title: "Markdown for Accept: text/markdown",
+    run: async (base) => {
+      const res = await get(`${base}/`, { headers: { accept: "text/markdown" } });
+      assert(res.status === 200, `answered ${res.status}`);
+      assert((res.headers.get("content-type") ?? "").startsWith("text/markdown"), `content type ${res.headers.get("content-type")}`);
+      assert(/accept/i.test(res.headers.get("vary") ?? ""), "no Vary: Accept");
+      return `text/markdown, ${res.headers.get("x-markdown-tokens") ?? "?"} tokens`;
+    },
+  },
+  {
+    id: "robotsTxtAiRules",
+    title: "AI crawler rules in robots.txt",
+    run: async (base) => {
+      const body = await robotsTxt(base);
+      const named = aiCrawlers.filter((bot) => new RegExp(`^User-agent:\\s*${bot}\\s*$`, "im").test(body));
+      assert(named.length > 0, "no group names an AI crawler");
+      return `names ${named.join(", ")}`;
+    },
+  },
+  {
+    id: "contentSignals",
+    title: "Content Signals",
+    run: async (base) => {
+      const signal = /^Content-Signal:\s*(.+)$/im.exec(await robotsTxt(base))?.[1];
+      assert(signal && /(search|ai-input|ai-train)=(yes|no)/.test(signal), "no Content-Signal line");
+      return signal;
+    },
+  },
+  {
+    id: "apiCatalog",
+    title: "API catalog (RFC 9727)",
+    run: async (base) => {
+      const res = await get(`${base}/.well-known/api-catalog`);
+      assert(res.ok, `answered ${res.status}`);
+      assert(
+        (res.headers.get("content-type") ?? "").startsWith("application/linkset+json"),
+        `content type ${res.headers.get("content-type")}`,
+      );
+      const { linkset } = (await res.json()) as { linkset?: { anchor: string }[] };
+      assert(Array.isArray(linkset) && linkset.length > 0, "empty linkset");
+      return linkset.map((l) => l.anchor).join(", ");
+    },
+  },
+  {
+    id: "oauthDiscovery",
+    title: "OAuth authorization server metadata",
+    run: async (base) => {
+      const doc = await json(`${base}/.well-known/oauth-authorization-server`);
+      assert(doc.issuer === base, `issuer ${String(doc.issuer)} is not ${base}`);
+      assert(Array.isArray(doc.code_challenge_methods_supported) && doc.code_challenge_methods_supported.includes("S256"), "no S256");
+      for (const field of ["authorization_endpoint", "token_endpoint", "jwks_uri"]) assert(typeof doc[field] === "string", `no ${field}`);
+      return `issuer ${String(doc.issuer)}`;
+    },
+  },
+  {
+    id: "oauthProtectedResource",
+    title: "OAuth protected resource metadata",
+    run: async (base) => {
+      const doc = await json(`${base}/.well-known/oauth-protected-resource`);
+      assert(typeof doc.resource === "string", "no resource");
+      assert(Array.isArray(doc.authorization_servers) && doc.authorization_servers.length > 0, "no authorization_servers");
+      return `resource ${doc.resource as string}`;
+    },
+  },
+  {
+    id: "mcpServerCard",
+    title: "MCP server card",
+    run: async (base) => {
+      const card = await json(`${base}/.well-known/mcp/server-card.json`);
+      assert(card.name || (card.serverInfo as { name?: string } | undefined)?.name, "no name");
+      return `${String(card.name ?? (card.serverInfo as { name: string }).name)}`;
+    },
+  },
+  {
+    id: "a2aAgentCard",
+    title: "A2A agent card",
+    run: async (base) => {
+      const card = await json(`${base}/.well-known/agent-card.json`);
+      assert(typeof card.name === "string" && Array.isArray(card.skills), "no name or skills");
+      return `${card.name as string}, ${(card.skills as unknown[]).length} skills`;
+    },
+  },
+  {
+    id: "agentSkills",
+    title: "Agent skills index",
+    run: async (base) => {
+      const index = await json(`${base}/.well-known/agent-skills/index.json`);
+      assert(typeof index.$schema === "string" && /0\.2\.0/.test(index.$schema), `$schema ${String(index.$schema)}`);
+      const skills = index.skills as { name: string; url: string; digest: string }[];
+      assert(Array.isArray(skills) && skills.length > 0, "no skills");
+      for (const s of skills) assert(/^sha256:[0-9a-f]{64}$/.test(s.digest), `${s.name}: bad digest`);
+      return skills.map((s) => s.name).join(", ");
+    },
+  },
+];
+
+export async function runChecks(base: string): Promise<CheckResult[]> {
+  robots = undefined;
+  const origin = base.replace(/\/+$/, "");
+  const results: CheckResult[] = [];
+  for (const check of checks) {
+    try {
+      results.push({ id: check.id, title: check.title, ok: true, detail: await check.run(origin) });
+    } catch (error) {
+      results.push({ id: check.id, title: check.title, ok: false, detail: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  return results;
+}

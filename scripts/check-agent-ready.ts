@@ -1,0 +1,14 @@
+import "./node-check.ts";
+import { runChecks } from "./agent-ready/checks.ts";
+
+// npm run check:agent-ready -- <base_url>: the agent-readiness checks public scanners make, one line each.
+const base = process.argv[2];
+if (!base) {
+  console.error("usage: npm run check:agent-ready -- <base_url>   (for example http://localhost:8888)");
+  process.exit(2);
+}
+const results = await runChecks(base);
+for (const r of results) console.log(`${r.ok ? "PASS" : "FAIL"}  ${r.title.padEnd(40)} ${r.detail}`);
+const failed = results.filter((r) => !r.ok).length;
+console.log(`\n${results.length - failed} passed, ${failed} failed`);
+process.exitCode = failed === 0 ? 0 : 1;
