@@ -5,6 +5,9 @@ import type { Lead } from "./lead.ts";
 import { fileBrief, type PipelineDeps } from "./pipeline.ts";
 import type { Brief } from "./schema.ts";
 
+/** An Idempotency-Key: 1 to 255 visible ASCII characters (spaces allowed after the first). */
+export const idempotencyKeyPattern = /^[\x21-\x7E][\x20-\x7E]{0,254}$/;
+
 /** The largest request body accepted, in bytes. */
 export const maxBriefBytes = 32 * 1024;
 
@@ -68,7 +71,7 @@ export function createBriefsHandler({ baseUrl, authenticate, pipeline, responseT
     }
 
     const idempotencyKey = request.headers.get("idempotency-key") ?? undefined;
-    if (idempotencyKey !== undefined && !/^[\x21-\x7E][\x20-\x7E]{0,254}$/.test(idempotencyKey)) return problem("invalid_idempotency_key");
+    if (idempotencyKey !== undefined && !idempotencyKeyPattern.test(idempotencyKey)) return problem("invalid_idempotency_key");
 
     let result: Awaited<ReturnType<typeof fileBrief>>;
     try {
@@ -113,7 +116,7 @@ export function createBriefsHandler({ baseUrl, authenticate, pipeline, responseT
 }
 
 /** The body as text, or undefined when it is longer than `limit` bytes (without reading past the limit). */
-async function readCapped(request: Request, limit: number): Promise<string | undefined> {
+export async function readCapped(request: Request, limit: number): Promise<string | undefined> {
   const declared = Number(request.headers.get("content-length"));
   if (declared > limit) return undefined;
   if (!request.body) return "";

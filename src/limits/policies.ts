@@ -25,6 +25,12 @@ export const policies = {
     appliesTo: "Briefs filed (not dry runs) by one OAuth client, or through the contact form from one IP address",
     partition: "OAuth client",
   },
+  mcp: {
+    quota: 120,
+    windowSeconds: 60,
+    appliesTo: "Every request to /mcp and /mcp/server-card, errors included",
+    partition: "client IP",
+  },
   "oauth-register": {
     quota: 20,
     windowSeconds: 3600,
