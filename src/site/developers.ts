@@ -8,6 +8,7 @@ import { accessTokenLifetimeSeconds, oauthPaths, protectedResourceMetadataPath, 
 import { caseStudyResourceSchema } from "../resources/case-studies.ts";
 import { catalogIds, resourceCatalog } from "../resources/catalog.ts";
 import { apiIndexSchema } from "../resources/index.ts";
+import { mcpGuide } from "./developers-mcp.ts";
 import { fieldDocs } from "./schema-fields.ts";
 import type { Site } from "./model.ts";
 import { absolute, caseStudyResourcePath, pagePaths, resourcePaths } from "./routes.ts";
@@ -22,6 +23,7 @@ export function developerGuide(site: Site, deprecations: readonly Deprecation[] 
       { id: "resources", title: "Resources" },
       { id: "markdown", title: "Markdown for every page" },
       { id: "oauth", title: "OAuth: getting a token" },
+      { id: "mcp", title: "MCP server" },
       { id: "errors", title: "Errors" },
       { id: "quota", title: "Quota" },
       { id: "versioning", title: "Versioning" },
@@ -75,6 +77,7 @@ export function developerGuide(site: Site, deprecations: readonly Deprecation[] 
     markdownExample: `curl -H 'Accept: text/markdown' ${url(pagePaths.offers)}`,
     markdownIndexUrl: url("/index.md"),
     oauth: oauthGuide(site.baseUrl),
+    mcp: mcpGuide(site),
     problemFields: [
       ["type", "URI of this code's entry on this page"],
       ["title", "Short summary of the code"],
