@@ -6,6 +6,9 @@ import type { Lead } from "./lead.ts";
 import { fileBrief, type PipelineDeps } from "./pipeline.ts";
 import type { Brief } from "./schema.ts";
 
+/** An Idempotency-Key: 1 to 255 visible ASCII characters (spaces allowed after the first). */
+export const idempotencyKeyPattern = /^[\x21-\x7E][\x20-\x7E]{0,254}$/;
+
 /** The largest request body accepted, in bytes. */
 export const maxBriefBytes = 32 * 1024;
 
@@ -70,7 +73,7 @@ export function createBriefsHandler({ baseUrl, authenticate, pipeline, responseT
     }
 
     const idempotencyKey = request.headers.get("idempotency-key") ?? undefined;
-    if (idempotencyKey !== undefined && !/^[\x21-\x7E][\x20-\x7E]{0,254}$/.test(idempotencyKey)) return problem("invalid_idempotency_key");
+    if (idempotencyKey !== undefined && !idempotencyKeyPattern.test(idempotencyKey)) return problem("invalid_idempotency_key");
 
     let result: Awaited<ReturnType<typeof fileBrief>>;
     try {

@@ -31,6 +31,12 @@ export const policies = {
     appliesTo: "Briefs sent through the contact form on the site",
     partition: "client IP",
   },
+  mcp: {
+    quota: 120,
+    windowSeconds: 60,
+    appliesTo: "Every request to /mcp and /mcp/server-card, errors included",
+    partition: "client IP",
+  },
   "oauth-register": {
     quota: 20,
     windowSeconds: 3600,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { absolute, pagePaths, resourcePaths } from "../site/routes.ts";
 import { openApiPath } from "../api/routes.ts";
+import { mcpPath, serverCardPath } from "../mcp/paths.ts";
 import { catalogIds, resourceCatalog } from "./catalog.ts";
 import type { Site } from "../site/model.ts";
 import { sampleContentSchema } from "./common.ts";
@@ -23,6 +24,14 @@ export const apiIndexSchema = z
       .describe("Every resource of the API."),
     documentation_url: z.url().describe("The developer page."),
     openapi_url: z.url().describe("The OpenAPI 3.1 description of this API."),
+    mcp: z
+      .object({
+        url: z.url().describe("The MCP endpoint (Streamable HTTP, stateless): the same facts, and the brief as a tool."),
+        transport: z.literal("streamable-http").describe("The MCP transport."),
+        server_card_url: z.url().describe("The MCP server card: tools, resources, prompts, auth and limits."),
+        documentation_url: z.url().describe("The MCP section of the developer page."),
+      })
+      .describe("The MCP server that publishes the same facts."),
   })
   .describe("Index of every resource of the API.");
 
@@ -40,5 +49,11 @@ export function apiIndex(site: Site): z.infer<typeof apiIndexSchema> {
     })),
     documentation_url: absolute(site.baseUrl, pagePaths.developers),
     openapi_url: absolute(site.baseUrl, openApiPath),
+    mcp: {
+      url: absolute(site.baseUrl, mcpPath),
+      transport: "streamable-http",
+      server_card_url: absolute(site.baseUrl, serverCardPath),
+      documentation_url: `${absolute(site.baseUrl, pagePaths.developers)}#mcp`,
+    },
   };
 }

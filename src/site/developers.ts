@@ -11,6 +11,7 @@ import { apiIndexSchema } from "../resources/index.ts";
 import { fieldErrorSchema } from "../api/openapi-writes.ts";
 import { maxBriefBytes } from "../briefs/http.ts";
 import { briefSchema } from "../briefs/schema.ts";
+import { mcpGuide } from "./developers-mcp.ts";
 import { fieldDocs } from "./schema-fields.ts";
 import type { Site } from "./model.ts";
 import { absolute, caseStudyResourcePath, pagePaths, resourcePaths } from "./routes.ts";
@@ -26,6 +27,7 @@ export function developerGuide(site: Site, deprecations: readonly Deprecation[] 
       { id: "markdown", title: "Markdown for every page" },
       { id: "oauth", title: "OAuth: getting a token" },
       { id: "briefs", title: "Filing a brief" },
+      { id: "mcp", title: "MCP server" },
       { id: "errors", title: "Errors" },
       { id: "quota", title: "Quota" },
       { id: "versioning", title: "Versioning" },
@@ -80,6 +82,7 @@ export function developerGuide(site: Site, deprecations: readonly Deprecation[] 
     markdownIndexUrl: url("/index.md"),
     oauth: oauthGuide(site.baseUrl),
     briefs: briefsGuide(site),
+    mcp: mcpGuide(site),
     problemFields: [
       ["type", "URI of this code's entry on this page"],
       ["title", "Short summary of the code"],

@@ -1,0 +1,110 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { Redis } from "@upstash/redis";
+import { briefSchema } from "../../src/briefs/schema.ts";
+import { upstashLimiter } from "../../src/limits/limiter.ts";
+import { createMcpHandler } from "../../src/mcp/http.ts";
+import { createMcpServer, mcpTools } from "../../src/mcp/server.ts";
+import { generateKeySet, importSigningKeys } from "../../src/oauth/keys.ts";
+import { createAccessTokenVerifier } from "../../src/oauth/verify.ts";
+import { siteSizeIds, type PrebuiltResources } from "../../src/resources/prebuilt.ts";
+import { startLocalStore } from "../local-store/store.ts";
+import { describeFigures, measure, type Figures } from "./stats.ts";
+
+/**
+ * /mcp cost: our handler called in-process (quota through the LOCAL STORE over loopback HTTP, body limit, Origin and
+ * auth gate, then a fresh SDK server and stateless transport) against the same SDK server and transport bare, for
+ * tools/list and a read tool call. Production Upstash adds a network round trip per request instead of loopback.
+ * With MCP_BENCH_URL (say http://localhost:8888/mcp from `npm start`) a short run through the local runtime is added:
+ * informational only, the emulator's speed is not Netlify's.
+ */
+const messages = {
+  "tools/list": { jsonrpc: "2.0", id: 1, method: "tools/list" },
+  "tools/call get_company": { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "get_company", arguments: {} } },
+};
+const baseHeaders = {
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+  "mcp-protocol-version": "2025-11-25",
+};
+
+export default async function mcpBench() {
+  const prebuilt = JSON.parse(
+    await readFile(new URL("../../dist/api/v1/prebuilt.json", import.meta.url), "utf8").catch(() => {
+      throw new Error("dist/ is missing: run npm run build first");
+    }),
+  ) as PrebuiltResources;
+  const baseUrl = prebuilt.site.base_url;
+  // A web Request carries no Host header of its own; an HTTP request always does, and the transport checks it.
+  const headers = { ...baseHeaders, host: new URL(baseUrl).host };
+  const tools = mcpTools(prebuilt, {
+    schema: briefSchema(siteSizeIds(prebuilt)),
+    studio: prebuilt.site.name,
+    responseTime: prebuilt.site.response_time,
+    file: () => Promise.reject(new Error("the bench files nothing")),
+  });
+  const dir = await mkdtemp(join(tmpdir(), "frontdoor-bench-"));
+  const store = await startLocalStore({ token: "bench", snapshotFile: join(dir, "store.json") });
+  try {
+    const redis = new Redis({ url: store.url, token: store.token, enableTelemetry: false });
+    const keys = await importSigningKeys(JSON.stringify(await generateKeySet()));
+    const handler = createMcpHandler({
+      baseUrl,
+      allowedOrigins: [new URL(baseUrl).origin],
+      limiter: upstashLimiter(redis, { cacheBlocked: false }),
+      verifier: createAccessTokenVerifier({ baseUrl, jwks: keys.publicJwks }),
+      createServer: () => createMcpServer(prebuilt, tools),
+      card: {},
+    });
+    let client = 0;
+    const viaHandler = (body: object) => async () => {
+      // A new client address each time, so the quota counts but never refuses.
+      const ip = `10.${(client >> 16) & 255}.${(client >> 8) & 255}.${client++ & 255}`;
+      const response = await handler(new Request(`${baseUrl}/mcp`, { method: "POST", headers, body: JSON.stringify(body) }), { ip });
+      if (response.status !== 200) throw new Error(`handler answered ${response.status}`);
+      await response.arrayBuffer();
+    };
+    const bare = (body: object) => async () => {
+      const server = createMcpServer(prebuilt, tools);
+      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      await server.connect(transport);
+      const response = await transport.handleRequest(
+        new Request(`${baseUrl}/mcp`, { method: "POST", headers, body: JSON.stringify(body) }),
+      );
+      await response.arrayBuffer();
+      await server.close();
+    };
+
+    for (const [label, body] of Object.entries(messages)) {
+      const ours = await measure(viaHandler(body));
+      const sdk = await measure(bare(body));
+      console.log(describeFigures(`${label}: handler (local store, in-process)`, ours));
+      console.log(describeFigures(`${label}: bare SDK server`, sdk));
+      console.log(`  throughput ratio handler / bare SDK: ${(ours.perSecond / sdk.perSecond).toFixed(2)}\n`);
+    }
+
+    const limiter = upstashLimiter(redis, { cacheBlocked: false });
+    const quotaOnly = await measure(() => limiter.consume("mcp", `10.255.${client & 255}.${client++ & 255}`));
+    console.log(describeFigures("of which the quota alone (local store)", quotaOnly));
+
+    const url = process.env.MCP_BENCH_URL;
+    if (url) {
+      console.log(`informational, through the local runtime at ${url} (the emulator, not Netlify):`);
+      for (const [label, body] of Object.entries(messages)) {
+        const figures: Figures = await measure(
+          async () => {
+            const response = await fetch(url, { method: "POST", headers, body: JSON.stringify(body) });
+            await response.arrayBuffer();
+          },
+          { warmup: 3, count: 30 },
+        );
+        console.log(describeFigures(`${label}: local runtime`, figures));
+      }
+    }
+  } finally {
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}

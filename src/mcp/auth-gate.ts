@@ -1,0 +1,22 @@
+import type { Scope } from "../oauth/metadata.ts";
+import { briefToolName, briefToolScope } from "./brief-tool.ts";
+
+/**
+ * What a POST body needs before the SDK may see it. Reads need nothing; a tools/call of submit_project_brief needs
+ * svc:brief, and must be refused at the HTTP level (401 or 403 with WWW-Authenticate), because that is what makes
+ * standard MCP clients start the OAuth flow or step up: a tool result with isError would not.
+ */
+export function scopesNeeded(body: unknown): { scopes: Scope[]; id: string | number | null } {
+  // Batches belong to 2025-03-26; any call in one counts.
+  const messages = Array.isArray(body) ? body : [body];
+  const call = messages.find(
+    (m): m is { id?: unknown } =>
+      typeof m === "object" &&
+      m !== null &&
+      m.method === "tools/call" &&
+      (m.params as { name?: unknown } | undefined)?.name === briefToolName,
+  );
+  if (!call) return { scopes: [], id: null };
+  const id = typeof call.id === "string" || typeof call.id === "number" ? call.id : null;
+  return { scopes: [briefToolScope], id };
+}

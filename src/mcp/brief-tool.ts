@@ -1,0 +1,115 @@
+import { z } from "zod";
+import { dryRunBody, idempotencyKeyPattern, receipt } from "../briefs/http.ts";
+import type { FilingRequest, FilingResult } from "../briefs/pipeline.ts";
+import type { BriefSchema } from "../briefs/schema.ts";
+import type { FieldError } from "../briefs/validate.ts";
+import { jsonSchemaOf } from "./json-schema.ts";
+import { structuredResult, toolError, type Tool } from "./tool.ts";
+
+export const briefToolName = "submit_project_brief";
+export const briefToolScope = "svc:brief";
+
+/** Files a brief through the one pipeline (channel "mcp"), with what the receipt says about the studio. */
+export interface BriefFiling {
+  schema: BriefSchema;
+  file(request: Omit<FilingRequest, "channel">): Promise<FilingResult>;
+  studio: string;
+  responseTime: string;
+}
+
+/** Beyond the brief's own fields: the tool's equivalent of the REST Idempotency-Key header. */
+const idempotencyKeyProperty = {
+  type: "string",
+  minLength: 1,
+  maxLength: 255,
+  description:
+    "Optional. Any unique string (a UUID, say) that you reuse when you retry the same brief: the retry returns the original receipt instead of filing twice.",
+};
+
+const briefOutputSchema = z
+  .object({
+    lead_id: z.string().optional().describe("The lead's id (filed briefs); quote it when following up."),
+    status: z.enum(["received", "already_received"]).optional().describe("received, or already_received for a repeat of a recent brief."),
+    received_at: z.string().optional().describe("When the lead was received, ISO 8601."),
+    next_steps: z.string().optional().describe("What happens next, to tell the person."),
+    dry_run: z.literal(true).optional().describe("Present on a dry run: nothing was filed."),
+    valid: z.literal(true).optional().describe("Present on a dry run: the brief is valid."),
+    message: z.string().optional().describe("Present on a dry run: says plainly that nothing was filed."),
+    brief: z.record(z.string(), z.unknown()).describe("The brief as the studio received it, normalised."),
+  })
+  .describe("A receipt for a filed brief, or the result of a dry run.");
+
+const fieldLines = (errors: FieldError[]) => errors.map((e) => `- ${e.field} (${e.code}): ${e.message}`).join("\n");
+
+const invalid = (errors: FieldError[]) =>
+  toolError(
+    `The brief was NOT filed: ${errors.length} field${errors.length === 1 ? " is" : "s are"} missing or invalid. Fix ${errors.length === 1 ? "it" : "them"} (ask the person if you need to) and call ${briefToolName} again.\n${fieldLines(errors)}\n\n${JSON.stringify({ errors }, null, 2)}`,
+  );
+
+/** submit_project_brief: the one write, its input schema generated from the brief's zod schema. */
+export function briefTool(filing: BriefFiling): Tool {
+  const brief = jsonSchemaOf(filing.schema, "input");
+  const properties = brief.properties as Record<string, unknown>;
+  return {
+    name: briefToolName,
+    title: "File a project brief",
+    description: [
+      `Files a project brief with ${filing.studio}. This creates a real lead, and a person at the studio answers by e-mail.`,
+      "Call it ONLY when the person you act for asked to be contacted and has confirmed their full name, company name and work e-mail; ask for them, never guess or invent them, and read the brief back before filing.",
+      "full_name, company_name and work_email are required; every other field is optional (site_size takes an id from get_offers).",
+      "Set dry_run to true to check a brief first: it is authenticated and validated like a real one, then nothing is filed and nobody is e-mailed.",
+      `Needs an OAuth access token with the scope ${briefToolScope}: without one the server answers HTTP 401 and the client starts the OAuth flow.`,
+      "Not idempotent unless you pass idempotency_key: a retry with the same key and brief returns the original receipt.",
+      "Invalid fields come back as an error naming each field; fix them and call again.",
+    ].join(" "),
+    inputSchema: { ...brief, properties: { ...properties, idempotency_key: idempotencyKeyProperty } },
+    outputSchema: jsonSchemaOf(briefOutputSchema, "output"),
+    annotations: { title: "File a project brief", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    run: async (args, caller) => {
+      // The HTTP layer already answered 401/403 for these; this keeps the tool safe on its own.
+      if (!caller?.scopes.includes(briefToolScope))
+        return toolError(`Filing a brief needs an access token with the scope ${briefToolScope}. Nothing was filed.`);
+      const { idempotency_key: key, ...body } = args;
+      if (key !== undefined && (typeof key !== "string" || !idempotencyKeyPattern.test(key))) {
+        return invalid([
+          { field: "/idempotency_key", code: "invalid_format", message: "idempotency_key must be 1 to 255 visible ASCII characters" },
+        ]);
+      }
+      let result: FilingResult;
+      try {
+        result = await filing.file({ body, clientId: caller.clientId, idempotencyKey: key });
+      } catch (error) {
+        console.error(`MCP brief not accepted, the lead store failed: ${String(error)}`);
+        return toolError("The lead store is unavailable, so the brief was NOT recorded. Try again in 30 seconds.");
+      }
+      const { studio, responseTime } = filing;
+      switch (result.kind) {
+        case "invalid":
+          return invalid(result.errors);
+        case "dry_run": {
+          const value = dryRunBody(result.brief);
+          return structuredResult(`${value.message}`, value);
+        }
+        case "quota_exceeded":
+          return toolError(
+            `The brief was NOT filed: this client has filed its ${result.quota.limit} briefs for now. Try again in ${Math.max(1, result.quota.resetSeconds)} seconds, or use the contact form.`,
+          );
+        case "idempotency_conflict":
+          return toolError("The brief was NOT filed: this idempotency_key was already used for a different brief. Use a new key.");
+        case "filed": {
+          const value = receipt(result.lead, studio, responseTime);
+          return structuredResult(`Filed: lead ${value.lead_id}, received ${value.received_at}. ${value.next_steps}`, value);
+        }
+        case "already_filed": {
+          const value = receipt(result.lead, studio, responseTime);
+          if (result.reason === "idempotency_key")
+            return structuredResult(`Already filed with this idempotency_key: lead ${value.lead_id}. ${value.next_steps}`, value);
+          return structuredResult(
+            `This person and company filed the same brief recently: it was not filed again. Lead ${value.lead_id}. ${value.next_steps}`,
+            { ...value, status: "already_received" },
+          );
+        }
+      }
+    },
+  };
+}

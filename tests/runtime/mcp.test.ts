@@ -1,0 +1,349 @@
+import { randomUUID } from "node:crypto";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { ClientCredentialsProvider } from "@modelcontextprotocol/sdk/client/auth-extensions.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { Redis } from "@upstash/redis";
+import { beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
+import type { Lead } from "../../src/briefs/lead.ts";
+import { freshBrief } from "../support/briefs.ts";
+import { clientCredentialsToken, discover, register } from "../support/oauth-client.ts";
+import type { SentMessage } from "../support/postmark-standin.ts";
+import { inFreshWindow } from "../support/window.ts";
+
+/** /mcp through the local runtime: the SDK's own client, the OAuth server, the brief pipeline and Postmark's stand-in. */
+const base = inject("baseUrl");
+const postmark = inject("postmark");
+const store = new Redis({ url: inject("store").url, token: inject("store").token, enableTelemetry: false });
+const endpoint = `${base}/mcp`;
+const metadataUrl = `${base}/.well-known/oauth-protected-resource/mcp`;
+
+// The emulator gives every client 127.0.0.1: each test starts from a fresh /mcp quota (files run one at a time).
+beforeEach(async () => {
+  const keys = await store.keys("rl:mcp:*");
+  if (keys.length > 0) await store.del(...keys);
+});
+
+const connect = async (options: ConstructorParameters<typeof StreamableHTTPClientTransport>[1] = {}) => {
+  const client = new Client({ name: "frontdoor-test", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(endpoint), options));
+  return client;
+};
+const rest = async (url: string) => (await fetch(url)).json();
+const text = (result: CallToolResult) => result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
+
+const post = (body: unknown, headers: Record<string, string> = {}) =>
+  fetch(endpoint, {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/json",
+      Accept: "application/json, text/event-stream",
+      "MCP-Protocol-Version": "2025-11-25",
+      ...headers,
+    },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+const call = (name: string, args: object = {}, id: number | string = 1) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name, arguments: args },
+});
+
+const messages = async () => (await (await fetch(`${postmark}/_standin/messages`)).json()) as { attempts: number; sent: SentMessage[] };
+const sentFor = async (leadId: string) =>
+  (await messages()).sent.filter((m) => (m.body.Metadata as { lead_id: string }).lead_id === leadId);
+
+describe("an MCP client given only /mcp reads every fact", () => {
+  it("initializes, lists and calls every read tool: the same JSON as the REST reads", async () => {
+    const client = await connect();
+    expect(client.getServerVersion()).toMatchObject({ name: "kestrel-studio-facts", version: "1.0.0" });
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual([
+      "get_company",
+      "get_offers",
+      "list_case_studies",
+      "get_case_study",
+      "list_pages",
+      "get_contact",
+      "submit_project_brief",
+    ]);
+    for (const tool of tools.filter((t) => t.name !== "submit_project_brief")) {
+      expect(tool.annotations).toMatchObject({ readOnlyHint: true });
+      expect(tool.outputSchema).toBeDefined();
+    }
+    const reads: [string, string][] = [
+      ["get_company", "/api/v1/company"],
+      ["get_offers", "/api/v1/offers"],
+      ["list_case_studies", "/api/v1/case-studies"],
+      ["list_pages", "/api/v1/pages"],
+      ["get_contact", "/api/v1/contact"],
+    ];
+    for (const [name, path] of reads) {
+      const result = (await client.callTool({ name, arguments: {} })) as CallToolResult;
+      expect(result.isError, name).toBeFalsy();
+      expect(result.structuredContent, name).toEqual(await rest(`${base}${path}`));
+      expect(text(result)).toContain('"');
+    }
+    const list = (await rest(`${base}/api/v1/case-studies`)) as { case_studies: { id: string }[] };
+    for (const { id } of list.case_studies) {
+      const result = (await client.callTool({ name: "get_case_study", arguments: { id } })) as CallToolResult;
+      expect(result.structuredContent).toEqual(await rest(`${base}/api/v1/case-studies/${id}`));
+    }
+    const missing = (await client.callTool({ name: "get_case_study", arguments: { id: "nope" } })) as CallToolResult;
+    expect(missing.isError).toBe(true);
+    expect(text(missing)).toContain(list.case_studies[0]!.id);
+    await client.close();
+  });
+
+  it("lists and reads every resource, and gets every prompt", async () => {
+    const client = await connect();
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => r.name)).toEqual(
+      expect.arrayContaining(["index", "company", "offers", "case-studies", "pages", "contact"]),
+    );
+    for (const r of resources) {
+      const read = await client.readResource({ uri: r.uri });
+      const content = read.contents[0] as { uri: string; mimeType: string; text: string };
+      expect(content.mimeType).toBe("application/json");
+      expect(JSON.parse(content.text), r.uri).toEqual(await rest(r.uri));
+    }
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((p) => p.name)).toEqual(["prepare_project_brief", "summarize_studio"]);
+    const brief = await client.getPrompt({ name: "prepare_project_brief", arguments: { project: "a clinic website" } });
+    const briefText = (brief.messages[0]!.content as { text: string }).text;
+    expect(briefText).toContain("a clinic website");
+    expect(briefText).toMatch(/confirm/);
+    expect(briefText).toContain("submit_project_brief");
+    const summary = await client.getPrompt({ name: "summarize_studio" });
+    expect((summary.messages[0]!.content as { text: string }).text).toContain("get_company");
+    await client.close();
+  });
+
+  it("answers JSON when the client accepts only JSON, and an event stream when it prefers one", async () => {
+    const json = await post({ jsonrpc: "2.0", id: 1, method: "ping" }, { Accept: "application/json" });
+    expect(json.status).toBe(200);
+    expect(json.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(await json.json()).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
+
+    const sse = await post({ jsonrpc: "2.0", id: 2, method: "ping" }, { Accept: "text/event-stream" });
+    expect(sse.status).toBe(200);
+    expect(sse.headers.get("content-type")).toBe("text/event-stream");
+    expect(await sse.text()).toMatch(/^event: message\ndata: \{"result":\{\},"jsonrpc":"2.0","id":2\}/m);
+  });
+});
+
+describe("authentication", () => {
+  let readOnly: string;
+  beforeAll(async () => {
+    readOnly = (await clientCredentialsToken(base, "svc:read", endpoint)).token;
+  });
+
+  it("files nothing without a token: 401 with resource_metadata and scope, so the client starts the OAuth flow", async () => {
+    const res = await post(call("submit_project_brief", freshBrief()));
+    expect(res.status).toBe(401);
+    expect(res.headers.get("www-authenticate")).toBe(`Bearer scope="svc:brief", resource_metadata="${metadataUrl}"`);
+    expect(res.headers.get("ratelimit-policy")).toBe('"mcp";q=120;w=60');
+    expect(await res.json()).toMatchObject({ jsonrpc: "2.0", id: 1, error: { code: -32001, data: { code: "invalid_token" } } });
+  });
+
+  it("refuses a token that fails verification with 401, even on a read", async () => {
+    const res = await post({ jsonrpc: "2.0", id: 7, method: "tools/list" }, { Authorization: `Bearer ${readOnly.slice(0, -4)}AAAA` });
+    expect(res.status).toBe(401);
+    expect(res.headers.get("www-authenticate")).toMatch(
+      /^Bearer error="invalid_token", error_description="[^"]+", resource_metadata="([^"]+)"$/,
+    );
+    expect(res.headers.get("www-authenticate")).toContain(`resource_metadata="${metadataUrl}"`);
+  });
+
+  it("steps up a token without svc:brief with 403 insufficient_scope, arriving unchanged through the emulator", async () => {
+    const res = await post(call("submit_project_brief", freshBrief(), "s1"), { Authorization: `Bearer ${readOnly}` });
+    expect(res.status).toBe(403);
+    expect(res.headers.get("www-authenticate")).toBe(
+      `Bearer error="insufficient_scope", error_description="The access token lacks the scope svc:brief.", scope="svc:brief", resource_metadata="${metadataUrl}"`,
+    );
+    expect(await res.json()).toMatchObject({ id: "s1", error: { code: -32003, data: { code: "insufficient_scope" } } });
+    // The emulator's retries of the 403 (at /mcp.html and the like) are not counted again.
+    expect(res.headers.get("ratelimit")).toMatch(/^"mcp";r=119;t=\d+$/);
+    const next = await post({ jsonrpc: "2.0", id: 2, method: "ping" });
+    expect(next.headers.get("ratelimit")).toMatch(/^"mcp";r=118;t=\d+$/);
+  });
+
+  it("reads with a valid token that has only svc:read", async () => {
+    const client = await connect({ requestInit: { headers: { Authorization: `Bearer ${readOnly}` } } });
+    expect((await client.listTools()).tools.length).toBe(7);
+    await client.close();
+  });
+});
+
+describe("filing through the SDK's client-side OAuth (client_credentials)", () => {
+  let client: Client;
+  beforeAll(async () => {
+    const registered = await register(await discover(base), {
+      client_name: "mcp test machine client",
+      grant_types: ["client_credentials"],
+      token_endpoint_auth_method: "client_secret_post",
+    });
+    const authProvider = new ClientCredentialsProvider({
+      clientId: registered.client_id,
+      clientSecret: registered.client_secret as string,
+      expectedIssuer: base,
+      scope: "svc:brief",
+    });
+    // Reads go without a token; the first brief meets the 401 and the SDK fetches a token, then retries.
+    client = await connect({ authProvider });
+  });
+
+  it("dry_run: validated, and says plainly that nothing was filed and nobody e-mailed", async () => {
+    const before = { leads: await store.zcard("leads"), attempts: (await messages()).attempts };
+    const result = (await client.callTool({ name: "submit_project_brief", arguments: freshBrief({ dry_run: true }) })) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ dry_run: true, valid: true });
+    expect(text(result)).toContain("Nothing was filed and nobody was e-mailed");
+    expect(await store.zcard("leads")).toBe(before.leads);
+    expect((await messages()).attempts).toBe(before.attempts);
+  });
+
+  it("files a real brief that reaches the inbox exactly once, recorded as an MCP lead", async () => {
+    const brief = freshBrief({ site_size: "growth-site", message: "A new site for our clinics." });
+    const result = (await client.callTool({ name: "submit_project_brief", arguments: brief })) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    const receipt = result.structuredContent as { lead_id: string; status: string; next_steps: string };
+    expect(receipt).toMatchObject({ status: "received", lead_id: expect.stringMatching(/^lead_/) });
+    expect(receipt.next_steps).toContain(brief.work_email);
+    expect(text(result)).toContain(receipt.lead_id);
+    await expect.poll(() => sentFor(receipt.lead_id).then((m) => m.length), { timeout: 10_000 }).toBe(1);
+    expect((await sentFor(receipt.lead_id))[0]!.body).toMatchObject({ To: "leads@studio.example", ReplyTo: brief.work_email });
+    expect((await store.get<Lead>(`lead:${receipt.lead_id}`))?.channel).toBe("mcp");
+  });
+
+  it("replays a retry with the same idempotency_key instead of filing twice", async () => {
+    const brief = freshBrief();
+    const key = randomUUID();
+    const first = (await client.callTool({
+      name: "submit_project_brief",
+      arguments: { ...brief, idempotency_key: key },
+    })) as CallToolResult;
+    const again = (await client.callTool({
+      name: "submit_project_brief",
+      arguments: { ...brief, idempotency_key: key },
+    })) as CallToolResult;
+    expect((again.structuredContent as { lead_id: string }).lead_id).toBe((first.structuredContent as { lead_id: string }).lead_id);
+  });
+
+  it("names every offending field in an isError result, so a model can fix and retry", async () => {
+    const result = (await client.callTool({
+      name: "submit_project_brief",
+      arguments: { company_name: "", work_email: "nope", colour: "blue" },
+    })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    const said = text(result);
+    expect(said).toContain("NOT filed");
+    for (const line of ["/full_name (required)", "/company_name (too_short)", "/work_email (invalid_format)", "/colour (unknown_field)"])
+      expect(said).toContain(line);
+  });
+});
+
+describe("transport errors are JSON-RPC errors, never a 5xx", () => {
+  it.each(["GET", "DELETE", "PUT"])("answers %s with 405 and Allow: POST", async (method) => {
+    const res = await fetch(endpoint, { method, headers: { Accept: "text/event-stream" } });
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toBe("POST");
+    expect(res.headers.get("ratelimit-policy")).toBe('"mcp";q=120;w=60');
+    expect(await res.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { data: { code: "method_not_allowed" } } });
+  });
+
+  it("answers malformed JSON, non-JSON-RPC bodies, unknown methods and unknown tools with JSON-RPC errors", async () => {
+    const broken = await post('{"jsonrpc": "2.0", ');
+    expect(broken.status).toBe(400);
+    expect(await broken.json()).toMatchObject({ error: { code: -32700 } });
+
+    const notRpc = await post({ hello: "world" });
+    expect(notRpc.status).toBe(400);
+    expect(await notRpc.json()).toMatchObject({ jsonrpc: "2.0", error: { code: expect.any(Number) } });
+
+    const unknown = await post({ jsonrpc: "2.0", id: 3, method: "no/such/method" });
+    expect(unknown.status).toBeLessThan(500);
+    expect(await unknown.json()).toMatchObject({ id: 3, error: { code: -32601 } });
+
+    const tool = await post(call("no_such_tool", {}, 4));
+    expect(await tool.json()).toMatchObject({ id: 4, error: { code: -32602 } });
+  });
+
+  it("refuses a body over 64 KB with 413 and a JSON-RPC error", async () => {
+    const res = await post(call("get_company", { padding: "x".repeat(70_000) }));
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ error: { data: { code: "payload_too_large" } } });
+  });
+
+  it("accepts a notification with 202 and refuses an unsupported MCP-Protocol-Version with 400", async () => {
+    const note = await post({ jsonrpc: "2.0", method: "notifications/initialized" });
+    expect(note.status).toBe(202);
+    const version = await post({ jsonrpc: "2.0", id: 5, method: "ping" }, { "MCP-Protocol-Version": "1999-01-01" });
+    expect(version.status).toBe(400);
+    expect(await version.json()).toMatchObject({ jsonrpc: "2.0", error: { code: expect.any(Number) } });
+  });
+
+  it("refuses a foreign Origin with 403, and serves requests that carry no Origin", async () => {
+    const foreign = await post({ jsonrpc: "2.0", id: 1, method: "ping" }, { Origin: "https://evil.example" });
+    expect(foreign.status).toBe(403);
+    expect(await foreign.json()).toMatchObject({ error: { data: { code: "forbidden_origin" } } });
+    const own = await post({ jsonrpc: "2.0", id: 1, method: "ping" }, { Origin: new URL(base).origin });
+    expect(own.status).toBe(200);
+  });
+});
+
+describe("the /mcp quota: 120 requests per 60 seconds per client IP", () => {
+  it("counts down on every response and refuses the 121st with 429, Retry-After and a JSON-RPC error", async () => {
+    await inFreshWindow(60, 40);
+    // Ten at a time: one by one, 120 function calls under the emulator can outlast the window.
+    const remaining: number[] = [];
+    for (let batch = 0; batch < 12; batch++) {
+      const responses = await Promise.all(Array.from({ length: 10 }, (_, i) => fetch(endpoint, { method: i % 2 ? "GET" : "DELETE" })));
+      for (const res of responses) {
+        expect(res.status).toBe(405);
+        const match = /^"mcp";r=(\d+);t=\d+$/.exec(res.headers.get("ratelimit") ?? "");
+        expect(match).not.toBeNull();
+        remaining.push(Number(match![1]));
+        await res.body?.cancel();
+      }
+    }
+    expect(remaining.sort((a, b) => a - b)).toEqual(Array.from({ length: 120 }, (_, i) => i));
+    const refused = await post({ jsonrpc: "2.0", id: 1, method: "ping" });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("ratelimit-remaining")).toBe("0");
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(Number(refused.headers.get("ratelimit-reset")));
+    expect(await refused.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32005, data: { code: "rate_limited" } } });
+  }, 180_000);
+});
+
+describe("discovery", () => {
+  it("serves the server card at /mcp/server-card and the well-known path, listing what the server itself lists", async () => {
+    const card = await fetch(`${base}/mcp/server-card`);
+    expect(card.status).toBe(200);
+    expect(card.headers.get("content-type")).toBe("application/mcp-server-card+json");
+    expect(card.headers.get("access-control-allow-origin")).toBe("*");
+    const body = (await card.json()) as Record<string, unknown> & { tools: unknown[]; resources: unknown[]; prompts: unknown[] };
+    expect(await rest(`${base}/.well-known/mcp/server-card.json`)).toEqual(body);
+    expect(body).toMatchObject({
+      $schema: "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json",
+      remotes: [{ type: "streamable-http", url: endpoint }],
+      authentication: { protectedResourceMetadata: metadataUrl },
+    });
+    expect(body.name).toMatch(/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/);
+    const client = await connect();
+    expect(body.tools).toEqual((await client.listTools()).tools);
+    expect(body.resources).toEqual((await client.listResources()).resources);
+    expect(body.prompts).toEqual((await client.listPrompts()).prompts);
+    await client.close();
+
+    const conditional = await fetch(`${base}/mcp/server-card`, { headers: { "If-None-Match": card.headers.get("etag")! } });
+    expect(conditional.status).toBe(304);
+  });
+
+  it("is listed from the /api/v1 index", async () => {
+    expect(await rest(`${base}/api/v1`)).toMatchObject({
+      mcp: { url: endpoint, transport: "streamable-http", server_card_url: `${base}/mcp/server-card` },
+    });
+  });
+});

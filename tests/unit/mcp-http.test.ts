@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { prefersEventStream } from "../../src/mcp/accept.ts";
+import { scopesNeeded } from "../../src/mcp/auth-gate.ts";
+import { allowedOriginsFrom } from "../../src/mcp/origins.ts";
+
+describe("JSON or an event stream", () => {
+  it.each([
+    [null, false],
+    ["application/json, text/event-stream", false],
+    ["application/json", false],
+    ["*/*", false],
+    ["text/event-stream", true],
+    ["application/json;q=0.5, text/event-stream", true],
+    ["text/event-stream;q=0", false],
+  ])("Accept %s -> event stream %s", (accept, expected) => expect(prefersEventStream(accept)).toBe(expected));
+});
+
+describe("the auth gate", () => {
+  const call = (name: string, id: unknown = 1) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: {} } });
+  it("asks svc:brief for submit_project_brief only, with the request's id", () => {
+    expect(scopesNeeded(call("submit_project_brief", "a"))).toEqual({ scopes: ["svc:brief"], id: "a" });
+    expect(scopesNeeded([call("get_company"), call("submit_project_brief", 3)])).toEqual({ scopes: ["svc:brief"], id: 3 });
+    expect(scopesNeeded(call("get_company"))).toEqual({ scopes: [], id: null });
+    expect(scopesNeeded({ jsonrpc: "2.0", id: 1, method: "tools/list" }).scopes).toEqual([]);
+    expect(scopesNeeded(null).scopes).toEqual([]);
+    expect(scopesNeeded("text").scopes).toEqual([]);
+  });
+});
+
+describe("allowed origins", () => {
+  it("follow the configuration, with Netlify's deploy URLs", () => {
+    const env = (name: string) =>
+      ({ DEPLOY_URL: "https://abc--kestrel.netlify.app", DEPLOY_PRIME_URL: "https://main--kestrel.netlify.app", SITE_NAME: "kestrel" })[
+        name
+      ];
+    expect(allowedOriginsFrom(env, "https://kestrel.studio")).toEqual([
+      "https://kestrel.studio",
+      "https://abc--kestrel.netlify.app",
+      "https://main--kestrel.netlify.app",
+      "https://kestrel.netlify.app",
+    ]);
+    expect(allowedOriginsFrom(() => undefined, "http://localhost:8888/")).toEqual(["http://localhost:8888"]);
+  });
+});
