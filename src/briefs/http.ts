@@ -113,7 +113,7 @@ export function createBriefsHandler({ baseUrl, authenticate, pipeline, responseT
 }
 
 /** The body as text, or undefined when it is longer than `limit` bytes (without reading past the limit). */
-async function readCapped(request: Request, limit: number): Promise<string | undefined> {
+export async function readCapped(request: Request, limit: number): Promise<string | undefined> {
   const declared = Number(request.headers.get("content-length"));
   if (declared > limit) return undefined;
   if (!request.body) return "";

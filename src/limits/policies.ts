@@ -25,6 +25,12 @@ export const policies = {
     appliesTo: "Briefs filed (not dry runs) by one OAuth client, or through the contact form from one IP address",
     partition: "OAuth client",
   },
+  a2a: {
+    quota: 120,
+    windowSeconds: 60,
+    appliesTo: "Every request to the A2A agent at /a2a/v1, errors included",
+    partition: "client IP",
+  },
   "oauth-register": {
     quota: 20,
     windowSeconds: 3600,
