@@ -3,20 +3,15 @@ import { oauthPaths, scopes } from "../oauth/metadata.ts";
 import type { SigningKeys } from "../oauth/keys.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
 import { absolute, pagePaths } from "../site/routes.ts";
+import { a2aPath, protocolVersions } from "./paths.ts";
 import { briefExamples, briefSkillDescription, briefSkillId, readSkillDescription, readSkills } from "./skills.ts";
 
 /**
  * The agent card (A2A 1.0, ProtoJSON: camelCase, one member per oneof), built at build time into
  * /.well-known/agent-card.json and by the function from the same definitions.
  */
-export const a2aPath = "/a2a/v1";
-export const agentCardPath = "/.well-known/agent-card.json";
-/** The versions served at /a2a/v1, preferred first; 0.3 through the SDK's compatibility layer. */
-export const protocolVersions = ["1.0", "0.3"] as const;
 /** The agent's own version (not the protocol's); raise it when skills change. */
 export const agentVersion = "1.0.0";
-/** The largest request body accepted at /a2a/v1, in bytes. */
-export const maxA2ABodyBytes = 64 * 1024;
 
 export const securitySchemeNames = {
   clientCredentials: "oauth-client-credentials",

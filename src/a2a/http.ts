@@ -5,7 +5,8 @@ import { readCapped } from "../briefs/http.ts";
 import { policyField, quotaHeaders } from "../limits/headers.ts";
 import { QuotaStoreUnavailable, type Limiter } from "../limits/limiter.ts";
 import { authorize, type Verifier } from "../oauth/protect.ts";
-import { a2aPath, maxA2ABodyBytes, type AgentCardJson } from "./card.ts";
+import type { AgentCardJson } from "./card.ts";
+import { a2aPath, maxA2ABodyBytes } from "./paths.ts";
 import { rpcError, type RpcError } from "./errors.ts";
 import { chooseSkill, viewOfJson } from "./route.ts";
 

@@ -4,6 +4,7 @@ import { openApiPath } from "../api/routes.ts";
 import { catalogIds, resourceCatalog } from "./catalog.ts";
 import type { Site } from "../site/model.ts";
 import { sampleContentSchema } from "./common.ts";
+import { a2aPath, agentCardPath, protocolVersions } from "../a2a/paths.ts";
 
 export const apiIndexSchema = z
   .object({
@@ -23,6 +24,13 @@ export const apiIndexSchema = z
       .describe("Every resource of the API."),
     documentation_url: z.url().describe("The developer page."),
     openapi_url: z.url().describe("The OpenAPI 3.1 description of this API."),
+    a2a: z
+      .object({
+        agent_card_url: z.url().describe("The A2A agent card."),
+        url: z.url().describe("The A2A agent's JSON-RPC endpoint."),
+        protocol_versions: z.array(z.string()).describe("A2A protocol versions served there (A2A-Version header)."),
+      })
+      .describe("The same facts and the brief for A2A agents."),
   })
   .describe("Index of every resource of the API.");
 
@@ -40,5 +48,10 @@ export function apiIndex(site: Site): z.infer<typeof apiIndexSchema> {
     })),
     documentation_url: absolute(site.baseUrl, pagePaths.developers),
     openapi_url: absolute(site.baseUrl, openApiPath),
+    a2a: {
+      agent_card_url: absolute(site.baseUrl, agentCardPath),
+      url: absolute(site.baseUrl, a2aPath),
+      protocol_versions: [...protocolVersions],
+    },
   };
 }
