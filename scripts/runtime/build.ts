@@ -2,8 +2,12 @@ import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { parseKeySet, publicJwk } from "../../src/oauth/keys.ts";
 
-/** What a build depends on: every source file's path, size and modification time, and the base URL. */
+/**
+ * What a build depends on: every source file's path, size and modification time, the base URL, and the public parts
+ * of the signing keys (the agent card is signed at build time, so a new key set means a new card).
+ */
 const inputs = ["content", "src", "public", "astro.config.mjs", "package-lock.json"];
 
 async function* files(path: string): AsyncGenerator<string> {
@@ -16,8 +20,9 @@ async function* files(path: string): AsyncGenerator<string> {
   for (const entry of (await readdir(path)).sort()) yield* files(join(path, entry));
 }
 
-export async function buildFingerprint(root: string, baseUrl: string): Promise<string> {
+export async function buildFingerprint(root: string, baseUrl: string, signingKeys?: string): Promise<string> {
   const hash = createHash("sha256").update(baseUrl);
+  if (signingKeys) hash.update(`\0${JSON.stringify(parseKeySet(signingKeys).map(publicJwk))}`);
   for (const input of inputs) {
     for await (const file of files(join(root, input))) {
       const info = await stat(file);
@@ -27,9 +32,9 @@ export async function buildFingerprint(root: string, baseUrl: string): Promise<s
   return hash.digest("hex");
 }
 
-/** Builds the site unless dist/ was built from the same sources for the same base URL. */
-export async function buildIfNeeded(root: string, baseUrl: string, stampFile: string, log: (line: string) => void) {
-  const fingerprint = await buildFingerprint(root, baseUrl);
+/** Builds the site unless dist/ was built from the same sources for the same base URL and keys. */
+export async function buildIfNeeded(root: string, baseUrl: string, stampFile: string, log: (line: string) => void, signingKeys?: string) {
+  const fingerprint = await buildFingerprint(root, baseUrl, signingKeys);
   const previous = await readFile(stampFile, "utf8").catch(() => "");
   const built = await stat(join(root, "dist", "index.html")).then(
     () => true,
@@ -43,7 +48,7 @@ export async function buildIfNeeded(root: string, baseUrl: string, stampFile: st
   await new Promise<void>((resolve, reject) => {
     const child = spawn(process.execPath, [join(root, "node_modules/astro/bin/astro.mjs"), "build"], {
       cwd: root,
-      env: { ...process.env, URL: baseUrl, ASTRO_TELEMETRY_DISABLED: "1" },
+      env: { ...process.env, URL: baseUrl, ASTRO_TELEMETRY_DISABLED: "1", ...(signingKeys ? { OAUTH_SIGNING_KEYS: signingKeys } : {}) },
       stdio: ["ignore", "inherit", "inherit"],
     });
     child.on("error", reject);

@@ -37,6 +37,12 @@ export const policies = {
     appliesTo: "Every request to /mcp and /mcp/server-card, errors included",
     partition: "client IP",
   },
+  a2a: {
+    quota: 120,
+    windowSeconds: 60,
+    appliesTo: "Every request to the A2A agent at /a2a/v1, errors included",
+    partition: "client IP",
+  },
   "oauth-register": {
     quota: 20,
     windowSeconds: 3600,

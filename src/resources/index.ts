@@ -5,6 +5,7 @@ import { mcpPath, serverCardPath } from "../mcp/paths.ts";
 import { catalogIds, resourceCatalog } from "./catalog.ts";
 import type { Site } from "../site/model.ts";
 import { sampleContentSchema } from "./common.ts";
+import { a2aPath, agentCardPath, protocolVersions } from "../a2a/paths.ts";
 
 export const apiIndexSchema = z
   .object({
@@ -32,6 +33,13 @@ export const apiIndexSchema = z
         documentation_url: z.url().describe("The MCP section of the developer page."),
       })
       .describe("The MCP server that publishes the same facts."),
+    a2a: z
+      .object({
+        agent_card_url: z.url().describe("The A2A agent card."),
+        url: z.url().describe("The A2A agent's JSON-RPC endpoint."),
+        protocol_versions: z.array(z.string()).describe("A2A protocol versions served there (A2A-Version header)."),
+      })
+      .describe("The same facts and the brief for A2A agents."),
   })
   .describe("Index of every resource of the API.");
 
@@ -54,6 +62,11 @@ export function apiIndex(site: Site): z.infer<typeof apiIndexSchema> {
       transport: "streamable-http",
       server_card_url: absolute(site.baseUrl, serverCardPath),
       documentation_url: `${absolute(site.baseUrl, pagePaths.developers)}#mcp`,
+    },
+    a2a: {
+      agent_card_url: absolute(site.baseUrl, agentCardPath),
+      url: absolute(site.baseUrl, a2aPath),
+      protocol_versions: [...protocolVersions],
     },
   };
 }

@@ -13,6 +13,12 @@ import { maxBriefBytes } from "../briefs/http.ts";
 import { briefSchema } from "../briefs/schema.ts";
 import { mcpGuide } from "./developers-mcp.ts";
 import { fieldDocs } from "./schema-fields.ts";
+import { securitySchemeNames } from "../a2a/card.ts";
+import { rpcErrorCodes } from "../a2a/errors.ts";
+import { a2aPath, agentCardPath, maxA2ABodyBytes, protocolVersions } from "../a2a/paths.ts";
+import { briefExamples, briefSkillDescription, briefSkillId, readSkillDescription, readSkills } from "../a2a/skills.ts";
+import { taskLifetimeSeconds } from "../a2a/task-store.ts";
+import { offersResource } from "../resources/offers.ts";
 import type { Site } from "./model.ts";
 import { absolute, caseStudyResourcePath, pagePaths, resourcePaths } from "./routes.ts";
 
@@ -28,6 +34,7 @@ export function developerGuide(site: Site, deprecations: readonly Deprecation[] 
       { id: "oauth", title: "OAuth: getting a token" },
       { id: "briefs", title: "Filing a brief" },
       { id: "mcp", title: "MCP server" },
+      { id: "a2a", title: "A2A agent" },
       { id: "errors", title: "Errors" },
       { id: "quota", title: "Quota" },
       { id: "versioning", title: "Versioning" },
@@ -83,6 +90,7 @@ export function developerGuide(site: Site, deprecations: readonly Deprecation[] 
     oauth: oauthGuide(site.baseUrl),
     briefs: briefsGuide(site),
     mcp: mcpGuide(site),
+    a2a: a2aGuide(site),
     problemFields: [
       ["type", "URI of this code's entry on this page"],
       ["title", "Short summary of the code"],
@@ -150,5 +158,65 @@ function briefsGuide(site: Site) {
       null,
       2,
     ),
+  };
+}
+
+/** The A2A section: generated from the skill table, the card's definitions and the agent's limits. */
+function a2aGuide(site: Site) {
+  const url = (path: string) => absolute(site.baseUrl, path);
+  const quota = policies.a2a;
+  const sample = { ...JSON.parse(briefExamples[0]!), skill: undefined };
+  return {
+    intro: `The same facts and the same brief, for A2A agents. The agent card is at ${url(agentCardPath)} (signed: a JWS over its RFC 8785 form with the key published at ${url(oauthPaths.jwks)}, ES256, kid in the protected header). The agent speaks the JSON-RPC binding at ${url(a2aPath)}, A2A ${protocolVersions.join(" and ")}: send the header A2A-Version: 1.0 (a request without it is answered as 0.3, as the protocol says). Streaming and push notifications are not offered.`,
+    cardUrl: url(agentCardPath),
+    methods: [
+      ["SendMessage", "message/send", "Ask for facts (answered with a message) or file a brief (answered with a task)."],
+      ["GetTask", "tasks/get", "Fetch a brief's task later, from any instance, with the token that made it."],
+      ["CancelTask", "tasks/cancel", "Cancel a brief waiting for input; a finished task answers TaskNotCancelableError (-32002)."],
+      ["ListTasks", "—", "Not offered: UnsupportedOperationError (-32004)."],
+      [
+        "SendStreamingMessage, SubscribeToTask",
+        "message/stream, tasks/resubscribe",
+        "Not offered (the card says streaming: false): UnsupportedOperationError (-32004).",
+      ],
+      ["Push notification configuration", "tasks/pushNotificationConfig/*", "Not offered: PushNotificationNotSupportedError (-32003)."],
+      ["GetExtendedAgentCard", "agent/getAuthenticatedExtendedCard", "Not offered: UnsupportedOperationError (-32004)."],
+    ] as const,
+    skills: [
+      ...readSkills.map((s) => ({ id: s.id, name: s.name, description: readSkillDescription(s), auth: "none" })),
+      {
+        id: briefSkillId,
+        name: "File a project brief",
+        description: briefSkillDescription({ offers: offersResource(site) }),
+        auth: "svc:brief",
+      },
+    ],
+    choosing: [
+      "A message that continues a task (taskId) continues that brief.",
+      'Otherwise the skill named in message.metadata.skillId, or as "skill" in the first data part.',
+      "Otherwise a data part with full_name, company_name or work_email is a brief.",
+      "Otherwise keywords in the text parts pick a read skill (prices → offers, case studies → case-studies, ...).",
+      "Otherwise the answer lists the skills, with the API index as its data part.",
+      "Reads answer with a message: a data part holding the same JSON as the REST read, and a short text part. Send text and data parts only; file parts are refused with ContentTypeNotSupportedError (-32005).",
+    ],
+    briefExample: `curl -X POST ${url(a2aPath)} \\\n  -H 'Content-Type: application/json' -H 'A2A-Version: 1.0' -H "Authorization: Bearer $TOKEN" \\\n  -d '${JSON.stringify(
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "SendMessage",
+        params: {
+          message: {
+            messageId: "m-1",
+            role: "ROLE_USER",
+            metadata: { skillId: briefSkillId },
+            parts: [{ data: JSON.parse(JSON.stringify(sample)), mediaType: "application/json" }],
+          },
+        },
+      },
+    )}'`,
+    brief: `The brief travels as one data part with the REST field names, dry_run included. Missing or invalid fields put the task in TASK_STATE_INPUT_REQUIRED: its status message names each field (a data part with the same errors array as the REST invalid_brief problem); reply in the same task (message.taskId) with a data part holding the corrected fields, and they are added to what you sent. A filed brief completes the task with a "receipt" artifact (lead_id, received_at, next_steps, the normalised brief), as POST /api/v1/briefs answers; a dry run completes it with a "dry-run" artifact. Tasks are kept ${taskLifetimeSeconds / 86400} days and only the OAuth client that made a task can fetch it.`,
+    auth: `Reads need no token. A brief needs an access token with the scope svc:brief from either security scheme of the card (${Object.values(securitySchemeNames).join(", ")}); the same token works at /mcp. Without a token the call is refused with HTTP 401, with a token that lacks the scope with 403, both with WWW-Authenticate: Bearer ... scope="svc:brief", resource_metadata="${url(protectedResourceMetadataPath("a2a"))}" and a JSON-RPC error body.`,
+    limits: `A quota of ${quota.quota} requests per ${quota.windowSeconds} seconds per client IP (policy "a2a", reported with the same RateLimit headers as /api); past it, HTTP 429 with Retry-After and a JSON-RPC error. Request bodies up to ${maxA2ABodyBytes / 1024} KiB; a larger one is refused with HTTP 413 and a JSON-RPC error.`,
+    errors: (Object.entries(rpcErrorCodes) as [string, number][]).map(([name, code]) => [String(code), name] as const),
   };
 }

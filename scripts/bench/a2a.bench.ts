@@ -1,0 +1,40 @@
+import { inProcessAgent } from "../../tests/support/a2a-agent.ts";
+import { describeFigures, measure } from "./stats.ts";
+
+/**
+ * A read skill round trip (SendMessage asking for offers, answered with a message holding the offers JSON) through
+ * the /a2a/v1 handler in-process, against the same SDK request handler wrapped without the token check and the
+ * quota. The difference is mostly the per-IP quota: one EVALSHA against the LOCAL STORE over loopback HTTP in this
+ * process, which writes its snapshot to disk before acknowledging a write; production Upstash costs a network round
+ * trip instead. The local runtime is not used: netlify dev spends
+ * about 100 ms starting a worker thread per function call, which would drown the figures.
+ */
+export default async function a2aBench() {
+  const full = await inProcessAgent();
+  const bare = await inProcessAgent({ bare: true });
+  const body = (n: number) => ({
+    jsonrpc: "2.0",
+    id: n,
+    method: "SendMessage",
+    params: { message: { messageId: `m-${n}`, role: "ROLE_USER", parts: [{ data: { skill: "offers" } }] } },
+  });
+  const roundTrip = (agent: typeof full) => {
+    let n = 0;
+    return async () => {
+      const response = await agent.rpc(body(++n));
+      const answer = (await response.json()) as { result?: { message?: unknown } };
+      if (response.status !== 200 || !answer.result?.message) throw new Error(`the agent answered ${response.status}`);
+    };
+  };
+  try {
+    const viaHandler = await measure(roundTrip(full));
+    const viaBare = await measure(roundTrip(bare));
+    console.log(describeFigures("A2A read skill, /a2a/v1 handler (quota over the local store, in-process)", viaHandler));
+    console.log(describeFigures("A2A read skill, bare SDK handler (no token check, no quota)", viaBare));
+    console.log(`\nthroughput ratio handler / bare: ${(viaHandler.perSecond / viaBare.perSecond).toFixed(2)}`);
+    console.log(`median overhead per call: ${(viaHandler.p50 - viaBare.p50).toFixed(2)} ms (quota, body checks, routing)`);
+  } finally {
+    await full.close();
+    await bare.close();
+  }
+}

@@ -1,0 +1,91 @@
+import { generateAgentCardSignature, type AgentCard } from "@a2a-js/sdk";
+import { oauthPaths, scopes } from "../oauth/metadata.ts";
+import type { SigningKeys } from "../oauth/keys.ts";
+import type { PrebuiltResources } from "../resources/prebuilt.ts";
+import { absolute, pagePaths } from "../site/routes.ts";
+import { a2aPath, protocolVersions } from "./paths.ts";
+import { briefExamples, briefSkillDescription, briefSkillId, readSkillDescription, readSkills } from "./skills.ts";
+
+/**
+ * The agent card (A2A 1.0, ProtoJSON: camelCase, one member per oneof), built at build time into
+ * /.well-known/agent-card.json and by the function from the same definitions.
+ */
+/** The agent's own version (not the protocol's); raise it when skills change. */
+export const agentVersion = "1.0.0";
+
+export const securitySchemeNames = {
+  clientCredentials: "oauth-client-credentials",
+  authorizationCode: "oauth-authorization-code",
+} as const;
+
+export type AgentCardJson = Record<string, unknown> & { signatures?: { protected: string; signature: string }[] };
+
+export function agentCard(baseUrl: string, prebuilt: Pick<PrebuiltResources, "offers" | "site">): AgentCardJson {
+  const url = (path: string) => absolute(baseUrl, path);
+  const studio = prebuilt.site.name;
+  const metadataUrl = url(oauthPaths.authorizationServerMetadata);
+  const scopeMap = { ...scopes };
+  const briefRequirement = Object.values(securitySchemeNames).map((name) => ({ schemes: { [name]: { list: ["svc:brief"] } } }));
+  return {
+    name: `${studio} agent`,
+    description:
+      `Public facts about ${studio}, a web-development studio (company, offers in USD, case studies, pages, contact: the same ` +
+      `JSON as ${url("/api/v1")}), and filing a project brief that a person answers by e-mail. Reads need no token; the ` +
+      `brief needs an OAuth access token with the scope svc:brief.` +
+      (prebuilt.site.sample_content ? " The facts are sample content about a fictional studio." : ""),
+    supportedInterfaces: protocolVersions.map((protocolVersion) => ({ url: url(a2aPath), protocolBinding: "JSONRPC", protocolVersion })),
+    provider: { organization: studio, url: baseUrl },
+    version: agentVersion,
+    documentationUrl: `${url(pagePaths.developers)}#a2a`,
+    capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: false },
+    securitySchemes: {
+      [securitySchemeNames.clientCredentials]: {
+        oauth2SecurityScheme: {
+          description: `Self-serve client credentials: register at ${url(oauthPaths.register)}, then ask for a token with scope svc:brief.`,
+          flows: { clientCredentials: { tokenUrl: url(oauthPaths.token), scopes: scopeMap } },
+          oauth2MetadataUrl: metadataUrl,
+        },
+      },
+      [securitySchemeNames.authorizationCode]: {
+        oauth2SecurityScheme: {
+          description: "Authorization code with PKCE (S256) for an app a person uses; one consent screen.",
+          flows: {
+            authorizationCode: {
+              authorizationUrl: url(oauthPaths.authorize),
+              tokenUrl: url(oauthPaths.token),
+              scopes: scopeMap,
+              pkceRequired: true,
+            },
+          },
+          oauth2MetadataUrl: metadataUrl,
+        },
+      },
+    },
+    defaultInputModes: ["application/json", "text/plain"],
+    defaultOutputModes: ["application/json", "text/plain"],
+    skills: [
+      ...readSkills.map((s) => ({ id: s.id, name: s.name, description: readSkillDescription(s), tags: s.tags, examples: s.examples })),
+      {
+        id: briefSkillId,
+        name: "File a project brief",
+        description: briefSkillDescription(prebuilt),
+        tags: ["brief", "lead", "contact", "write"],
+        examples: briefExamples,
+        inputModes: ["application/json"],
+        outputModes: ["application/json", "text/plain"],
+        securityRequirements: briefRequirement,
+      },
+    ],
+  };
+}
+
+/**
+ * Signs the card (A2A 1.0 `signatures`): a JWS over the RFC 8785 canonical form of the card without `signatures`,
+ * ES256 with the first (signing) key of OAUTH_SIGNING_KEYS, whose public part /.well-known/jwks.json publishes.
+ */
+export async function signAgentCard(card: AgentCardJson, keys: SigningKeys): Promise<AgentCardJson> {
+  const sign = generateAgentCardSignature(keys.signing.key, { alg: "ES256", kid: keys.signing.kid, typ: "JOSE" });
+  // The SDK canonicalises through AgentCard.fromJSON, so it takes the JSON form of the card.
+  const signed = (await sign(card as unknown as AgentCard)) as unknown as AgentCardJson;
+  return { ...card, signatures: signed.signatures!.map(({ protected: p, signature }) => ({ protected: p, signature })) };
+}

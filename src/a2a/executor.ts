@@ -1,0 +1,207 @@
+import { Role, TaskState, type Message, type Part, type Task } from "@a2a-js/sdk";
+import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
+import { dryRunBody, receipt } from "../briefs/http.ts";
+import { fileBrief, type FilingResult, type PipelineDeps } from "../briefs/pipeline.ts";
+import type { PrebuiltResources } from "../resources/prebuilt.ts";
+import { absolute, caseStudyResourcePath, resourcePaths } from "../site/routes.ts";
+import { chooseSkill, dataObjects, viewOfMessage, type Route } from "./route.ts";
+import { briefSkillId, readSkills } from "./skills.ts";
+
+export interface ExecutorDeps {
+  prebuilt: PrebuiltResources;
+  /** The brief pipeline; built on first use, so reads never touch the lead store's configuration. */
+  pipeline: () => PipelineDeps;
+}
+
+const textPart = (text: string): Part => ({
+  content: { $case: "text", value: text },
+  mediaType: "text/plain",
+  filename: "",
+  metadata: undefined,
+});
+const dataPart = (data: unknown): Part => ({
+  content: { $case: "data", value: data },
+  mediaType: "application/json",
+  filename: "",
+  metadata: undefined,
+});
+
+const agentMessage = (parts: Part[], ids: { contextId: string; taskId?: string }): Message => ({
+  messageId: crypto.randomUUID(),
+  contextId: ids.contextId,
+  taskId: ids.taskId ?? "",
+  role: Role.ROLE_AGENT,
+  parts,
+  metadata: undefined,
+  extensions: [],
+  referenceTaskIds: [],
+});
+
+/** Reads answer with a message (data part + short text, no task stored); a brief is a task kept in the task store. */
+export function createAgentExecutor({ prebuilt, pipeline }: ExecutorDeps): AgentExecutor {
+  const url = (path: string) => absolute(prebuilt.site.base_url, path);
+
+  function readAnswer(route: Exclude<Route, { kind: "brief" }>): Part[] {
+    if (route.kind === "help") {
+      const list = readSkills.map((s) => `${s.id} (${s.name.toLowerCase()})`).join(", ");
+      const opening = route.unknownSkill ? `There is no skill "${route.unknownSkill}".` : "I could not tell which facts you want.";
+      return [
+        textPart(
+          `${opening} Skills: ${list}, and ${briefSkillId} (file a project brief; needs a token). Name one in message.metadata.skillId ` +
+            'or as {"skill": "<id>"} in a data part. The data part here is the API index.',
+        ),
+        dataPart(prebuilt.index),
+      ];
+    }
+    const skill = readSkills.find((s) => s.id === route.skill)!;
+    if (route.skill === "case-studies" && route.caseStudyId !== undefined) {
+      const study = (prebuilt.case_study_details as Record<string, unknown>)[route.caseStudyId];
+      if (study)
+        return [
+          textPart(`${prebuilt.site.name}: case study ${route.caseStudyId}, as GET ${url(caseStudyResourcePath(route.caseStudyId))}.`),
+          dataPart(study),
+        ];
+      const ids = Object.keys(prebuilt.case_study_details).join(", ");
+      return [
+        textPart(`There is no case study "${route.caseStudyId}". These exist: ${ids}. The data part lists them.`),
+        dataPart(prebuilt["case-studies"]),
+      ];
+    }
+    return [
+      textPart(`${prebuilt.site.name}: ${skill.name.toLowerCase()}, the same JSON as GET ${url(resourcePaths[route.skill])}.`),
+      dataPart(prebuilt[route.skill]),
+    ];
+  }
+
+  async function fileFrom(
+    context: RequestContext,
+  ): Promise<{ state: TaskState; parts: Part[]; artifact?: { name: string; parts: Part[] } }> {
+    const user = context.context.user;
+    if (!user?.isAuthenticated) throw new Error("a brief reached the executor without an authenticated client");
+    // A follow-up to an input-required task adds to what the earlier messages of the task said.
+    const messages = [...(context.task?.history ?? []).filter((m) => m.role === Role.ROLE_USER), context.userMessage];
+    const body: Record<string, unknown> = {};
+    for (const message of messages) for (const data of dataObjects(viewOfMessage(message))) Object.assign(body, data);
+    delete body.skill;
+
+    let result: FilingResult;
+    try {
+      result = await fileBrief({ body, channel: "a2a", clientId: user.userName }, pipeline());
+    } catch (error) {
+      console.error(`brief not accepted, the lead store failed: ${String(error)}`);
+      return {
+        state: TaskState.TASK_STATE_FAILED,
+        parts: [textPart("The lead store is unavailable; the brief was not recorded. Try again in a minute.")],
+      };
+    }
+    const { studio } = pipeline();
+    switch (result.kind) {
+      case "invalid": {
+        const n = result.errors.length;
+        return {
+          state: TaskState.TASK_STATE_INPUT_REQUIRED,
+          parts: [
+            textPart(
+              `${n} field${n === 1 ? " is" : "s are"} missing or invalid: ${result.errors.map((e) => e.message).join("; ")}. ` +
+                "Reply in this task with a data part holding the corrected fields.",
+            ),
+            dataPart({ errors: result.errors }),
+          ],
+        };
+      }
+      case "dry_run": {
+        const body = dryRunBody(result.brief);
+        return {
+          state: TaskState.TASK_STATE_COMPLETED,
+          parts: [textPart(body.message)],
+          artifact: { name: "dry-run", parts: [dataPart(body), textPart(body.message)] },
+        };
+      }
+      case "quota_exceeded":
+        return {
+          state: TaskState.TASK_STATE_REJECTED,
+          parts: [
+            textPart(`This client has filed its quota of briefs; try again in ${result.quota.resetSeconds} seconds.`),
+            dataPart({ code: "brief_quota_exceeded", retry_after: result.quota.resetSeconds }),
+          ],
+        };
+      case "idempotency_conflict":
+        return { state: TaskState.TASK_STATE_FAILED, parts: [textPart("The brief conflicts with an earlier one.")] };
+      case "filed":
+      case "already_filed": {
+        const body = {
+          ...receipt(result.lead, studio, prebuilt.site.response_time),
+          ...(result.kind === "already_filed" ? { status: "already_received" } : {}),
+        };
+        const text = `${result.kind === "filed" ? "Filed" : "Already received"} as lead ${body.lead_id}. ${body.next_steps}`;
+        return {
+          state: TaskState.TASK_STATE_COMPLETED,
+          parts: [textPart(text)],
+          artifact: { name: "receipt", parts: [dataPart(body), textPart(text)] },
+        };
+      }
+    }
+  }
+
+  return {
+    async execute(context: RequestContext, bus: ExecutionEventBus) {
+      // The SDK stamps every incoming message with a task id; only an existing task makes it a continuation.
+      const route = chooseSkill({ ...viewOfMessage(context.userMessage), taskId: context.task?.id });
+      if (route.kind !== "brief") {
+        bus.publish(AgentEvent.message(agentMessage(readAnswer(route), { contextId: context.contextId })));
+        bus.finished();
+        return;
+      }
+      const ids = { taskId: context.taskId, contextId: context.contextId };
+      const task: Task = context.task ?? {
+        id: ids.taskId,
+        contextId: ids.contextId,
+        status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: new Date().toISOString() },
+        artifacts: [],
+        history: [context.userMessage],
+        metadata: { skill: briefSkillId },
+      };
+      bus.publish(AgentEvent.task(task));
+      const outcome = await fileFrom(context);
+      if (outcome.artifact) {
+        bus.publish(
+          AgentEvent.artifactUpdate({
+            ...ids,
+            artifact: {
+              artifactId: crypto.randomUUID(),
+              name: outcome.artifact.name,
+              description: "",
+              parts: outcome.artifact.parts,
+              metadata: undefined,
+              extensions: [],
+            },
+            append: false,
+            lastChunk: true,
+            metadata: undefined,
+          }),
+        );
+      }
+      bus.publish(
+        AgentEvent.statusUpdate({
+          ...ids,
+          status: { state: outcome.state, message: agentMessage(outcome.parts, ids), timestamp: new Date().toISOString() },
+          metadata: undefined,
+        }),
+      );
+      bus.finished();
+    },
+    async cancelTask(taskId: string, bus: ExecutionEventBus) {
+      // Briefs finish within their request; a task waiting for input can be canceled (the handler does it when no
+      // execution is live, which is always the case across function instances).
+      bus.publish(
+        AgentEvent.statusUpdate({
+          taskId,
+          contextId: "",
+          status: { state: TaskState.TASK_STATE_CANCELED, message: undefined, timestamp: new Date().toISOString() },
+          metadata: undefined,
+        }),
+      );
+      bus.finished();
+    },
+  };
+}

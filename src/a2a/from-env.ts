@@ -1,0 +1,63 @@
+import { AgentCard } from "@a2a-js/sdk";
+import { DefaultRequestHandler } from "@a2a-js/sdk/server";
+import { configurationProblem } from "../api/problem.ts";
+import { isLocal, pipelineFromEnv } from "../briefs/config.ts";
+import type { Background } from "../briefs/from-env.ts";
+import type { PipelineDeps } from "../briefs/pipeline.ts";
+import { baseUrlFrom, ConfigurationError, type Env } from "../config/env.ts";
+import { upstashLimiter } from "../limits/limiter.ts";
+import { signingKeysFromEnv } from "../oauth/keys.ts";
+import { createAccessTokenVerifier } from "../oauth/verify.ts";
+import type { PrebuiltResources } from "../resources/prebuilt.ts";
+import { redisFromEnv } from "../store/redis.ts";
+import { agentCard } from "./card.ts";
+import { createAgentExecutor } from "./executor.ts";
+import { createA2AHandler } from "./http.ts";
+import { UpstashTaskStore } from "./task-store.ts";
+
+/** The SDK's request handler over our executor and task store; the card is the one the build publishes (unsigned). */
+export function a2aRequestHandler(baseUrl: string, prebuilt: PrebuiltResources, taskStore: UpstashTaskStore, pipeline: () => PipelineDeps) {
+  const card = agentCard(baseUrl, prebuilt);
+  return {
+    card,
+    requestHandler: new DefaultRequestHandler(AgentCard.fromJSON(card), taskStore, createAgentExecutor({ prebuilt, pipeline })),
+  };
+}
+
+/** POST /a2a/v1 wired to the deployment: Upstash (tasks, quota), the shared token verifier, the brief pipeline. */
+export function a2aHandlerFromEnv(env: Env, prebuilt: PrebuiltResources) {
+  let built: Promise<ReturnType<typeof createA2AHandler>> | undefined;
+  let background: Background | undefined;
+  const build = async () => {
+    const baseUrl = baseUrlFrom(env);
+    const verifier = createAccessTokenVerifier({ baseUrl, jwks: (await signingKeysFromEnv(env)).publicJwks });
+    const redis = redisFromEnv(env);
+    let pipeline: PipelineDeps | undefined;
+    // The first delivery attempt runs after the response (context.waitUntil of the current call).
+    const lazyPipeline = () => (pipeline ??= pipelineFromEnv(env, prebuilt, (work) => background?.(work)));
+    const { card, requestHandler } = a2aRequestHandler(baseUrl, prebuilt, new UpstashTaskStore(redis), lazyPipeline);
+    return createA2AHandler({
+      baseUrl,
+      card,
+      requestHandler,
+      verifier,
+      limiter: upstashLimiter(redis, { cacheBlocked: !isLocal(env) }),
+      emulatorRetries: isLocal(env),
+    });
+  };
+  return async (request: Request, context: { ip: string; background?: Background }): Promise<Response> => {
+    try {
+      built ??= build();
+      background = context.background;
+      return await (
+        await built
+      )(request, context);
+    } catch (error) {
+      if (error instanceof ConfigurationError) {
+        built = undefined;
+        return configurationProblem(request, error);
+      }
+      throw error;
+    }
+  };
+}

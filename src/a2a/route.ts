@@ -1,0 +1,79 @@
+import type { Message } from "@a2a-js/sdk";
+import type { CatalogId } from "../resources/catalog.ts";
+import { briefSkillId, isReadSkillId, readSkills } from "./skills.ts";
+
+/**
+ * Which skill a message asks for. The HTTP layer decides from the raw JSON (before dispatch, to ask for a token at
+ * the HTTP level) and the executor from the SDK's message; both go through `chooseSkill`, so they cannot disagree.
+ *
+ * 1. A message that continues a task (taskId) continues a brief: only briefs make tasks.
+ * 2. An explicit skill id: `message.metadata.skillId`, else `"skill"` in the first data part.
+ * 3. A data part holding a brief's required field (full_name, company_name, work_email) is a brief.
+ * 4. Keywords in the text parts pick a read skill (most matches wins; ties go to the earlier skill).
+ * 5. Otherwise: help (the list of skills and the API index).
+ */
+export interface MessageView {
+  taskId?: string;
+  skillId?: unknown;
+  texts: string[];
+  data: unknown[];
+  /** Parts that are neither text nor data (files, bytes, URLs). */
+  otherParts: number;
+}
+
+export type Route = { kind: "brief" } | { kind: "read"; skill: CatalogId; caseStudyId?: string } | { kind: "help"; unknownSkill?: string };
+
+const briefSignals = ["full_name", "company_name", "work_email"];
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+export function chooseSkill(view: MessageView): Route {
+  if (view.taskId) return { kind: "brief" };
+  const firstObject = view.data.find(isObject);
+  const explicit = view.skillId ?? firstObject?.skill;
+  if (explicit === briefSkillId) return { kind: "brief" };
+  if (isReadSkillId(explicit)) {
+    const id = firstObject?.id;
+    return explicit === "case-studies" && typeof id === "string"
+      ? { kind: "read", skill: explicit, caseStudyId: id }
+      : { kind: "read", skill: explicit };
+  }
+  if (explicit !== undefined) return { kind: "help", unknownSkill: String(explicit) };
+  if (view.data.some((d) => isObject(d) && briefSignals.some((f) => f in d))) return { kind: "brief" };
+
+  const words = view.texts.join(" ").toLowerCase();
+  let best: { skill: CatalogId; hits: number } | undefined;
+  for (const skill of readSkills) {
+    const hits = skill.keywords.filter((k) => new RegExp(`\\b${k}\\b`).test(words)).length;
+    if (hits > 0 && (!best || hits > best.hits)) best = { skill: skill.id, hits };
+  }
+  return best ? { kind: "read", skill: best.skill } : { kind: "help" };
+}
+
+/** A message as JSON (A2A 1.0 `{text}`/`{data}` parts, or 0.3 `{kind, text}`/`{kind, data}` parts). */
+export function viewOfJson(message: unknown): MessageView | undefined {
+  if (!isObject(message) || !Array.isArray(message.parts)) return undefined;
+  const view: MessageView = { texts: [], data: [], otherParts: 0 };
+  if (typeof message.taskId === "string" && message.taskId) view.taskId = message.taskId;
+  if (isObject(message.metadata) && "skillId" in message.metadata) view.skillId = message.metadata.skillId;
+  for (const part of message.parts) {
+    if (isObject(part) && typeof part.text === "string") view.texts.push(part.text);
+    else if (isObject(part) && "data" in part) view.data.push(part.data);
+    else view.otherParts += 1;
+  }
+  return view;
+}
+
+/** The SDK's message (ProtoJSON decoded). */
+export function viewOfMessage(message: Message): MessageView {
+  const view: MessageView = { texts: [], data: [], otherParts: 0 };
+  if (message.taskId) view.taskId = message.taskId;
+  if (message.metadata && "skillId" in message.metadata) view.skillId = message.metadata.skillId;
+  for (const part of message.parts) {
+    if (part.content?.$case === "text") view.texts.push(part.content.value);
+    else if (part.content?.$case === "data") view.data.push(part.content.value);
+    else view.otherParts += 1;
+  }
+  return view;
+}
+
+export const dataObjects = (view: MessageView) => view.data.filter(isObject);

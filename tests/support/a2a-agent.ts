@@ -1,0 +1,65 @@
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Redis } from "@upstash/redis";
+import { startLocalStore } from "../../scripts/local-store/store.ts";
+import { a2aRequestHandler } from "../../src/a2a/from-env.ts";
+import { createA2AHandler } from "../../src/a2a/http.ts";
+import { UpstashTaskStore } from "../../src/a2a/task-store.ts";
+import type { Mailer } from "../../src/briefs/mailer.ts";
+import { upstashLimiter } from "../../src/limits/limiter.ts";
+import { issueAccessToken } from "../../src/oauth/access-token.ts";
+import { generateKeySet, importSigningKeys } from "../../src/oauth/keys.ts";
+import { createAccessTokenVerifier } from "../../src/oauth/verify.ts";
+import { prebuiltResources } from "../../src/resources/prebuilt.ts";
+import { buildSite } from "../../src/site/model.ts";
+import { pipelineDeps } from "./briefs.ts";
+import { loadContentDir } from "./content.ts";
+
+export const agentBase = "https://studio.example";
+
+/** The A2A handler in-process over the local store, as the function runs it; `bare` leaves out the token check and quota. */
+export async function inProcessAgent({ bare = false } = {}) {
+  const store = await startLocalStore({ token: "test", snapshotFile: join(await mkdtemp(join(tmpdir(), "a2a-store-")), "store.json") });
+  const redis = new Redis({ url: store.url, token: store.token, enableTelemetry: false });
+  const keys = await importSigningKeys(JSON.stringify(await generateKeySet()));
+  const prebuilt = prebuiltResources(buildSite(await loadContentDir("content"), agentBase));
+  const sent: unknown[] = [];
+  const mailer: Mailer = {
+    kind: "memory",
+    send: async (m) => (sent.push(m), { outcome: "delivered", messageId: crypto.randomUUID() }),
+    findSent: async () => null,
+  };
+  const pipeline = pipelineDeps(store, mailer);
+  const { card, requestHandler } = a2aRequestHandler(agentBase, prebuilt, new UpstashTaskStore(redis), () => pipeline);
+  const handler = createA2AHandler({
+    baseUrl: agentBase,
+    card,
+    requestHandler,
+    ...(bare
+      ? {}
+      : {
+          verifier: createAccessTokenVerifier({ baseUrl: agentBase, jwks: keys.publicJwks }),
+          limiter: upstashLimiter(redis, { cacheBlocked: false }),
+        }),
+  });
+  let ip = 0;
+  return {
+    prebuilt,
+    sent,
+    token: async (scope: string) =>
+      (await issueAccessToken(keys, agentBase, { clientId: "client-1", scope, audience: `${agentBase}/a2a/v1` }, Date.now())).access_token,
+    /** One JSON-RPC call; every call comes from a new client IP unless one is given. */
+    rpc: (body: unknown, headers: Record<string, string> = {}, from = `10.1.${Math.floor(++ip / 250)}.${ip % 250}`) =>
+      handler(
+        new Request(`${agentBase}/a2a/v1`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "a2a-version": "1.0", ...headers },
+          body: typeof body === "string" ? body : JSON.stringify(body),
+        }),
+        { ip: from },
+      ),
+    handler,
+    close: () => store.close(),
+  };
+}
