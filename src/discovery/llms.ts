@@ -1,6 +1,10 @@
 import type { Twin } from "../markdown/twins.ts";
 import { link, text } from "../markdown/syntax.ts";
+import { a2aPath, agentCardPath } from "../a2a/paths.ts";
 import { openApiPath } from "../api/routes.ts";
+import { mcpPath, serverCardWellKnownPath } from "../mcp/paths.ts";
+import { oauthPaths } from "../oauth/metadata.ts";
+import { skillsIndexPath } from "./skills/index.ts";
 import { indexablePages } from "../resources/pages.ts";
 import type { Site } from "../site/model.ts";
 import { absolute, pagePaths, resourcePaths } from "../site/routes.ts";
@@ -34,7 +38,18 @@ export function llmsTxt(site: Site): string {
     "",
     entry("API index", url(resourcePaths.index), "every resource, with absolute URLs"),
     entry("OpenAPI 3.1 description", url(openApiPath)),
-    entry("Developer documentation", url(`${pagePaths.developers}.md`), "errors, quota, versioning, field reference"),
+    entry(
+      "Developer documentation",
+      url(`${pagePaths.developers}.md`),
+      "OAuth, briefs, MCP, A2A, errors, quota, versioning, field reference",
+    ),
+    "",
+    "## Agents",
+    "",
+    entry("MCP server", url(mcpPath), `Streamable HTTP; server card at ${url(serverCardWellKnownPath)}`),
+    entry("A2A agent", url(a2aPath), `JSON-RPC, A2A 1.0; agent card at ${url(agentCardPath)}`),
+    entry("Agent skills", url(skillsIndexPath), "one SKILL.md per protocol: REST, MCP, A2A"),
+    entry("OAuth authorization server", url(oauthPaths.authorizationServerMetadata), "self-serve tokens for filing briefs"),
     "",
     "## Optional",
     "",

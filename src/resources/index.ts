@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { absolute, pagePaths, resourcePaths } from "../site/routes.ts";
 import { openApiPath } from "../api/routes.ts";
+import { apiCatalogPath } from "../discovery/api-catalog.ts";
+import { skillsIndexPath } from "../discovery/skills/index.ts";
+import { oauthPaths, protectedResourceMetadataUrl } from "../oauth/metadata.ts";
 import { mcpPath, serverCardPath } from "../mcp/paths.ts";
 import { catalogIds, resourceCatalog } from "./catalog.ts";
 import type { Site } from "../site/model.ts";
@@ -25,6 +28,16 @@ export const apiIndexSchema = z
       .describe("Every resource of the API."),
     documentation_url: z.url().describe("The developer page."),
     openapi_url: z.url().describe("The OpenAPI 3.1 description of this API."),
+    discovery: z
+      .object({
+        api_catalog_url: z.url().describe("RFC 9727 API catalog of every API here."),
+        agent_skills_url: z.url().describe("Agent Skills Discovery index: one SKILL.md per protocol."),
+        oauth_authorization_server_url: z.url().describe("RFC 8414 authorization server metadata (registration, tokens)."),
+        oauth_protected_resource_urls: z.array(z.url()).describe("RFC 9728 metadata of the origin, /mcp and /a2a/v1."),
+        jwks_url: z.url().describe("The keys that sign access tokens and the agent card."),
+        llms_txt_url: z.url().describe("The site for language models, as Markdown links."),
+      })
+      .describe("Where an agent finds everything else."),
     mcp: z
       .object({
         url: z.url().describe("The MCP endpoint (Streamable HTTP, stateless): the same facts, and the brief as a tool."),
@@ -57,6 +70,14 @@ export function apiIndex(site: Site): z.infer<typeof apiIndexSchema> {
     })),
     documentation_url: absolute(site.baseUrl, pagePaths.developers),
     openapi_url: absolute(site.baseUrl, openApiPath),
+    discovery: {
+      api_catalog_url: absolute(site.baseUrl, apiCatalogPath),
+      agent_skills_url: absolute(site.baseUrl, skillsIndexPath),
+      oauth_authorization_server_url: absolute(site.baseUrl, oauthPaths.authorizationServerMetadata),
+      oauth_protected_resource_urls: (["origin", "mcp", "a2a"] as const).map((r) => protectedResourceMetadataUrl(site.baseUrl, r)),
+      jwks_url: absolute(site.baseUrl, oauthPaths.jwks),
+      llms_txt_url: absolute(site.baseUrl, "/llms.txt"),
+    },
     mcp: {
       url: absolute(site.baseUrl, mcpPath),
       transport: "streamable-http",

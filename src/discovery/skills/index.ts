@@ -1,5 +1,7 @@
 import type { Site } from "../../site/model.ts";
 import { skillFile, type Skill } from "./common.ts";
+import { a2aSkill } from "./a2a.ts";
+import { mcpSkill } from "./mcp.ts";
 import { restSkill } from "./rest.ts";
 
 export const skillsIndexPath = "/.well-known/agent-skills/index.json";
@@ -7,7 +9,7 @@ export const skillPath = (name: string) => `/.well-known/agent-skills/${name}/SK
 export const skillsSchema = "https://schemas.agentskills.io/discovery/0.2.0/schema.json";
 
 /** One SKILL.md per protocol. */
-export const skills = (site: Site): Skill[] => [restSkill(site)];
+export const skills = (site: Site): Skill[] => [restSkill(site), mcpSkill(site), a2aSkill(site)];
 
 const sha256 = async (text: string) =>
   Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))), (b) =>

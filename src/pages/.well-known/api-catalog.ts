@@ -1,6 +1,34 @@
 import type { APIRoute } from "astro";
+import { a2aPath, agentCardPath } from "../../a2a/paths.ts";
 import { apiCatalog } from "../../discovery/api-catalog.ts";
+import { skillPath, skills } from "../../discovery/skills/index.ts";
+import { mcpPath, serverCardMediaType, serverCardPath } from "../../mcp/paths.ts";
 import { jsonResponse } from "../../resources/json.ts";
 import { loadSite } from "../../site/load.ts";
+import { absolute, pagePaths } from "../../site/routes.ts";
 
-export const GET: APIRoute = async () => jsonResponse(apiCatalog(await loadSite()));
+export const GET: APIRoute = async () => {
+  const site = await loadSite();
+  const url = (path: string) => absolute(site.baseUrl, path);
+  const skill = (suffix: string) => skills(site).find((s) => s.name.endsWith(suffix))!;
+  return jsonResponse(
+    apiCatalog(site, [
+      {
+        anchor: url(mcpPath),
+        "service-desc": [{ href: url(serverCardPath), type: serverCardMediaType, title: "MCP server card" }],
+        "service-doc": [
+          { href: url(skillPath(skill("-mcp").name)), type: "text/markdown", title: "Agent skill" },
+          { href: `${url(pagePaths.developers)}#mcp`, type: "text/html", title: "Developer documentation" },
+        ],
+      },
+      {
+        anchor: url(a2aPath),
+        "service-desc": [{ href: url(agentCardPath), type: "application/json", title: "A2A agent card" }],
+        "service-doc": [
+          { href: url(skillPath(skill("-a2a").name)), type: "text/markdown", title: "Agent skill" },
+          { href: `${url(pagePaths.developers)}#a2a`, type: "text/html", title: "Developer documentation" },
+        ],
+      },
+    ]),
+  );
+};

@@ -1,0 +1,46 @@
+import { a2aPath, agentCardPath } from "../../a2a/paths.ts";
+import { briefExamples, briefSkillId, readSkills } from "../../a2a/skills.ts";
+import { policies } from "../../limits/policies.ts";
+import { oauthPaths, protectedResourceMetadataPath } from "../../oauth/metadata.ts";
+import type { Site } from "../../site/model.ts";
+import { absolute, pagePaths } from "../../site/routes.ts";
+import { confirmationRule, skillPrefix, type Skill } from "./common.ts";
+
+export function a2aSkill(site: Site): Skill {
+  const url = (path: string) => absolute(site.baseUrl, path);
+  const quota = policies.a2a;
+  const example = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "SendMessage",
+    params: { message: { messageId: "m1", role: "ROLE_USER", parts: [{ data: JSON.parse(briefExamples[0]!) }] } },
+  });
+  return {
+    name: `${skillPrefix(site)}-a2a`,
+    description: `Talk to ${site.company.name}'s A2A agent at ${url(a2aPath)} (A2A 1.0 JSON-RPC, 0.3 too) to get its services, offers, case studies and contact details as data parts, and to file a project brief with the ${briefSkillId} skill. Use from an A2A client.`,
+    body: `# ${site.company.name} over A2A
+
+The agent card is at ${url(agentCardPath)} (signed with a key from ${url(oauthPaths.jwks)}). The agent speaks the JSON-RPC binding at ${url(a2aPath)}; send \`A2A-Version: 1.0\` (without it, the 0.3 method names apply).
+
+## 1. Read (no token)
+
+\`SendMessage\` with a text question, or name a skill in \`metadata.skillId\` or as \`"skill"\` in a data part. Skills: ${readSkills.map((s) => `\`${s.id}\``).join(", ")}. The answer is a message with a data part holding the same JSON as the REST API, and a short text part.
+
+## 2. File a brief with \`${briefSkillId}\`
+
+${confirmationRule}
+
+Get a token (client credentials: ${url(oauthPaths.register)} then ${url(oauthPaths.token)} with \`scope=svc:brief\`), send it as \`Authorization: Bearer\`, and put the brief in a data part with the REST field names:
+
+\`\`\`json
+${example}
+\`\`\`
+
+Without a token: HTTP 401 with \`WWW-Authenticate: Bearer ... resource_metadata="${url(protectedResourceMetadataPath("a2a"))}"\`; without \`svc:brief\`: 403. Missing or invalid fields put the task in \`input-required\` naming each field: send a follow-up message with the same task id and the fixed fields. A filed brief completes the task with the lead id as an artifact; fetch it again later with \`GetTask\`.
+
+## 3. Limits and errors
+
+${quota.quota} requests per ${quota.windowSeconds} seconds per IP address (RateLimit headers; HTTP 429 with Retry-After and a JSON-RPC error past it); bodies up to 64 KB. Details: ${url(`${pagePaths.developers}#a2a`)}.
+`,
+  };
+}

@@ -1,0 +1,43 @@
+import { briefToolName } from "../../mcp/brief-tool.ts";
+import { mcpPath, serverCardWellKnownPath } from "../../mcp/paths.ts";
+import { readTools } from "../../mcp/read-tools.ts";
+import { policies } from "../../limits/policies.ts";
+import { protectedResourceMetadataPath } from "../../oauth/metadata.ts";
+import { prebuiltResources } from "../../resources/prebuilt.ts";
+import type { Site } from "../../site/model.ts";
+import { absolute, pagePaths } from "../../site/routes.ts";
+import { confirmationRule, skillPrefix, type Skill } from "./common.ts";
+
+export function mcpSkill(site: Site): Skill {
+  const url = (path: string) => absolute(site.baseUrl, path);
+  const tools = readTools(prebuiltResources(site));
+  const quota = policies.mcp;
+  return {
+    name: `${skillPrefix(site)}-mcp`,
+    description: `Connect to ${site.company.name}'s MCP server at ${url(mcpPath)} (Streamable HTTP) to read its services, offers, case studies and contact details, and to file a project brief with the ${briefToolName} tool. Use from an MCP client.`,
+    body: `# ${site.company.name} over MCP
+
+Server: ${url(mcpPath)}, Streamable HTTP, stateless (no session id), protocol 2025-11-25 and earlier revisions. What it offers is listed in the server card at ${url(serverCardWellKnownPath)}.
+
+## 1. Connect and read (no token)
+
+Initialize, then \`tools/list\`. Read tools, all read-only and answering with the same JSON as the REST API:
+
+${tools.map((t) => `- \`${t.name}\`: ${t.description.split(". ")[0]}.`).join("\n")}
+
+Every resource is also an MCP resource (\`resources/list\`, \`resources/read\`), and the prompt \`prepare_project_brief\` walks you through collecting a brief.
+
+## 2. File a brief with \`${briefToolName}\`
+
+${confirmationRule}
+
+Calling \`${briefToolName}\` without a token answers HTTP 401 with \`WWW-Authenticate: Bearer resource_metadata="${url(protectedResourceMetadataPath("mcp"))}", scope="svc:brief"\`: standard MCP clients then run OAuth by themselves (metadata discovery, dynamic registration or a client metadata document, PKCE). A token without \`svc:brief\` answers 403 \`insufficient_scope\`: ask for a token with that scope. Tokens issued for ${url(mcpPath)}, ${url("/a2a/v1")} or ${url("")} all work.
+
+Pass \`dry_run: true\` first, then the real call; pass an \`idempotency_key\` to make retries safe. When a field is invalid the tool result has \`isError: true\` and names each field: fix them, confirm with the person, call again.
+
+## 3. Limits and errors
+
+${quota.quota} requests per ${quota.windowSeconds} seconds per IP address (RateLimit headers on every answer; HTTP 429 with Retry-After past it); bodies up to 64 KB. Errors are JSON-RPC errors whose \`data.code\` matches the REST codes (${url(`${pagePaths.developers}#mcp`)}).
+`,
+  };
+}

@@ -1,0 +1,110 @@
+import { describe, expect, inject, it } from "vitest";
+import { runChecks } from "../../scripts/agent-ready/checks.ts";
+
+/**
+ * From the base URL alone: the scanners' checks all pass, every URL every discovery document names answers with the
+ * right content type, and the documents agree on endpoints, scopes, skills, tools and versions.
+ */
+const base = inject("baseUrl");
+// Discovery documents are read as plain JSON; the assertions are the schema.
+type Json = Record<string, any>;
+const json = async (url: string): Promise<Json> => (await (await fetch(url)).json()) as Json;
+
+describe("agent readiness", () => {
+  it("passes every check public scanners make (npm run check:agent-ready)", async () => {
+    const results = await runChecks(base);
+    expect(results.filter((r) => !r.ok)).toEqual([]);
+    expect(results.length).toBeGreaterThanOrEqual(12);
+  });
+});
+
+describe("the discovery documents", () => {
+  it("name only URLs that answer, with the content type they promise", async () => {
+    const index = await json(`${base}/api/v1`);
+    const catalog = await json(`${base}/.well-known/api-catalog`);
+    const skills = await json(`${base}/.well-known/agent-skills/index.json`);
+    const expectations: [string, RegExp][] = [
+      [index.openapi_url, /openapi\+json/],
+      [index.documentation_url, /text\/html/],
+      [index.mcp.server_card_url, /json/],
+      [index.a2a.agent_card_url, /application\/json/],
+      [index.discovery.api_catalog_url, /linkset\+json/],
+      [index.discovery.agent_skills_url, /application\/json/],
+      [index.discovery.oauth_authorization_server_url, /application\/json/],
+      [index.discovery.jwks_url, /application\/json/],
+      [index.discovery.llms_txt_url, /text\/plain/],
+      ...index.discovery.oauth_protected_resource_urls.map((u: string): [string, RegExp] => [u, /application\/json/]),
+      ...index.resources.map((r: { url: string }): [string, RegExp] => [r.url, /application\/json/]),
+      ...catalog.linkset.flatMap((entry: Json) =>
+        Object.entries(entry)
+          .filter(([rel]) => rel !== "anchor")
+          .flatMap(([, links]) =>
+            (links as { href: string; type: string }[]).map((l): [string, RegExp] => [
+              l.href,
+              new RegExp(l.type.split(";")[0]!.replace("+", "\\+")),
+            ]),
+          ),
+      ),
+      ...skills.skills.map((s: { url: string }): [string, RegExp] => [new URL(s.url, base).href, /text\/markdown/]),
+    ];
+    for (const [url, type] of expectations) {
+      const res = await fetch(url);
+      expect(res.status, url).toBe(200);
+      expect(res.headers.get("content-type"), url).toMatch(type);
+      await res.body?.cancel();
+    }
+  });
+
+  it("agree on endpoints, scopes, skills, tools and versions", async () => {
+    const index = await json(`${base}/api/v1`);
+    const as = await json(index.discovery.oauth_authorization_server_url);
+    const [origin, mcp, a2a] = await Promise.all(index.discovery.oauth_protected_resource_urls.map(json));
+    const openapi = await json(index.openapi_url);
+    const serverCard = await json(index.mcp.server_card_url);
+    const agentCard = await json(index.a2a.agent_card_url);
+    const skills = await json(index.discovery.agent_skills_url);
+
+    // One issuer, one set of scopes, everywhere.
+    expect(as.issuer).toBe(base);
+    const scopes = ["svc:read", "svc:brief"];
+    expect(as.scopes_supported).toEqual(scopes);
+    expect([origin.resource, mcp.resource, a2a.resource]).toEqual([base, index.mcp.url, index.a2a.url]);
+    for (const prm of [origin, mcp, a2a]) {
+      expect(prm.authorization_servers).toEqual([as.issuer]);
+      expect(prm.scopes_supported).toEqual(scopes);
+    }
+    expect(Object.keys(openapi.components.securitySchemes.oauth2.flows.clientCredentials.scopes)).toEqual(scopes);
+    expect(openapi.components.securitySchemes.oauth2.flows.clientCredentials.tokenUrl).toBe(as.token_endpoint);
+    expect(openapi.components.securitySchemes.oauth2.flows.authorizationCode.authorizationUrl).toBe(as.authorization_endpoint);
+    for (const scheme of Object.values(agentCard.securitySchemes) as Json[]) {
+      const flows = scheme.oauth2SecurityScheme.flows;
+      const flow = flows.clientCredentials ?? flows.authorizationCode;
+      expect(flow.tokenUrl).toBe(as.token_endpoint);
+      expect(Object.keys(flow.scopes)).toEqual(scopes);
+    }
+
+    // The same endpoints and versions.
+    expect(openapi.servers[0].url).toBe(base);
+    expect(serverCard.remotes[0].url).toBe(index.mcp.url);
+    expect(serverCard.authentication.protectedResourceMetadata).toBe(index.discovery.oauth_protected_resource_urls[1]);
+    expect(serverCard.remotes[0].supportedProtocolVersions).toContain("2025-11-25");
+    expect(agentCard.supportedInterfaces.map((i: Json) => i.url)).toEqual(index.a2a.protocol_versions.map(() => index.a2a.url));
+    expect(agentCard.supportedInterfaces.map((i: Json) => i.protocolVersion)).toEqual(index.a2a.protocol_versions);
+
+    // The brief is offered the same way on every surface.
+    expect(Object.keys(openapi.paths)).toContain("/api/v1/briefs");
+    expect(serverCard.tools.map((t: Json) => t.name)).toContain("submit_project_brief");
+    expect(agentCard.skills.map((s: Json) => s.id)).toContain("svc-project-brief");
+
+    // One skill per protocol, each pointing at its own surface.
+    const bodies = await Promise.all(
+      skills.skills.map(async (s: Json) => [s.name, await (await fetch(new URL(s.url, base))).text()] as const),
+    );
+    const body = (suffix: string) => bodies.find(([name]) => name.endsWith(suffix))![1];
+    expect(body("-rest-api")).toContain(index.openapi_url);
+    expect(body("-mcp")).toContain(index.mcp.url);
+    for (const tool of serverCard.tools.map((t: Json) => t.name)) expect(body("-mcp")).toContain(`\`${tool}\``);
+    expect(body("-a2a")).toContain(index.a2a.url);
+    for (const skill of agentCard.skills.map((s: Json) => s.id)) expect(body("-a2a")).toContain(`\`${skill}\``);
+  });
+});
