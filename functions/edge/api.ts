@@ -19,7 +19,8 @@ export default async (request: Request, context: Context) => {
       emulatorRetries: emulator,
     });
   } catch (error) {
-    return configurationProblem(request, error);
+    console.error(`CONFIGURATION ERROR: ${error instanceof Error ? error.message : String(error)}`);
+    return configurationProblem(request);
   }
   return gateway(request, { ip: context.ip, next: (r) => context.next(r) });
 };

@@ -19,9 +19,10 @@ function assert(condition: unknown, message: string): asserts condition {
 
 async function json(url: string): Promise<Record<string, unknown>> {
   const res = await get(url);
+  const text = await res.text();
   assert(res.ok, `${url} answered ${res.status}`);
   assert(/json/.test(res.headers.get("content-type") ?? ""), `${url} is ${res.headers.get("content-type")}, not JSON`);
-  return (await res.json()) as Record<string, unknown>;
+  return JSON.parse(text) as Record<string, unknown>;
 }
 
 let robots: Promise<string> | undefined;
@@ -71,6 +72,7 @@ export const checks: Check[] = [
     title: "Link headers on the home page",
     run: async (base) => {
       const res = await get(`${base}/`, { method: "HEAD" });
+      await res.arrayBuffer();
       const link = res.headers.get("link") ?? "";
       const rels = [...link.matchAll(/rel="?([^";,]+)"?/g)].map((m) => m[1]!);
       const useful = rels.filter((r) =>
@@ -85,6 +87,7 @@ export const checks: Check[] = [
     title: "Markdown for Accept: text/markdown",
     run: async (base) => {
       const res = await get(`${base}/`, { headers: { accept: "text/markdown" } });
+      await res.arrayBuffer();
       assert(res.status === 200, `answered ${res.status}`);
       assert((res.headers.get("content-type") ?? "").startsWith("text/markdown"), `content type ${res.headers.get("content-type")}`);
       assert(/accept/i.test(res.headers.get("vary") ?? ""), "no Vary: Accept");
@@ -115,12 +118,13 @@ export const checks: Check[] = [
     title: "API catalog (RFC 9727)",
     run: async (base) => {
       const res = await get(`${base}/.well-known/api-catalog`);
+      const text = await res.text();
       assert(res.ok, `answered ${res.status}`);
       assert(
         (res.headers.get("content-type") ?? "").startsWith("application/linkset+json"),
         `content type ${res.headers.get("content-type")}`,
       );
-      const { linkset } = (await res.json()) as { linkset?: { anchor: string }[] };
+      const { linkset } = JSON.parse(text) as { linkset?: { anchor: string }[] };
       assert(Array.isArray(linkset) && linkset.length > 0, "empty linkset");
       return linkset.map((l) => l.anchor).join(", ");
     },

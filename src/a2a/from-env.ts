@@ -4,7 +4,8 @@ import { configurationProblem } from "../api/problem.ts";
 import { isLocal, pipelineFromEnv } from "../briefs/config.ts";
 import type { Background } from "../briefs/from-env.ts";
 import type { PipelineDeps } from "../briefs/pipeline.ts";
-import { baseUrlFrom, ConfigurationError, type Env } from "../config/env.ts";
+import { baseUrlFrom, type Env } from "../config/env.ts";
+import { builtOnce } from "../config/once.ts";
 import { upstashLimiter } from "../limits/limiter.ts";
 import { signingKeysFromEnv } from "../oauth/keys.ts";
 import { createAccessTokenVerifier } from "../oauth/verify.ts";
@@ -26,7 +27,6 @@ export function a2aRequestHandler(baseUrl: string, prebuilt: PrebuiltResources, 
 
 /** POST /a2a/v1 wired to the deployment: Upstash (tasks, quota), the shared token verifier, the brief pipeline. */
 export function a2aHandlerFromEnv(env: Env, prebuilt: PrebuiltResources) {
-  let built: Promise<ReturnType<typeof createA2AHandler>> | undefined;
   let background: Background | undefined;
   const build = async () => {
     const baseUrl = baseUrlFrom(env);
@@ -45,19 +45,9 @@ export function a2aHandlerFromEnv(env: Env, prebuilt: PrebuiltResources) {
       emulatorRetries: isLocal(env),
     });
   };
-  return async (request: Request, context: { ip: string; background?: Background }): Promise<Response> => {
-    try {
-      built ??= build();
-      background = context.background;
-      return await (
-        await built
-      )(request, context);
-    } catch (error) {
-      if (error instanceof ConfigurationError) {
-        built = undefined;
-        return configurationProblem(request, error);
-      }
-      throw error;
-    }
+  const handle = builtOnce(build, configurationProblem);
+  return (request: Request, context: { ip: string; background?: Background }): Promise<Response> => {
+    background = context.background;
+    return handle(request, context);
   };
 }

@@ -39,12 +39,8 @@ export function problemResponse(baseUrl: string, code: ProblemCode, options: Pro
   return new Response(JSON.stringify(problemBody(baseUrl, code, options), null, 2), { status: problems[code].status, headers });
 }
 
-/**
- * The answer when the deployment itself is misconfigured (no Upstash, no URL): logged loudly once per request,
- * and a 503 problem for the client rather than a stack trace.
- */
-export function configurationProblem(request: Request, error: unknown): Response {
-  console.error(`CONFIGURATION ERROR: ${error instanceof Error ? error.message : String(error)}`);
+/** The answer when the deployment itself is misconfigured (no Upstash, no URL): a 503 problem, never a stack trace. */
+export function configurationProblem(request: Request): Response {
   const url = new URL(request.url);
   return problemResponse(url.origin, "service_unavailable", {
     instance: url.pathname,

@@ -1,5 +1,6 @@
 import { configurationProblem } from "../api/problem.ts";
-import { baseUrlFrom, ConfigurationError, type Env } from "../config/env.ts";
+import { baseUrlFrom, type Env } from "../config/env.ts";
+import { builtOnce } from "../config/once.ts";
 import { signingKeysFromEnv } from "../oauth/keys.ts";
 import { authorize } from "../oauth/protect.ts";
 import { createAccessTokenVerifier } from "../oauth/verify.ts";
@@ -12,8 +13,7 @@ export type Background = (work: Promise<unknown>) => void;
 
 /** POST /api/v1/briefs wired to the deployment: the shared token verifier, the lead store, the mailer. */
 export function briefsHandlerFromEnv(env: Env, prebuilt: PrebuiltResources) {
-  let built: Promise<(request: Request, background?: Background) => Promise<Response>> | undefined;
-  const build = async () => {
+  return builtOnce<Background | undefined>(async () => {
     const baseUrl = baseUrlFrom(env);
     const verifier = createAccessTokenVerifier({ baseUrl, jwks: (await signingKeysFromEnv(env)).publicJwks });
     return createBriefsHandler({
@@ -25,19 +25,5 @@ export function briefsHandlerFromEnv(env: Env, prebuilt: PrebuiltResources) {
       pipeline: pipelineFromEnv(env, prebuilt),
       responseTime: prebuilt.site.response_time,
     });
-  };
-  return async (request: Request, background?: Background): Promise<Response> => {
-    try {
-      built ??= build();
-      return await (
-        await built
-      )(request, background);
-    } catch (error) {
-      if (error instanceof ConfigurationError) {
-        built = undefined;
-        return configurationProblem(request, error);
-      }
-      throw error;
-    }
-  };
+  }, configurationProblem);
 }

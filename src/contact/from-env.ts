@@ -1,29 +1,36 @@
-import { pipelineFromEnv, isLocal } from "../briefs/config.ts";
-import { type Env } from "../config/env.ts";
-import { baseUrlFrom } from "../config/env.ts";
+import { isLocal, pipelineFromEnv } from "../briefs/config.ts";
+import { baseUrlFrom, type Env } from "../config/env.ts";
+import { builtOnce } from "../config/once.ts";
 import { upstashLimiter } from "../limits/limiter.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
+import { escapeHtml, pageHeaders, renderPage } from "../site/function-page.ts";
 import { pageShell } from "../site/page-shell.ts";
 import { redisFromEnv } from "../store/redis.ts";
 import { contactFields } from "./fields.ts";
 import { createContactHandler } from "./handler.ts";
 
+type Context = { ip: string; background?: (work: Promise<unknown>) => void };
+
 /** POST /contact wired to the deployment, once per function instance. */
 export function contactHandlerFromEnv(env: Env, prebuilt: PrebuiltResources) {
-  let handler: ReturnType<typeof createContactHandler> | undefined;
-  return (request: Request, context: { ip: string; background?: (work: Promise<unknown>) => void }) => {
-    handler ??= createContactHandler({
-      baseUrl: baseUrlFrom(env),
-      shell: pageShell(),
-      fields: contactFields(prebuilt.offers.site_sizes),
-      pipeline: pipelineFromEnv(env, prebuilt),
-      limiter: upstashLimiter(redisFromEnv(env), { cacheBlocked: !isLocal(env) }),
-      contact: {
-        email: prebuilt.contact.email,
-        confirmation: prebuilt.site.contact_confirmation,
-        responseTime: prebuilt.site.response_time,
-      },
-    });
-    return handler(request, context);
-  };
+  const email = prebuilt.contact.email;
+  return builtOnce<Context>(
+    async () =>
+      createContactHandler({
+        baseUrl: baseUrlFrom(env),
+        shell: pageShell(),
+        fields: contactFields(prebuilt.offers.site_sizes),
+        pipeline: pipelineFromEnv(env, prebuilt),
+        limiter: upstashLimiter(redisFromEnv(env), { cacheBlocked: !isLocal(env) }),
+        contact: { email, confirmation: prebuilt.site.contact_confirmation, responseTime: prebuilt.site.response_time },
+      }),
+    () =>
+      new Response(
+        renderPage(pageShell(), {
+          title: "Not sent",
+          main: `<div class="column"><h1>Your brief was not sent</h1><p>The form is out of order; nothing was recorded. Please write to <a href="mailto:${escapeHtml(email)}">${escapeHtml(email)}</a>.</p></div>`,
+        }),
+        { status: 503, headers: { ...pageHeaders(), "Retry-After": "300" } },
+      ),
+  );
 }

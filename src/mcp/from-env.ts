@@ -1,6 +1,7 @@
 import { isLocal, pipelineFromEnv } from "../briefs/config.ts";
 import { fileBrief } from "../briefs/pipeline.ts";
-import { baseUrlFrom, ConfigurationError, type Env } from "../config/env.ts";
+import { baseUrlFrom, type Env } from "../config/env.ts";
+import { builtOnce } from "../config/once.ts";
 import { upstashLimiter } from "../limits/limiter.ts";
 import { signingKeysFromEnv } from "../oauth/keys.ts";
 import { createAccessTokenVerifier } from "../oauth/verify.ts";
@@ -13,7 +14,6 @@ import { createMcpServer, mcpTools } from "./server.ts";
 
 /** /mcp wired to the deployment: the shared token verifier, the quota store, the brief pipeline. */
 export function mcpHandlerFromEnv(env: Env, prebuilt: PrebuiltResources, card: object) {
-  let built: Promise<ReturnType<typeof createMcpHandler>> | undefined;
   const build = async () => {
     const baseUrl = baseUrlFrom(env);
     const pipeline = pipelineFromEnv(env, prebuilt);
@@ -33,20 +33,10 @@ export function mcpHandlerFromEnv(env: Env, prebuilt: PrebuiltResources, card: o
       emulatorRetries: isLocal(env),
     });
   };
-  return async (request: Request, context: McpRequestContext): Promise<Response> => {
-    try {
-      built ??= build();
-      return await (
-        await built
-      )(request, context);
-    } catch (error) {
-      if (!(error instanceof ConfigurationError)) throw error;
-      built = undefined;
-      console.error(`CONFIGURATION ERROR: ${error.message}`);
-      return rpcError(new URL(request.url).origin, "service_unavailable", {
-        detail: "The server is not configured correctly; its operator has been alerted in the logs.",
-        headers: { "Retry-After": "300" },
-      });
-    }
-  };
+  return builtOnce(build, (request) =>
+    rpcError(new URL(request.url).origin, "service_unavailable", {
+      detail: "The server is not configured correctly; its operator has been alerted in the logs.",
+      headers: { "Retry-After": "300" },
+    }),
+  );
 }

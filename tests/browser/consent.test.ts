@@ -1,7 +1,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import * as oauth from "oauth4webapi";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
+import { launchChromium } from "../support/browser.ts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { authorizeUrl, discover, insecure, register } from "../support/oauth-client.ts";
 
@@ -14,10 +15,7 @@ let callback: Server;
 let callbackUrl: string;
 
 beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-  });
+  browser = await launchChromium();
   callback = createServer((_req, res) => {
     res.writeHead(200, { "content-type": "text/plain" });
     res.end("You can close this window.");

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
+import { launchChromium } from "../support/browser.ts";
 import type { SentMessage } from "../support/postmark-standin.ts";
 
 /** The contact form as a person uses it, in Debian's Chromium: no JavaScript needed, errors by the fields. */
@@ -8,10 +9,7 @@ const postmark = inject("postmark");
 let browser: Browser;
 
 beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-  });
+  browser = await launchChromium();
 });
 afterAll(() => browser?.close());
 

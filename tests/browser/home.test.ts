@@ -1,15 +1,13 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
+import { launchChromium } from "../support/browser.ts";
 
 /** What a person sees, in Debian's Chromium (a Playwright browser download is impossible on these machines). */
 const base = inject("baseUrl");
 let browser: Browser;
 
 beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-  });
+  browser = await launchChromium();
 });
 afterAll(() => browser?.close());
 

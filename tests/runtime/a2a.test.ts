@@ -8,6 +8,7 @@ import { freshBrief } from "../support/briefs.ts";
 import { clientCredentialsToken } from "../support/oauth-client.ts";
 import type { SentMessage } from "../support/postmark-standin.ts";
 import { inFreshWindow } from "../support/window.ts";
+import { statusOf } from "../support/http.ts";
 
 /** The A2A agent through the local runtime, driven by the SDK's own client built from the agent card URL. */
 const base = inject("baseUrl");
@@ -59,7 +60,7 @@ describe("the agent card", () => {
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
     const etag = res.headers.get("etag");
     expect(etag).toBeTruthy();
-    expect((await fetch(`${base}/.well-known/agent-card.json`, { headers: { "If-None-Match": etag! } })).status).toBe(304);
+    expect(await statusOf(`${base}/.well-known/agent-card.json`, { headers: { "If-None-Match": etag! } })).toBe(304);
     const card = (await res.json()) as { supportedInterfaces: unknown[]; skills: { id: string }[]; capabilities: unknown };
     expect(card.supportedInterfaces).toEqual([
       { url: `${base}/a2a/v1`, protocolBinding: "JSONRPC", protocolVersion: "1.0" },

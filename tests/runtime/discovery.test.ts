@@ -1,5 +1,6 @@
 import { describe, expect, inject, it } from "vitest";
 import type { IndexablePage } from "../../src/resources/pages.ts";
+import { statusOf } from "../support/http.ts";
 
 const base = inject("baseUrl");
 const get = (path: string) => fetch(`${base}${path}`);
@@ -59,6 +60,6 @@ describe("links to the machine interfaces", () => {
     expect(linkset[0]?.anchor).toBe(`${base}/api/v1`);
     for (const entry of linkset)
       for (const [rel, links] of Object.entries(entry))
-        if (rel !== "anchor") for (const { href } of links as { href: string }[]) expect((await fetch(href)).status, href).toBe(200);
+        if (rel !== "anchor") for (const { href } of links as { href: string }[]) expect(await statusOf(href), href).toBe(200);
   });
 });

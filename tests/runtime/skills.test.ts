@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import yaml from "js-yaml";
 import { describe, expect, inject, it } from "vitest";
+import { statusOf } from "../support/http.ts";
 
 /** The agent skills index (Agent Skills Discovery v0.2.0) and each SKILL.md, as an agent that knows only the domain finds them. */
 const base = inject("baseUrl");
@@ -54,7 +55,7 @@ describe("agent skills", () => {
     const urls = [...body.matchAll(/curl (?:-X POST )?(https?:\/\/\S+)/g)].map((m) => m[1]!.replace(/[`'"]+$/, ""));
     const reads = urls.filter((u) => !u.includes("/oauth/") && !u.endsWith("/briefs"));
     expect(reads.length).toBeGreaterThanOrEqual(6);
-    for (const url of reads) expect((await fetch(url)).status, url).toBe(200);
+    for (const url of reads) expect(await statusOf(url), url).toBe(200);
 
     const register = urls.find((u) => u.endsWith("/oauth/register"))!;
     const client = (await (
