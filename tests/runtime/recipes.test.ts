@@ -1,0 +1,99 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { Redis } from "@upstash/redis";
+import { beforeEach, describe, expect, inject, it } from "vitest";
+import { freshBrief } from "../support/briefs.ts";
+import { clientCredentialsToken } from "../support/oauth-client.ts";
+
+/**
+ * The MCP and A2A skills followed as written (URLs and examples taken from the served SKILL.md), and one token for
+ * any of the three resources working at all of them.
+ */
+const base = inject("baseUrl");
+const store = inject("store");
+
+// Every client is 127.0.0.1 under netlify dev: start each test with fresh /mcp and /a2a/v1 windows.
+beforeEach(async () => {
+  const redis = new Redis({ url: store.url, token: store.token, enableTelemetry: false });
+  const keys = [...(await redis.keys("rl:mcp:*")), ...(await redis.keys("rl:a2a:*"))];
+  if (keys.length > 0) await redis.del(...keys);
+});
+
+const skillBody = async (suffix: string) => {
+  const index = (await (await fetch(`${base}/.well-known/agent-skills/index.json`)).json()) as { skills: { name: string; url: string }[] };
+  const entry = index.skills.find((s) => s.name.endsWith(suffix))!;
+  return (await fetch(new URL(entry.url, base))).text();
+};
+
+const mcpClient = async (endpoint: string, token?: string) => {
+  const client = new Client({ name: "recipe-test", version: "1.0.0" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(endpoint), token ? { requestInit: { headers: { Authorization: `Bearer ${token}` } } } : {}),
+  );
+  return client;
+};
+
+const a2aSend = (endpoint: string, body: string, token: string) =>
+  fetch(endpoint, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "A2A-Version": "1.0", Authorization: `Bearer ${token}` },
+    body,
+  });
+
+describe("the MCP recipe", () => {
+  it("connects to the server the skill names, lists the tools it names and reads without a token", async () => {
+    const body = await skillBody("-mcp");
+    const endpoint = /^Server: (\S+), Streamable HTTP/m.exec(body)![1]!;
+    const client = await mcpClient(endpoint);
+    const tools = (await client.listTools()).tools.map((t) => t.name);
+    for (const [, name] of body.matchAll(/^- `([a-z_]+)`:/gm)) expect(tools).toContain(name);
+    const offers = (await client.callTool({ name: "get_offers", arguments: {} })) as CallToolResult;
+    expect(offers.isError).toBeFalsy();
+    expect(offers.structuredContent).toEqual(await (await fetch(`${base}/api/v1/offers`)).json());
+    await client.close();
+  });
+});
+
+describe("the A2A recipe", () => {
+  it("sends the skill's own example brief with a token and gets a dry run back", async () => {
+    const body = await skillBody("-a2a");
+    const endpoint = /JSON-RPC binding at (\S+?);/.exec(body)![1]!;
+    const example = /```json\n([\s\S]+?)\n```/.exec(body)![1]!;
+    const { token } = await clientCredentialsToken(base, "svc:brief");
+    const res = await a2aSend(endpoint, example, token);
+    expect(res.status).toBe(200);
+    expect(JSON.stringify(await res.json())).toContain('"dry_run":true');
+  });
+});
+
+describe("one token, three resources", () => {
+  it.each([
+    ["/mcp", "/a2a/v1"],
+    ["/a2a/v1", "/mcp"],
+    ["", "/mcp"],
+    ["", "/a2a/v1"],
+  ])("a token issued for the origin%s files a dry-run brief at %s", async (issuedFor, usedAt) => {
+    const { token } = await clientCredentialsToken(base, "svc:brief", `${base}${issuedFor}`);
+    const brief = freshBrief({ dry_run: true });
+    if (usedAt === "/mcp") {
+      const client = await mcpClient(`${base}/mcp`, token);
+      const result = (await client.callTool({ name: "submit_project_brief", arguments: brief })) as CallToolResult;
+      expect(result.isError).toBeFalsy();
+      expect(JSON.stringify(result)).toContain("dry_run");
+      await client.close();
+    } else {
+      const message = {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "SendMessage",
+        params: {
+          message: { messageId: crypto.randomUUID(), role: "ROLE_USER", parts: [{ data: { skill: "svc-project-brief", ...brief } }] },
+        },
+      };
+      const res = await a2aSend(`${base}${usedAt}`, JSON.stringify(message), token);
+      expect(res.status).toBe(200);
+      expect(JSON.stringify(await res.json())).toContain('"dry_run":true');
+    }
+  });
+});
