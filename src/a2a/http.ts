@@ -9,6 +9,7 @@ import type { AgentCardJson } from "./card.ts";
 import { a2aPath, maxA2ABodyBytes } from "./paths.ts";
 import { rpcError, type RpcError } from "./errors.ts";
 import { chooseSkill, viewOfJson } from "./route.ts";
+import { requestedPath } from "../http/emulator-retry.ts";
 
 export interface A2AHandlerOptions {
   baseUrl: string;
@@ -62,7 +63,7 @@ export function createA2AHandler({
 
   return async function handleA2A(request: Request, context: { ip: string }): Promise<Response> {
     const { pathname, searchParams } = new URL(request.url);
-    const retry = emulatorRetries && pathname !== a2aPath && pathname.replace(/(?:\/index)?\.html?$/, "") === a2aPath;
+    const retry = emulatorRetries && pathname !== a2aPath && requestedPath(pathname) === a2aPath;
 
     let headers: Record<string, string> = { ...cors };
     const reply = (body: unknown, status = 200, extra: Record<string, string> = {}) =>

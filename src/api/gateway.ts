@@ -7,6 +7,7 @@ import { matchesIfNoneMatch, strongEtag } from "./etag.ts";
 import { problemResponse } from "./problem.ts";
 import type { ProblemCode } from "./problems.ts";
 import { matchRoute, openApiPath, type ApiRoute } from "./routes.ts";
+import { requestedPath } from "../http/emulator-retry.ts";
 
 export interface GatewayOptions {
   baseUrl: string;
@@ -46,7 +47,7 @@ export function createApiGateway({ baseUrl, limiter, deprecations, log = console
 
   return async function gateway(request: Request, context: GatewayContext): Promise<Response> {
     const { pathname } = new URL(request.url);
-    const path = emulatorRetries ? pathname.replace(/(?:\/index)?\.html?$/, "") : pathname;
+    const path = emulatorRetries ? requestedPath(pathname) : pathname;
     const method = request.method.toUpperCase();
 
     let quota: Record<string, string> = {};

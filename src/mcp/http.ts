@@ -12,6 +12,7 @@ import { scopesNeeded } from "./auth-gate.ts";
 import { rpcError, type TransportError } from "./errors.ts";
 import { hostsOf } from "./origins.ts";
 import { maxMcpBodyBytes, serverCardMediaType, serverCardPath } from "./paths.ts";
+import { requestedPath } from "../http/emulator-retry.ts";
 
 export interface McpHandlerOptions {
   baseUrl: string;
@@ -51,7 +52,7 @@ export function createMcpHandler(options: McpHandlerOptions) {
 
   return async function handle(request: Request, context: McpRequestContext): Promise<Response> {
     const pathname = new URL(request.url).pathname;
-    const path = options.emulatorRetries ? pathname.replace(/(?:\/index)?\.html?$/, "") : pathname;
+    const path = options.emulatorRetries ? requestedPath(pathname) : pathname;
 
     let quota: Record<string, string>;
     try {

@@ -4,6 +4,7 @@ import { oauthPaths } from "./metadata.ts";
 import { createRegistrationHandler } from "./register.ts";
 import type { OAuthServerOptions } from "./server-options.ts";
 import { createTokenHandler } from "./token.ts";
+import { requestedPath } from "../http/emulator-retry.ts";
 
 export interface RequestContext {
   /** The client's IP address, for the registration quota. */
@@ -33,7 +34,7 @@ const withHeaders = (response: Response, headers: Record<string, string>) => {
  * CDN's static fallbacks); those variants name the same endpoint, so a refusal reaches the client unchanged locally
  * as it does in production. Refusals change no state, so answering them again is harmless.
  */
-const endpointPath = (pathname: string) => pathname.replace(/(\/index)?\.html?$/, "");
+const endpointPath = requestedPath;
 
 const methodNotAllowed = (allow: string) =>
   jsonResponse({ error: "invalid_request", error_description: `Use ${allow}.` }, 405, { Allow: allow });

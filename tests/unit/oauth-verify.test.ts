@@ -47,6 +47,19 @@ async function expectInvalid(token: string) {
   return result;
 }
 
+/** A well-formed access token for this issuer, signed by a key that is not ours. */
+const signedBy = (privateKey: CryptoKey, header: Record<string, unknown>) => {
+  const iat = Math.floor(now / 1000);
+  return new SignJWT({ client_id: "fdc_client" })
+    .setProtectedHeader({ alg: "ES256", typ: "at+jwt", ...header })
+    .setIssuer(base)
+    .setSubject("fdc_client")
+    .setAudience(base)
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + 3600)
+    .setJti("j")
+    .sign(privateKey);
+};
 describe("the access token verifier", () => {
   it("accepts our token for the origin, /mcp and /a2a/v1 alike, with its client and scopes", async () => {
     for (const audience of [base, `${base}/mcp`, `${base}/a2a/v1`]) {
@@ -105,32 +118,12 @@ describe("the access token verifier", () => {
   it("refuses an unknown kid, and a key that is not ours under our kid", async () => {
     await expectInvalid(await forge({ kid: "../../etc/passwd" }, {}));
     const { privateKey } = await generateKeyPair("ES256");
-    const iat = Math.floor(now / 1000);
-    const foreign = await new SignJWT({ client_id: "fdc_client" })
-      .setProtectedHeader({ alg: "ES256", typ: "at+jwt", kid: keys.signing.kid })
-      .setIssuer(base)
-      .setSubject("fdc_client")
-      .setAudience(base)
-      .setIssuedAt(iat)
-      .setExpirationTime(iat + 3600)
-      .setJti("j")
-      .sign(privateKey);
-    await expectInvalid(foreign);
+    await expectInvalid(await signedBy(privateKey, { kid: keys.signing.kid }));
   });
 
   it("ignores keys a token brings along (jwk, jku)", async () => {
     const { privateKey, publicKey } = await generateKeyPair("ES256");
-    const iat = Math.floor(now / 1000);
-    const token = await new SignJWT({ client_id: "fdc_client" })
-      .setProtectedHeader({ alg: "ES256", typ: "at+jwt", jwk: await exportJWK(publicKey), jku: "https://evil.example/jwks" })
-      .setIssuer(base)
-      .setSubject("fdc_client")
-      .setAudience(base)
-      .setIssuedAt(iat)
-      .setExpirationTime(iat + 3600)
-      .setJti("j")
-      .sign(privateKey);
-    await expectInvalid(token);
+    await expectInvalid(await signedBy(privateKey, { jwk: await exportJWK(publicKey), jku: "https://evil.example/jwks" }));
   });
 
   it("refuses an expired token, one issued in the future, and one without exp", async () => {
