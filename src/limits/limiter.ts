@@ -1,9 +1,8 @@
-import ratelimit from "@upstash/ratelimit";
+// The ESM build by path: the package names only its CommonJS build (no "module", no "exports"), whose class Netlify's
+// edge bundler cannot see (it re-exports npm packages with `export *`, which is empty for CommonJS).
+import { Ratelimit } from "@upstash/ratelimit/dist/index.mjs";
 import type { Redis } from "@upstash/redis";
 import { policies, type PolicyName } from "./policies.ts";
-
-// @upstash/ratelimit is CommonJS: Deno (edge functions) only offers its default export.
-const { Ratelimit } = ratelimit;
 
 export interface QuotaResult {
   policy: PolicyName;
