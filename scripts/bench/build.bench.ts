@@ -48,7 +48,8 @@ async function readSamples(folder: string) {
 }
 
 /** A copy of a sample study that reads as a different one: its title and client get the copy's number. */
-const renamed = (text: string, n: number) => text.replace(/^title: (.*)$/m, `title: $1 (${n})`).replace(/^ {2}name: (.*)$/m, `  name: $1 ${n}`);
+const renamed = (text: string, n: number) =>
+  text.replace(/^title: (.*)$/m, `title: $1 (${n})`).replace(/^ {2}name: (.*)$/m, `  name: $1 ${n}`);
 
 function astroBuild(root: string, work: string) {
   return new Promise<void>((resolve, reject) => {

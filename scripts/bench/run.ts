@@ -1,4 +1,5 @@
 import "../node-check.ts";
+import "../lib/text-imports.ts";
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { readdir } from "node:fs/promises";
