@@ -1,13 +1,13 @@
 import type { Config } from "@netlify/functions";
 import json from "../dist/api/v1/prebuilt.json" with { type: "json" };
-import { pipelineFromEnv } from "../src/briefs/config.ts";
+import { deliveryFromEnv } from "../src/briefs/delivery-config.ts";
 import { deliverDue } from "../src/briefs/deliver.ts";
 import { platformEnv } from "../src/config/env.ts";
 import type { PrebuiltResources } from "../src/resources/prebuilt.ts";
 
 // Every minute: e-mails every lead whose delivery is due (first attempts that failed, with backoff).
 export default async () => {
-  const counts = await deliverDue(pipelineFromEnv(platformEnv, json as PrebuiltResources));
+  const counts = await deliverDue(deliveryFromEnv(platformEnv, json as PrebuiltResources));
   if (counts.delivered + counts.retry + counts.failed > 0) console.log(`lead delivery: ${JSON.stringify(counts)}`);
   return Response.json(counts);
 };

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { a2aHandlerFromEnv } from "../../src/a2a/from-env.ts";
 import { deprecations } from "../../src/api/deprecations.ts";
 import { createApiGateway } from "../../src/api/gateway.ts";
-import { pipelineFromEnv } from "../../src/briefs/config.ts";
+import { deliveryFromEnv } from "../../src/briefs/delivery-config.ts";
 import { deliverDue } from "../../src/briefs/deliver.ts";
 import { briefsHandlerFromEnv } from "../../src/briefs/from-env.ts";
 import type { Env } from "../../src/config/env.ts";
@@ -162,7 +162,7 @@ export default async function unitsBench() {
         background,
       }),
     );
-    const deliver = (now = Date.now) => deliverDue({ ...pipelineFromEnv(env, prebuilt), now });
+    const deliver = (now = Date.now) => deliverDue({ ...deliveryFromEnv(env, prebuilt), now });
     await count("lead delivery job, nothing due (every minute)", deliver);
     postmark.fail("503");
     await count("POST /api/v1/briefs while Postmark answers 503", () =>

@@ -2,8 +2,7 @@ import { baseUrlFrom, ConfigurationError, type Env } from "../config/env.ts";
 import { upstashLimiter } from "../limits/limiter.ts";
 import { redisFromEnv } from "../store/redis.ts";
 import { jsonResponse } from "./errors.ts";
-import { signingKeysFromEnv, type SigningKeys } from "./keys.ts";
-import { jwksResponse } from "./jwks.ts";
+import { signingKeysFromEnv } from "./keys.ts";
 import { pageShell } from "../site/page-shell.ts";
 import { createOAuthHandler, type RequestContext } from "./server.ts";
 
@@ -66,9 +65,3 @@ export function oauthHandlerFromEnv(env: Env) {
     (handler, request, context) => handler(request, context),
   );
 }
-
-export const jwksHandlerFromEnv = (env: Env) =>
-  guarded(
-    () => signingKeysFromEnv(env),
-    (keys: SigningKeys) => jwksResponse(keys),
-  );

@@ -1,0 +1,23 @@
+import type { Env } from "../config/env.ts";
+import { builtOnce } from "../config/once.ts";
+import { jsonResponse } from "./errors.ts";
+import { jwksResponse } from "./jwks.ts";
+import { signingKeysFromEnv } from "./keys.ts";
+
+/**
+ * GET /.well-known/jwks.json wired to the deployment's keys. Its own module, so the function bundles jose and
+ * nothing of the authorization server (no store client, no schemas): it starts several times faster.
+ */
+export const jwksHandlerFromEnv = (env: Env) =>
+  builtOnce<void>(
+    async () => {
+      const response = jwksResponse(await signingKeysFromEnv(env));
+      return async () => response.clone();
+    },
+    () =>
+      jsonResponse(
+        { error: "server_error", error_description: "The authorization server's keys are not configured; the operator has been told." },
+        503,
+        { "Retry-After": "300" },
+      ),
+  );
