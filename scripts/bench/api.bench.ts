@@ -5,13 +5,16 @@ import { fileURLToPath } from "node:url";
 import { Redis } from "@upstash/redis";
 import { createApiGateway, type GatewayContext } from "../../src/api/gateway.ts";
 import { upstashLimiter } from "../../src/limits/limiter.ts";
+import { realRedisAvailable, startRedisGateway } from "../../tests/support/upstash-gateway.ts";
 import { startLocalStore } from "../local-store/store.ts";
 import { describeFigures, measure } from "./stats.ts";
 
 /**
  * The /api gateway's overhead on a JSON read: the gateway called in-process as the edge calls it (quota through
  * @upstash/ratelimit on the LOCAL STORE over loopback, route check, strong ETag) against the bare read of the same
- * prebuilt file it hands on to. Also counts the Upstash commands per request (the paid unit).
+ * prebuilt file it hands on to. Also counts the Upstash commands per request (the paid unit). When a Redis answers at
+ * 127.0.0.1:6379, the quota also runs on it through the tests' Upstash REST gateway: the same protocol without the
+ * local store's disk write per command, closer to what a round trip to Upstash costs beyond the network.
  */
 export default async function apiBench() {
   const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -49,17 +52,35 @@ export default async function apiBench() {
         peek: async (policy) => ({ policy, allowed: true, limit: 120, remaining: 119, resetSeconds: 60 }),
       },
     });
+    let onRedis: Awaited<ReturnType<typeof measure>> | undefined;
+    if (await realRedisAvailable()) {
+      const gateway = await startRedisGateway(10, "bench");
+      try {
+        const limiter = upstashLimiter(new Redis({ url: gateway.url, token: gateway.token, enableTelemetry: false }));
+        const viaRedis = createApiGateway({ baseUrl: "https://studio.example", limiter, deprecations: [] });
+        onRedis = await measure(async () =>
+          (await viaRedis(new Request("https://studio.example/api/v1/company"), context())).arrayBuffer(),
+        );
+      } finally {
+        await gateway.close();
+      }
+    }
     const own = await measure(async () => (await instant(new Request("https://studio.example/api/v1/company"), context())).arrayBuffer());
 
     console.log(describeFigures("bare read of the prebuilt file", bare));
     console.log(describeFigures("through the gateway, quota answered at once", own));
     console.log(describeFigures("through the gateway, quota on the local store", through));
+    if (onRedis) console.log(describeFigures("through the gateway, quota on Redis (REST)", onRedis));
     console.log(
       `gateway's own added latency p50 ${(own.p50 - bare.p50).toFixed(3)} ms (ratio ${(own.perSecond / bare.perSecond).toFixed(3)})`,
     );
     console.log(
       `with the quota round trip p50 ${(through.p50 - bare.p50).toFixed(2)} ms (ratio ${(through.perSecond / bare.perSecond).toFixed(3)}); in production that round trip is Upstash's`,
     );
+    if (onRedis)
+      console.log(
+        `with Redis behind the REST protocol: p50 +${(onRedis.p50 - bare.p50).toFixed(2)} ms (ratio ${(onRedis.perSecond / bare.perSecond).toFixed(3)})`,
+      );
     console.log(`Upstash commands per counted request: ${perRequest.toFixed(2)}`);
   } finally {
     await store.close();
