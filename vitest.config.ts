@@ -40,6 +40,19 @@ export default defineConfig({
       {
         plugins: [textImports],
         test: {
+          name: "resilience",
+          include: ["tests/resilience/**/*.test.ts"],
+          // Its files share one Redis database and inject faults into shared fronts: one file at a time.
+          fileParallelism: false,
+          // Faults make the handlers log, as they should; show those lines only for a failing test.
+          silent: "passed-only",
+          testTimeout: 120_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        plugins: [textImports],
+        test: {
           name: "runtime",
           include: ["tests/build/**/*.test.ts", "tests/runtime/**/*.test.ts", "tests/browser/**/*.test.ts"],
           globalSetup: ["tests/support/global-runtime.ts"],

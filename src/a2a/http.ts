@@ -95,7 +95,13 @@ export function createA2AHandler({
           );
       } catch (error) {
         headers["RateLimit-Policy"] = policyField("a2a");
-        if (!(error instanceof QuotaStoreUnavailable || error instanceof TypeError)) throw error;
+        if (!(error instanceof QuotaStoreUnavailable)) {
+          // A store that answers but refuses (a wrong token, a broken URL, an error): no service, never a 5xx page.
+          log(`quota store error, /a2a/v1 refused: ${String(error)}`);
+          return fail(rpcError("service_unavailable", "The service is briefly unavailable; retry after Retry-After seconds."), null, 503, {
+            "Retry-After": "30",
+          });
+        }
         // The agent stays available while the quota store is unreachable, as the /api reads do.
         if (!warnedOutage) log(`quota store unreachable, /a2a/v1 served without quota enforcement: ${String(error)}`);
         warnedOutage = true;

@@ -41,7 +41,7 @@ const cardCors = {
   "Access-Control-Expose-Headers": "ETag, RateLimit, RateLimit-Policy",
 };
 
-const isOutage = (error: unknown) => error instanceof QuotaStoreUnavailable || error instanceof TypeError;
+const isOutage = (error: unknown) => error instanceof QuotaStoreUnavailable;
 
 /** /mcp (Streamable HTTP, stateless) and /mcp/server-card, in front of the SDK: quota, body limit, Origin, auth. */
 export function createMcpHandler(options: McpHandlerOptions) {
