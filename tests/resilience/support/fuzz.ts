@@ -18,7 +18,7 @@ export async function fuzz<T>(name: string, arbitrary: fc.Arbitrary<T>, check: (
   );
   if (details.failed) {
     throw new Error(
-      `${fc.defaultReportMessage(details) ?? "property failed"}\n\nReplay this case: FRONTDOOR_FUZZ_SEED=${details.seed} ` +
+      `${fc.defaultReportMessage(details) ?? "property failed"}\n${String(details.errorInstance)}\n\nReplay this case: FRONTDOOR_FUZZ_SEED=${details.seed} ` +
         `FRONTDOOR_FUZZ_PATH=${details.counterexamplePath} npm run test:resilience -- -t ${JSON.stringify(name)}`,
     );
   }
@@ -70,3 +70,7 @@ export const wire = (value: fc.Arbitrary<unknown>) =>
     { weight: 1, arbitrary: value.map((v) => (JSON.stringify(v) ?? "").slice(0, -1)) },
     { weight: 1, arbitrary: text },
   );
+
+/** Headers without the ones a case left out. */
+export const defined = (headers: Record<string, string | undefined>): Record<string, string> =>
+  Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined));

@@ -114,7 +114,16 @@ export async function checkJsonRpc(res: Response, sent: unknown): Promise<"resul
   const request = sent as Record<string, unknown> | undefined;
   if (request && !Array.isArray(request) && typeof request === "object" && validId(request.id) && messages.length === 1) {
     const id = (messages[0] as { id: unknown }).id;
-    if (id !== null) expect(id).toEqual(request.id);
+    // A well-formed request that was read gets its id back; null only when the body was refused unread (a wrong
+    // method, Origin or size, the quota) or was not a valid JSON-RPC request (JSON-RPC 2.0 §5).
+    const params = request.params;
+    const wellFormed =
+      request.jsonrpc === "2.0" &&
+      typeof request.method === "string" &&
+      (params === undefined || (typeof params === "object" && params !== null));
+    const unread = [403, 405, 406, 413, 415, 429].includes(res.status);
+    if (wellFormed && !unread) expect(id).toEqual(request.id);
+    else if (id !== null) expect(id).toEqual(request.id);
   }
   return messages.some((m) => "result" in (m as object)) ? "result" : "error";
 }
