@@ -5,7 +5,7 @@ import fc from "fast-check";
  * fast-check's shrunk counterexample and the exact command to replay it (FRONTDOOR_FUZZ_SEED and FRONTDOOR_FUZZ_PATH,
  * which also pin a whole run to one seed).
  */
-export const defaultRuns = 1000;
+export const defaultRuns = 2000;
 const budget = Number(process.env.FRONTDOOR_FUZZ_RUNS ?? defaultRuns);
 
 export async function fuzz<T>(name: string, arbitrary: fc.Arbitrary<T>, check: (value: T) => Promise<void>, weight = 1): Promise<number> {

@@ -111,7 +111,8 @@ export async function checkJsonRpc(res: Response, sent: unknown): Promise<"resul
       expect(typeof error.message).toBe("string");
     }
   }
-  const request = sent as Record<string, unknown> | undefined;
+  // The request as it went on the wire (JSON has no -0, no undefined members).
+  const request = (sent === undefined ? undefined : JSON.parse(JSON.stringify(sent))) as Record<string, unknown> | undefined;
   if (request && !Array.isArray(request) && typeof request === "object" && validId(request.id) && messages.length === 1) {
     const id = (messages[0] as { id: unknown }).id;
     // A well-formed request that was read gets its id back; null only when the body was refused unread (a wrong
