@@ -9,6 +9,7 @@ import type { AgentCardJson } from "./card.ts";
 import { a2aPath, maxA2ABodyBytes } from "./paths.ts";
 import { rpcError, type RpcError } from "./errors.ts";
 import { chooseSkill, viewOfJson } from "./route.ts";
+import { taskStoreUnavailable } from "./task-store.ts";
 import { requestedPath } from "../http/emulator-retry.ts";
 
 export interface A2AHandlerOptions {
@@ -184,6 +185,8 @@ export function createA2AHandler({
           return fail(mapError(error) as RpcError, rpc.id);
         }
       }
+      if ((result as { error?: { message?: unknown } }).error?.message === taskStoreUnavailable)
+        return fail(rpcError("service_unavailable", taskStoreUnavailable), rpc.id, 503, { "Retry-After": "30" });
       return reply(result);
     } catch (error) {
       log(`A2A request failed: ${String(error)}`);
