@@ -44,8 +44,6 @@ export default defineConfig({
           include: ["tests/resilience/**/*.test.ts"],
           // Its files share one Redis database and inject faults into shared fronts: one file at a time.
           fileParallelism: false,
-          // Faults make the handlers log, as they should; show those lines only for a failing test.
-          silent: "passed-only",
           testTimeout: 120_000,
           hookTimeout: 60_000,
         },

@@ -19,7 +19,10 @@ export class QuotaStoreUnavailable extends Error {
 }
 
 export interface Limiter {
-  /** Counts one request of `key` against the policy. Rejects when the store cannot be reached. */
+  /**
+   * Counts one request of `key` against the policy. Rejects with QuotaStoreUnavailable when the store cannot be
+   * reached in time, and with the store's own error when it answers with one.
+   */
   consume(policy: PolicyName, key: string): Promise<QuotaResult>;
   /** Reports the quota of `key` without counting a request. */
   peek(policy: PolicyName, key: string): Promise<QuotaResult>;

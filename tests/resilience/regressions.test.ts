@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectRpcError, json, mcpCall, mcpHeaders } from "./support/calls.ts";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { a2aHandlerFromEnv } from "../../src/a2a/from-env.ts";
+import { a2aSend, expectRpcError, json, mcpCall, mcpHeaders } from "./support/calls.ts";
 import { startDeployment, type Deployment } from "./support/deployment.ts";
 
 /** Cases the fuzzers found, kept as plain tests. */
@@ -34,5 +35,21 @@ describe("found by fuzzing /mcp", () => {
     const res = await d.mcp(mcpCall("tools/list", {}, "v", { "mcp-protocol-version": "1999-01-01" }));
     expect(res.status).toBe(400);
     await expectRpcError(res, "v");
+  });
+});
+
+describe("found by the Upstash fault cases", () => {
+  it("answers a misconfigured A2A agent in JSON-RPC (503, -32093), not with a problem document", async () => {
+    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const handler = a2aHandlerFromEnv((name) => ({ URL: "https://studio.example" })[name], d.resources);
+      const res = await handler(new Request("https://studio.example/a2a/v1", a2aSend([{ text: "offers" }])), { ip: "10.9.9.9" });
+      expect(res.status).toBe(503);
+      expect(res.headers.get("retry-after")).toBe("300");
+      expect((await expectRpcError(res)).error.code).toBe(-32093);
+      expect(log).toHaveBeenCalledWith(expect.stringContaining("CONFIGURATION ERROR"));
+    } finally {
+      log.mockRestore();
+    }
   });
 });
