@@ -5,7 +5,7 @@ import { Redis } from "@upstash/redis";
 import { startLocalStore } from "../../../scripts/local-store/store.ts";
 import { a2aHandlerFromEnv } from "../../../src/a2a/from-env.ts";
 import { apiGatewayFromEnv } from "../../../src/api/from-env.ts";
-import { pipelineFromEnv } from "../../../src/briefs/config.ts";
+import { deliveryFromEnv } from "../../../src/briefs/delivery-config.ts";
 import { briefsHandlerFromEnv } from "../../../src/briefs/from-env.ts";
 import { LeadStore } from "../../../src/briefs/store.ts";
 import { contactHandlerFromEnv } from "../../../src/contact/from-env.ts";
@@ -113,7 +113,7 @@ export async function startDeployment(db: number) {
     resources,
     /** The lead store and the delivery job's dependencies, as functions/deliver-leads.ts builds them each minute. */
     leads: new LeadStore(new Redis({ url: store.url, token: store.token, enableTelemetry: false })),
-    deliveryJob: () => pipelineFromEnv(env, resources),
+    deliveryJob: () => deliveryFromEnv(env, resources),
     /** Waits for the work handlers left running after their responses. */
     settle: async () => {
       while (pending.length > 0) await Promise.allSettled(pending.splice(0));
