@@ -40,6 +40,17 @@ export default defineConfig({
       {
         plugins: [textImports],
         test: {
+          name: "resilience",
+          include: ["tests/resilience/**/*.test.ts"],
+          // Its files share one Redis database and inject faults into shared fronts: one file at a time.
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        plugins: [textImports],
+        test: {
           name: "runtime",
           include: ["tests/build/**/*.test.ts", "tests/runtime/**/*.test.ts", "tests/browser/**/*.test.ts"],
           globalSetup: ["tests/support/global-runtime.ts"],

@@ -1,7 +1,8 @@
 /**
  * JSON-RPC errors this agent answers itself, before the SDK sees a request. The A2A codes (-32001 to -32009) and
- * JSON-RPC's own are the protocol's; A2A 1.0 defines no codes for quota and authentication, so those three use the
- * implementation-defined server-error range, next to their HTTP status (429, 401, 403), with a google.rpc.ErrorInfo.
+ * JSON-RPC's own are the protocol's; A2A 1.0 defines no codes for quota, authentication and outages, so those four use
+ * the implementation-defined server-error range, next to their HTTP status (429, 401, 403, 503), with a
+ * google.rpc.ErrorInfo.
  */
 export const rpcErrorCodes = {
   parse_error: -32700,
@@ -14,6 +15,7 @@ export const rpcErrorCodes = {
   rate_limited: -32090,
   invalid_token: -32091,
   insufficient_scope: -32092,
+  service_unavailable: -32093,
 } as const;
 
 export type RpcErrorName = keyof typeof rpcErrorCodes;

@@ -1,6 +1,5 @@
 import { AgentCard } from "@a2a-js/sdk";
 import { DefaultRequestHandler } from "@a2a-js/sdk/server";
-import { configurationProblem } from "../api/problem.ts";
 import { isLocal, pipelineFromEnv } from "../briefs/config.ts";
 import type { Background } from "../briefs/from-env.ts";
 import type { PipelineDeps } from "../briefs/pipeline.ts";
@@ -12,6 +11,7 @@ import { createAccessTokenVerifier } from "../oauth/verify.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
 import { redisFromEnv } from "../store/redis.ts";
 import { agentCard } from "./card.ts";
+import { rpcError } from "./errors.ts";
 import { createAgentExecutor } from "./executor.ts";
 import { createA2AHandler } from "./http.ts";
 import { UpstashTaskStore } from "./task-store.ts";
@@ -45,7 +45,16 @@ export function a2aHandlerFromEnv(env: Env, prebuilt: PrebuiltResources) {
       emulatorRetries: isLocal(env),
     });
   };
-  const handle = builtOnce(build, configurationProblem);
+  const handle = builtOnce(build, () =>
+    Response.json(
+      {
+        jsonrpc: "2.0",
+        id: null,
+        error: rpcError("service_unavailable", "The agent is not configured correctly; its operator has been alerted in the logs."),
+      },
+      { status: 503, headers: { "Retry-After": "300", "Cache-Control": "no-store", "Access-Control-Allow-Origin": "*" } },
+    ),
+  );
   return (request: Request, context: { ip: string; background?: Background }): Promise<Response> => {
     background = context.background;
     return handle(request, context);

@@ -9,6 +9,7 @@ import type { AgentCardJson } from "./card.ts";
 import { a2aPath, maxA2ABodyBytes } from "./paths.ts";
 import { rpcError, type RpcError } from "./errors.ts";
 import { chooseSkill, viewOfJson } from "./route.ts";
+import { taskStoreUnavailable } from "./task-store.ts";
 import { requestedPath } from "../http/emulator-retry.ts";
 
 export interface A2AHandlerOptions {
@@ -95,7 +96,13 @@ export function createA2AHandler({
           );
       } catch (error) {
         headers["RateLimit-Policy"] = policyField("a2a");
-        if (!(error instanceof QuotaStoreUnavailable || error instanceof TypeError)) throw error;
+        if (!(error instanceof QuotaStoreUnavailable)) {
+          // A store that answers but refuses (a wrong token, a broken URL, an error): no service, never a 5xx page.
+          log(`quota store error, /a2a/v1 refused: ${String(error)}`);
+          return fail(rpcError("service_unavailable", "The service is briefly unavailable; retry after Retry-After seconds."), null, 503, {
+            "Retry-After": "30",
+          });
+        }
         // The agent stays available while the quota store is unreachable, as the /api reads do.
         if (!warnedOutage) log(`quota store unreachable, /a2a/v1 served without quota enforcement: ${String(error)}`);
         warnedOutage = true;
@@ -178,6 +185,8 @@ export function createA2AHandler({
           return fail(mapError(error) as RpcError, rpc.id);
         }
       }
+      if ((result as { error?: { message?: unknown } }).error?.message === taskStoreUnavailable)
+        return fail(rpcError("service_unavailable", taskStoreUnavailable), rpc.id, 503, { "Retry-After": "30" });
       return reply(result);
     } catch (error) {
       log(`A2A request failed: ${String(error)}`);

@@ -16,6 +16,18 @@ interface StoredTask {
   task: unknown;
 }
 
+/** What a store failure throws through the SDK; the HTTP layer answers it as service_unavailable (503). */
+export const taskStoreUnavailable = "The task store is briefly unavailable; nothing was changed. Retry in 30 seconds.";
+
+async function reaching<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    console.error(`A2A task store failed: ${String(error)}`);
+    throw new Error(taskStoreUnavailable);
+  }
+}
+
 /**
  * Tasks in Upstash (the local store locally), so any function instance can answer GetTask and CancelTask. A task
  * another client made is "not found", never "forbidden" (A2A: do not reveal what the caller cannot access).
@@ -30,11 +42,11 @@ export class UpstashTaskStore implements TaskStore {
 
   async save(task: Task, context: ServerCallContext): Promise<void> {
     const record: StoredTask = { owner: ownerOf(context), task: Task.toJSON(task) };
-    await this.redis.set(key(task.id), JSON.stringify(record), { ex: this.lifetimeSeconds });
+    await reaching(() => this.redis.set(key(task.id), JSON.stringify(record), { ex: this.lifetimeSeconds }));
   }
 
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
-    const stored = await this.redis.get<StoredTask | string>(key(taskId));
+    const stored = await reaching(() => this.redis.get<StoredTask | string>(key(taskId)));
     const record = typeof stored === "string" ? (JSON.parse(stored) as StoredTask) : stored;
     if (!record || record.owner !== ownerOf(context)) return undefined;
     return Task.fromJSON(record.task);

@@ -177,4 +177,4 @@ const rateLimitedResolution = (r: QuotaResult) =>
   `Wait ${Math.max(1, r.resetSeconds)} seconds (the Retry-After header), then retry; pace requests with the RateLimit header.`;
 
 /** Unreachable (a timeout, or fetch failing to connect), as opposed to reachable but refusing. */
-const isOutage = (error: unknown) => error instanceof QuotaStoreUnavailable || error instanceof TypeError;
+const isOutage = (error: unknown) => error instanceof QuotaStoreUnavailable;

@@ -79,7 +79,8 @@ export function createBriefsHandler({ baseUrl, authenticate, pipeline, responseT
     try {
       result = await fileBrief(
         { body: body as Record<string, unknown>, channel: "rest", clientId: auth.clientId, idempotencyKey },
-        pipeline,
+        // The first e-mail attempt runs after the answer (context.waitUntil), so a slow Postmark never delays it.
+        background ? { ...pipeline, background } : pipeline,
       );
     } catch (error) {
       // Nothing is recorded unless the lead's transaction completed, so the client can safely retry.

@@ -51,25 +51,24 @@ export function createContactHandler({ baseUrl, shell, fields, pipeline, limiter
       );
     const form = new URLSearchParams(new TextDecoder().decode(bytes));
 
-    const quota = await limiter.consume("contact-form", ip);
-    if (!quota.allowed) {
-      return page(429, "Too many briefs", `<h1>Too many briefs from this network</h1><p>Please try again in an hour.</p>${writeToUs}`, {
-        "Retry-After": String(Math.max(1, quota.resetSeconds)),
-      });
-    }
-
     const values = Object.fromEntries(fields.map((f) => [f.name, (form.get(f.name) ?? "").trim()]));
-    if ((form.get(honeypot) ?? "") !== "") {
-      log(`contact form: discarded a submission that filled the hidden field (${ip})`);
-      return confirmation(values.full_name ?? "", values.work_email ?? "", undefined);
-    }
-    const body = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== ""));
-
     let result: Awaited<ReturnType<typeof fileBrief>>;
     try {
+      const quota = await limiter.consume("contact-form", ip);
+      if (!quota.allowed) {
+        return page(429, "Too many briefs", `<h1>Too many briefs from this network</h1><p>Please try again in an hour.</p>${writeToUs}`, {
+          "Retry-After": String(Math.max(1, quota.resetSeconds)),
+        });
+      }
+      if ((form.get(honeypot) ?? "") !== "") {
+        log(`contact form: discarded a submission that filled the hidden field (${ip})`);
+        return confirmation(values.full_name ?? "", values.work_email ?? "", undefined);
+      }
+      const body = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== ""));
       result = await fileBrief({ body, channel: "form", clientId: `form:${ip}` }, { ...pipeline, background });
     } catch (error) {
-      log(`contact form: the lead store failed, nothing recorded: ${String(error)}`);
+      // The quota store or the lead store failed (they are one Upstash database): nothing was recorded.
+      log(`contact form: the store failed, nothing recorded: ${String(error)}`);
       return page(
         503,
         "Not sent",

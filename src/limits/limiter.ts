@@ -2,6 +2,7 @@
 // edge bundler cannot see (it re-exports npm packages with `export *`, which is empty for CommonJS).
 import { Ratelimit } from "@upstash/ratelimit/dist/index.mjs";
 import type { Redis } from "@upstash/redis";
+import { isStoreOutage } from "../store/redis.ts";
 import { policies, type PolicyName } from "./policies.ts";
 
 export interface QuotaResult {
@@ -18,7 +19,10 @@ export class QuotaStoreUnavailable extends Error {
 }
 
 export interface Limiter {
-  /** Counts one request of `key` against the policy. Rejects when the store cannot be reached. */
+  /**
+   * Counts one request of `key` against the policy. Rejects with QuotaStoreUnavailable when the store cannot be
+   * reached in time, and with the store's own error when it answers with one.
+   */
   consume(policy: PolicyName, key: string): Promise<QuotaResult>;
   /** Reports the quota of `key` without counting a request. */
   peek(policy: PolicyName, key: string): Promise<QuotaResult>;
@@ -58,9 +62,19 @@ export function upstashLimiter(redis: Redis, { cacheBlocked = true, now = Date.n
     return limiter;
   };
 
+  /** An unreachable store is a QuotaStoreUnavailable; a store that answers with an error passes its error on. */
+  const reaching = async <T>(policy: PolicyName, call: () => Promise<T>): Promise<T> => {
+    try {
+      return await call();
+    } catch (error) {
+      if (isStoreOutage(error)) throw new QuotaStoreUnavailable(`the quota store is unreachable (${policy}): ${String(error)}`);
+      throw error;
+    }
+  };
+
   return {
     async consume(policy, key) {
-      const result = await limiterFor(policy).limit(key);
+      const result = await reaching(policy, () => limiterFor(policy).limit(key));
       if (result.reason === "timeout") throw new QuotaStoreUnavailable(`the quota store did not answer within 2 s (${policy})`);
       return {
         policy,
@@ -71,7 +85,7 @@ export function upstashLimiter(redis: Redis, { cacheBlocked = true, now = Date.n
       };
     },
     async peek(policy, key) {
-      const { remaining, reset, limit } = await limiterFor(policy).getRemaining(key);
+      const { remaining, reset, limit } = await reaching(policy, () => limiterFor(policy).getRemaining(key));
       return {
         policy,
         allowed: remaining > 0,

@@ -51,6 +51,8 @@ export function developersMarkdown(site: Site, deprecations?: readonly Deprecati
     text(guide.oauth.tokens),
     heading(3, "Verifying tokens and key rotation"),
     text(guide.oauth.verifying),
+    heading(3, "OAuth errors"),
+    text(guide.oauth.errors),
     heading(2, title("briefs")),
     text(guide.briefs.intro),
     block("sh", guide.briefs.example),

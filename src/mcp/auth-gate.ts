@@ -2,7 +2,7 @@ import type { Scope } from "../oauth/metadata.ts";
 import { briefToolName, briefToolScope } from "./brief-tool.ts";
 
 /**
- * What a POST body needs before the SDK may see it. Reads need nothing; a tools/call of submit_project_brief needs
+ * What a POST body needs before the SDK may see it, and the id a refusal answers. Reads need nothing; a tools/call of submit_project_brief needs
  * svc:brief, and must be refused at the HTTP level (401 or 403 with WWW-Authenticate), because that is what makes
  * standard MCP clients start the OAuth flow or step up: a tool result with isError would not.
  */
@@ -16,7 +16,12 @@ export function scopesNeeded(body: unknown): { scopes: Scope[]; id: string | num
       m.method === "tools/call" &&
       (m.params as { name?: unknown } | undefined)?.name === briefToolName,
   );
-  if (!call) return { scopes: [], id: null };
-  const id = typeof call.id === "string" || typeof call.id === "number" ? call.id : null;
-  return { scopes: [briefToolScope], id };
+  // The id a refusal answers: the brief call's, else the single request's (a bad token refuses any request).
+  if (!call) return { scopes: [], id: Array.isArray(body) ? null : idOf(body) };
+  return { scopes: [briefToolScope], id: idOf(call) };
 }
+
+const idOf = (message: unknown) => {
+  const id = typeof message === "object" && message !== null ? (message as { id?: unknown }).id : undefined;
+  return typeof id === "string" || typeof id === "number" ? id : null;
+};

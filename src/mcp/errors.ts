@@ -6,6 +6,12 @@ import { absolute, pagePaths } from "../site/routes.ts";
  */
 export const transportErrors = {
   parse_error: { status: 400, rpc: -32700, title: "Parse error", detail: "The body is not JSON." },
+  invalid_request: {
+    status: 400,
+    rpc: -32600,
+    title: "Invalid request",
+    detail: "The body is not a JSON-RPC 2.0 request, notification or response (or a batch of them).",
+  },
   method_not_allowed: {
     status: 405,
     rpc: -32000,

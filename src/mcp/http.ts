@@ -10,6 +10,7 @@ import { jsonBody } from "../resources/json.ts";
 import { prefersEventStream, sdkAccept } from "./accept.ts";
 import { scopesNeeded } from "./auth-gate.ts";
 import { rpcError, type TransportError } from "./errors.ts";
+import { checkMessage } from "./json-rpc.ts";
 import { hostsOf } from "./origins.ts";
 import { maxMcpBodyBytes, serverCardMediaType, serverCardPath } from "./paths.ts";
 import { requestedPath } from "../http/emulator-retry.ts";
@@ -41,7 +42,7 @@ const cardCors = {
   "Access-Control-Expose-Headers": "ETag, RateLimit, RateLimit-Policy",
 };
 
-const isOutage = (error: unknown) => error instanceof QuotaStoreUnavailable || error instanceof TypeError;
+const isOutage = (error: unknown) => error instanceof QuotaStoreUnavailable;
 
 /** /mcp (Streamable HTTP, stateless) and /mcp/server-card, in front of the SDK: quota, body limit, Origin, auth. */
 export function createMcpHandler(options: McpHandlerOptions) {
@@ -102,6 +103,12 @@ export function createMcpHandler(options: McpHandlerOptions) {
     } catch {
       return fail("parse_error");
     }
+    const messages: Record<string, unknown>[] = [];
+    for (const checked of (Array.isArray(body) ? body : [body]).map(checkMessage)) {
+      if (!checked.ok) return fail("invalid_request", { id: Array.isArray(body) ? null : checked.id });
+      messages.push(checked.message);
+    }
+    body = Array.isArray(body) ? messages : messages[0];
 
     const gate = scopesNeeded(body);
     let authInfo: { token: string; clientId: string; scopes: string[] } | undefined;
@@ -136,6 +143,13 @@ export function createMcpHandler(options: McpHandlerOptions) {
     const out = new Headers(response.headers);
     for (const [name, value] of Object.entries(quota)) out.set(name, value);
     if (!out.has("cache-control")) out.set("Cache-Control", "no-store");
+    const id = Array.isArray(body) ? null : (body as { id?: string | number }).id;
+    if (response.status >= 400 && id !== undefined && id !== null) {
+      // The SDK refuses some requests at the transport (an unsupported MCP-Protocol-Version, say) with a null id;
+      // the request was read, so its error answers its id.
+      const error = (await response.json()) as { id: unknown };
+      return Response.json({ ...error, id: error.id ?? id }, { status: response.status, headers: out });
+    }
     return new Response(response.body, { status: response.status, headers: out });
   };
 }

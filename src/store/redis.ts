@@ -2,6 +2,18 @@ import { Redis } from "@upstash/redis";
 import { ConfigurationError, type Env } from "../config/env.ts";
 
 /**
+ * How long one Upstash command may take, its one retry included, before it counts as an outage. Upstash answers in
+ * milliseconds; a handler that waited longer would hold a function (and the client) until the platform kills it.
+ */
+export const storeTimeoutMs = 1500;
+
+/**
+ * Under netlify dev the store is the local store, which writes every change to disk before it answers: a test burst on
+ * a busy laptop can take seconds, and that is not an outage worth serving without the quota.
+ */
+export const localStoreTimeoutMs = 10_000;
+
+/**
  * The Upstash Redis client for production state (quotas, and later leads and tasks). Locally `npm start` points
  * the same variables at the local store, so there is one code path; without them nothing can run.
  */
@@ -14,5 +26,17 @@ export function redisFromEnv(env: Env): Redis {
         "locally, `npm start` runs the local store and sets them.",
     );
   }
-  return new Redis({ url, token, enableTelemetry: false, retry: { retries: 1, backoff: () => 50 } });
+  return new Redis({
+    url,
+    token,
+    enableTelemetry: false,
+    retry: { retries: 1, backoff: () => 50 },
+    // A function, so each request gets a fresh deadline and an expired one throws (a plain signal would be read as
+    // a successful "Aborted" result by the client).
+    signal: () => AbortSignal.timeout(env("NETLIFY_DEV") === "true" ? localStoreTimeoutMs : storeTimeoutMs),
+  });
 }
+
+/** The store could not be reached in time (no connection, or no answer), as opposed to answering with an error. */
+export const isStoreOutage = (error: unknown): boolean =>
+  error instanceof TypeError || (error instanceof DOMException && (error.name === "TimeoutError" || error.name === "AbortError"));

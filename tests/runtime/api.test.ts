@@ -123,15 +123,6 @@ describe("the quota: 120 requests per 60 seconds per client IP", () => {
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(Number(refused.headers.get("ratelimit-reset")));
     expect(((await refused.json()) as { code: string }).code).toBe("rate_limited");
   });
-
-  it("is exact under concurrency: 200 simultaneous requests from one IP, 120 successes", async () => {
-    await inFreshWindow(60, 20);
-    const responses = await Promise.all(Array.from({ length: 200 }, () => api("/api/v1/company")));
-    const statuses = responses.map((r) => r.status);
-    await Promise.all(responses.map((r) => r.body?.cancel()));
-    expect(statuses.filter((s) => s === 200)).toHaveLength(120);
-    expect(statuses.filter((s) => s === 429)).toHaveLength(80);
-  });
 });
 
 describe("the machine-readable description", () => {

@@ -3,7 +3,6 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { deliverDue } from "../../src/briefs/deliver.ts";
 import { outboxMailer } from "../../src/briefs/mailer.ts";
 import { fileBrief, type FilingResult } from "../../src/briefs/pipeline.ts";
 import { startLocalStore } from "../../scripts/local-store/store.ts";
@@ -11,7 +10,10 @@ import { freshBrief, pipelineDeps, standInMailer } from "../support/briefs.ts";
 import { startPostmarkStandIn, type PostmarkStandIn } from "../support/postmark-standin.ts";
 import { realRedisAvailable, startRedisGateway } from "../support/upstash-gateway.ts";
 
-/** The one brief pipeline, in-process, over the local store and over real Redis, e-mailing the Postmark stand-in. */
+/**
+ * The one brief pipeline, in-process, over the local store and over real Redis, e-mailing the Postmark stand-in. Postmark
+ * faults and concurrent retries are in the resilience suite (tests/resilience/).
+ */
 const dir = await mkdtemp(join(tmpdir(), "frontdoor-briefs-"));
 const stores: [string, () => Promise<{ url: string; token: string; close(): Promise<void> }>][] = [
   ["local store", () => startLocalStore({ token: "t", snapshotFile: join(dir, "store.json") })],
@@ -23,7 +25,6 @@ const filed = (r: FilingResult) => {
   if (r.kind !== "filed") throw new Error(`expected a filed brief, got ${r.kind}`);
   return r.lead;
 };
-const later = (minutes: number) => () => Date.now() + minutes * 60_000;
 
 describe.each(stores)("filing a brief (%s)", (_name, start) => {
   let store: { url: string; token: string; close(): Promise<void> };
@@ -69,59 +70,6 @@ describe.each(stores)("filing a brief (%s)", (_name, start) => {
     expect(result.kind).toBe("dry_run");
     expect((await deps.store.list(1000)).length).toBe(before);
     expect(postmark.attempts).toBe(attempts);
-  });
-
-  it.each(["500", "503", "429", "timeout"] as const)(
-    "keeps the lead pending when Postmark answers %s, and delivers it exactly once on retry",
-    async (fault) => {
-      postmark.fail(fault);
-      const lead = filed(await fileBrief({ body: freshBrief(), channel: "rest", clientId: client() }, deps));
-      const pending = await deps.store.get(lead.id);
-      expect(pending?.delivery).toMatchObject({ state: "pending", attempts: 1 });
-      expect(pending?.delivery.next_attempt_at).toBeDefined();
-      expect(postmark.sent).toHaveLength(0);
-
-      expect(await deliverDue({ ...deps, now: () => Date.now() })).toMatchObject({ delivered: 0 });
-      const counts = await deliverDue({ ...deps, now: later(2) });
-      expect(counts.delivered).toBeGreaterThanOrEqual(1);
-      expect((await deps.store.get(lead.id))?.delivery.state).toBe("delivered");
-      expect(postmark.sent.filter((m) => (m.body.Metadata as { lead_id: string }).lead_id === lead.id)).toHaveLength(1);
-      await deliverDue({ ...deps, now: later(120) });
-      expect(postmark.sent.filter((m) => (m.body.Metadata as { lead_id: string }).lead_id === lead.id)).toHaveLength(1);
-    },
-  );
-
-  it("never sends twice when Postmark accepted the message but its answer was lost", async () => {
-    postmark.fail("accept-then-drop");
-    const lead = filed(await fileBrief({ body: freshBrief(), channel: "rest", clientId: client() }, deps));
-    expect((await deps.store.get(lead.id))?.delivery.state).toBe("pending");
-    await deliverDue({ ...deps, now: later(2) });
-    expect((await deps.store.get(lead.id))?.delivery.state).toBe("delivered");
-    expect(postmark.sent.filter((m) => (m.body.Metadata as { lead_id: string }).lead_id === lead.id)).toHaveLength(1);
-  });
-
-  it.each([
-    ["inactive-recipient", /406/],
-    ["sender-signature", /400/],
-  ] as const)("surfaces a permanent failure (%s) to the operator instead of retrying", async (fault, reason) => {
-    postmark.fail(fault);
-    const lead = filed(await fileBrief({ body: freshBrief(), channel: "rest", clientId: client() }, deps));
-    expect((await deps.store.get(lead.id))?.delivery).toMatchObject({ state: "failed", last_error: expect.stringMatching(reason) });
-    expect(deps.alerts.join("\n")).toContain(`LEAD NOT DELIVERED: ${lead.id}`);
-    expect(await deps.store.dueIds(Date.now() + 86_400_000, 1000)).not.toContain(lead.id);
-  });
-
-  it("answers a retry with the same Idempotency-Key and body with the same lead, even concurrently", async () => {
-    const body = freshBrief();
-    const clientId = client();
-    const key = randomUUID();
-    const results = await Promise.all(
-      Array.from({ length: 10 }, () => fileBrief({ body, channel: "rest", clientId, idempotencyKey: key }, deps)),
-    );
-    const ids = new Set(results.map((r) => (r.kind === "filed" || r.kind === "already_filed" ? r.lead.id : r.kind)));
-    expect(ids.size).toBe(1);
-    expect(results.filter((r) => r.kind === "filed")).toHaveLength(1);
-    expect(postmark.sent).toHaveLength(1);
   });
 
   it("refuses the same Idempotency-Key with a different brief", async () => {

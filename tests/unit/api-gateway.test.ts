@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkDeprecations, type Deprecation } from "../../src/api/deprecations.ts";
 import { createApiGateway } from "../../src/api/gateway.ts";
 import { problemAnchor, problems } from "../../src/api/problems.ts";
-import { upstashLimiter, type Limiter } from "../../src/limits/limiter.ts";
+import { QuotaStoreUnavailable, upstashLimiter, type Limiter } from "../../src/limits/limiter.ts";
 import { startLocalStore, type LocalStore } from "../../scripts/local-store/store.ts";
 import { staticNext } from "../support/static-files.ts";
 import { inFreshWindow } from "../support/window.ts";
@@ -134,8 +134,8 @@ describe("the /api gateway", () => {
   it("keeps public reads available when the quota store is unreachable, and says so once", async () => {
     const lines: string[] = [];
     const down: Limiter = {
-      consume: () => Promise.reject(new TypeError("fetch failed")),
-      peek: () => Promise.reject(new TypeError("fetch failed")),
+      consume: () => Promise.reject(new QuotaStoreUnavailable("the quota store is unreachable (public-api): TypeError: fetch failed")),
+      peek: () => Promise.reject(new QuotaStoreUnavailable("the quota store is unreachable (public-api): TypeError: fetch failed")),
     };
     const gw = createApiGateway({ baseUrl: base, limiter: down, deprecations: [], log: (l) => lines.push(l) });
     for (let i = 0; i < 2; i++) {

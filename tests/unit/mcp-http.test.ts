@@ -17,10 +17,11 @@ describe("JSON or an event stream", () => {
 
 describe("the auth gate", () => {
   const call = (name: string, id: unknown = 1) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: {} } });
-  it("asks svc:brief for submit_project_brief only, with the request's id", () => {
+  it("asks svc:brief for submit_project_brief only, and names the request's id for a refusal", () => {
     expect(scopesNeeded(call("submit_project_brief", "a"))).toEqual({ scopes: ["svc:brief"], id: "a" });
     expect(scopesNeeded([call("get_company"), call("submit_project_brief", 3)])).toEqual({ scopes: ["svc:brief"], id: 3 });
-    expect(scopesNeeded(call("get_company"))).toEqual({ scopes: [], id: null });
+    expect(scopesNeeded(call("get_company"))).toEqual({ scopes: [], id: 1 });
+    expect(scopesNeeded([call("get_company")])).toEqual({ scopes: [], id: null });
     expect(scopesNeeded({ jsonrpc: "2.0", id: 1, method: "tools/list" }).scopes).toEqual([]);
     expect(scopesNeeded(null).scopes).toEqual([]);
     expect(scopesNeeded("text").scopes).toEqual([]);

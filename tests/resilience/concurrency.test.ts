@@ -1,0 +1,105 @@
+import { randomUUID } from "node:crypto";
+import { Redis } from "@upstash/redis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApiGateway } from "../../src/api/gateway.ts";
+import { upstashLimiter } from "../../src/limits/limiter.ts";
+import { freshBrief } from "../support/briefs.ts";
+import { staticNext } from "../support/static-files.ts";
+import { inFreshWindow } from "../support/window.ts";
+import { json } from "./support/calls.ts";
+import { startDeployment, type Deployment } from "./support/deployment.ts";
+import { approvedCode, redeem, registerClient } from "./support/oauth.ts";
+
+/**
+ * What must hold when many requests arrive at once: the quota is exact, an authorization code is redeemed once, and
+ * concurrent retries with one Idempotency-Key file one lead, on the suite's store (the machine's Redis, as in CI). The
+ * Upstash contract tests hold the local store to the same exact count.
+ */
+let d: Deployment;
+beforeAll(async () => {
+  d = await startDeployment(11);
+});
+afterAll(async () => {
+  await d.settle();
+  await d.close();
+});
+
+describe("the public-api quota", () => {
+  it("lets exactly 120 of 200 simultaneous requests from one IP through, across 20 gateway instances", async () => {
+    // Each instance is one edge isolate with its own limiter (and blocked-client cache) over the shared store.
+    const instances = Array.from({ length: 20 }, () =>
+      createApiGateway({
+        baseUrl: "https://studio.example",
+        limiter: upstashLimiter(new Redis({ url: d.store.url, token: d.store.token, enableTelemetry: false })),
+        deprecations: [],
+        log: () => {},
+      }),
+    );
+    const ip = `203.0.113.${Math.floor(Math.random() * 200) + 1}`;
+    const files = { "/api/v1/company": { name: randomUUID() } };
+    await inFreshWindow();
+    const responses = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        instances[i % 20]!(new Request("https://studio.example/api/v1/company"), staticNext(files, ip)),
+      ),
+    );
+    const statuses = responses.map((r) => r.status);
+    await Promise.all(responses.map((r) => r.body?.cancel()));
+    expect(statuses.filter((s) => s === 200)).toHaveLength(120);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(80);
+    for (const r of responses.filter((r) => r.status === 429)) {
+      expect(r.headers.get("retry-after")).toMatch(/^\d+$/);
+      expect(r.headers.get("ratelimit")).toMatch(/^"public-api";r=0;t=\d+$/);
+    }
+  });
+});
+
+describe("an authorization code", () => {
+  it("is redeemed exactly once under 50 concurrent redemptions", async () => {
+    const client = await registerClient(d);
+    const { code, verifier } = await approvedCode(d, client.client_id);
+    const results = await Promise.all(Array.from({ length: 50 }, () => redeem(d, client, code, verifier)));
+    const bodies = (await Promise.all(results.map((r) => r.json()))) as { access_token?: string; error?: string }[];
+    expect(bodies.filter((b) => b.access_token)).toHaveLength(1);
+    expect(bodies.filter((b) => b.error === "invalid_grant")).toHaveLength(49);
+    expect(results.filter((r) => r.status >= 500)).toEqual([]);
+  });
+});
+
+describe("concurrent retries with one Idempotency-Key", () => {
+  it("file exactly one lead and e-mail it once: one 201, the rest identical replays", async () => {
+    const token = await d.token();
+    const key = randomUUID();
+    const body = freshBrief();
+    const sentBefore = d.postmark.sent.length;
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => d.api("/api/v1/briefs", json(body, { authorization: `Bearer ${token}`, "idempotency-key": key }))),
+    );
+    expect(responses.map((r) => r.status)).toEqual(responses.map(() => 201));
+    const ids = new Set(await Promise.all(responses.map(async (r) => ((await r.json()) as { lead_id: string }).lead_id)));
+    expect(ids.size).toBe(1);
+    expect(responses.filter((r) => r.headers.get("idempotent-replayed") === "true")).toHaveLength(19);
+    await d.settle();
+    const [id] = [...ids];
+    expect((await d.leads.list(1000)).filter((l) => l.brief.company_name === body.company_name).map((l) => l.id)).toEqual([id]);
+    expect(d.postmark.sent.slice(sentBefore).filter((m) => (m.body.Metadata as { lead_id: string }).lead_id === id)).toHaveLength(1);
+  });
+
+  it("file one lead when the first answer was lost to a slow store and the client retried", async () => {
+    const token = await d.token();
+    const key = randomUUID();
+    const body = freshBrief();
+    const headers = { authorization: `Bearer ${token}`, "idempotency-key": key };
+    await d.upstash.set("slow");
+    const lost = await d.api("/api/v1/briefs", json(body, headers));
+    expect(lost.status).toBe(503);
+    await lost.body?.cancel();
+    await d.upstash.set(undefined);
+    const retries = await Promise.all(Array.from({ length: 5 }, () => d.api("/api/v1/briefs", json(body, headers))));
+    expect(retries.map((r) => r.status)).toEqual(retries.map(() => 201));
+    const ids = new Set(await Promise.all(retries.map(async (r) => ((await r.json()) as { lead_id: string }).lead_id)));
+    expect(ids.size).toBe(1);
+    await d.settle();
+    expect((await d.leads.list(1000)).filter((l) => l.brief.company_name === body.company_name)).toHaveLength(1);
+  });
+});

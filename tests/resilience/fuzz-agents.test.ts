@@ -1,0 +1,263 @@
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serverCard } from "../../src/mcp/card.ts";
+import { resourcePaths } from "../../src/site/routes.ts";
+import { briefBody } from "./support/briefs.ts";
+import { prebuilt, startDeployment, type Deployment } from "./support/deployment.ts";
+import { defined, fuzz, headerValue, jsonValue, mutated, text, wire } from "./support/fuzz.ts";
+import { checkJsonRpc } from "./support/protocols.ts";
+
+const card = (await serverCard(await prebuilt())) as unknown as { tools: { name: string }[]; prompts: { name: string }[] };
+
+/** The agent surfaces, /mcp and /a2a/v1, under generated JSON-RPC: envelopes, batches, methods and mutated params. */
+let d: Deployment;
+let tokens: string[];
+beforeAll(async () => {
+  d = await startDeployment(15);
+  tokens = [await d.token("svc:read svc:brief"), await d.token("svc:read")];
+});
+afterAll(async () => {
+  await d.settle();
+  await d.close();
+});
+
+const id = fc.oneof({ weight: 5, arbitrary: fc.oneof(fc.integer(), fc.string({ maxLength: 10 })) }, { weight: 1, arbitrary: jsonValue });
+const authorization = fc.oneof(
+  { weight: 4, arbitrary: fc.constant(undefined) },
+  { weight: 4, arbitrary: fc.nat({ max: 1 }).map((i) => `Bearer ${tokens[i]}`) },
+  { weight: 1, arbitrary: headerValue.map((s) => `Bearer ${s}`) },
+  { weight: 1, arbitrary: headerValue },
+);
+
+/** A JSON-RPC envelope around `call`, with one of its parts mutated now and then. */
+const envelope = (call: fc.Arbitrary<{ method: unknown; params?: unknown }>) =>
+  fc
+    .tuple(call, id, fc.constantFrom("ok", "ok", "ok", "ok", "no-id", "bad-version", "no-params", "extra"), jsonValue)
+    .map(([{ method, params }, requestId, how, value]) => {
+      const message: Record<string, unknown> = { jsonrpc: how === "bad-version" ? value : "2.0", method };
+      if (how !== "no-id") message.id = requestId;
+      if (how !== "no-params" && params !== undefined) message.params = params;
+      if (how === "extra") message.extra = value;
+      return message;
+    });
+
+describe("fuzzing MCP", () => {
+  const toolNames = [...card.tools.map((t: { name: string }) => t.name), "nope"];
+  const resourceUri = fc.oneof(
+    fc.constantFrom(...Object.values(resourcePaths)).map((p) => `https://studio.example${p}`),
+    fc
+      .tuple(fc.constantFrom(...Object.values(resourcePaths)), fc.string({ maxLength: 10 }))
+      .map(([p, s]) => `https://studio.example${p}/${s}`),
+    text,
+  );
+  const call = fc.oneof(
+    fc.record({
+      method: fc.constant("initialize"),
+      params: mutated({
+        protocolVersion: fc.constantFrom("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "1999-01-01"),
+        capabilities: fc.constant({}),
+        clientInfo: fc.constant({ name: "fuzz", version: "1" }),
+      }),
+    }),
+    fc.record({
+      method: fc.constantFrom(
+        "ping",
+        "tools/list",
+        "resources/list",
+        "resources/templates/list",
+        "prompts/list",
+        "notifications/initialized",
+      ),
+      params: fc.option(fc.constant({}), { nil: undefined }),
+    }),
+    fc.record({
+      method: fc.constant("tools/call"),
+      params: mutated({
+        name: fc.constantFrom(...toolNames),
+        arguments: fc.oneof(briefBody, mutated({ id: fc.oneof(fc.constant("x"), text) }), jsonValue),
+      }),
+    }),
+    fc.record({ method: fc.constant("resources/read"), params: mutated({ uri: resourceUri }) }),
+    fc.record({
+      method: fc.constant("prompts/get"),
+      params: mutated({
+        name: fc.constantFrom("prepare_project_brief", "summarize_studio", "nope"),
+        arguments: fc.dictionary(fc.string({ maxLength: 8 }), fc.oneof(fc.string(), jsonValue), { maxKeys: 3 }),
+      }),
+    }),
+    fc.record({ method: fc.oneof(fc.string({ maxLength: 20 }), jsonValue), params: fc.option(jsonValue, { nil: undefined }) }),
+  );
+  const body = fc.oneof({ weight: 6, arbitrary: envelope(call) }, { weight: 1, arbitrary: fc.array(envelope(call), { maxLength: 3 }) });
+  const headers = fc.record(
+    {
+      accept: fc.constantFrom("application/json, text/event-stream", "application/json", "text/event-stream", "*/*", "text/html"),
+      "mcp-protocol-version": fc.oneof(fc.constantFrom("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"), headerValue),
+      origin: fc.constantFrom("https://studio.example", "https://evil.example", "null"),
+      "content-type": fc.constantFrom("application/json", "text/plain", "application/json; charset=utf-8"),
+      authorization,
+    },
+    { requiredKeys: ["accept", "content-type"] },
+  );
+  // Mostly what a real client sends, so most cases get past the HTTP layer into the SDK and the tools.
+  const mcpHeaders = fc.oneof(
+    {
+      weight: 3,
+      arbitrary: fc.record({
+        accept: fc.constant("application/json, text/event-stream"),
+        "content-type": fc.constant("application/json"),
+        "mcp-protocol-version": fc.constant("2025-11-25"),
+        authorization,
+      }),
+    },
+    { weight: 1, arbitrary: headers },
+  );
+
+  it("POST /mcp: envelopes, batches, tools/call with mutated arguments, resources/read, prompts/get", async () => {
+    const outcomes = { result: 0, error: 0, none: 0 };
+    const cases = await fuzz(
+      "POST /mcp",
+      fc.tuple(body, fc.nat({ max: 19 }), wire(jsonValue), mcpHeaders),
+      async ([message, pick, raw, h]) => {
+        // One request in twenty carries a body that is not a JSON-RPC message at all.
+        const sent = pick === 0 ? raw : JSON.stringify(message);
+        outcomes[await checkJsonRpc(await d.mcp({ method: "POST", headers: defined(h), body: sent }), pick === 0 ? undefined : message)] +=
+          1;
+      },
+    );
+    // The cases reached the tools, resources and prompts, not only the HTTP layer's refusals.
+    expect(outcomes.result).toBeGreaterThan(cases / 10);
+  });
+
+  it("/mcp and /mcp/server-card with any method", async () => {
+    await fuzz(
+      "/mcp methods",
+      fc.tuple(fc.constantFrom("GET", "DELETE", "PUT", "HEAD", "OPTIONS", "PATCH"), fc.constantFrom("/mcp", "/mcp/server-card")),
+      async ([method, path]) => {
+        const res = await d.mcp({ method }, undefined, path);
+        if (path === "/mcp/server-card" && (method === "GET" || method === "HEAD")) {
+          expect(res.status).toBe(200);
+          await res.body?.cancel();
+        } else await checkJsonRpc(res, undefined);
+      },
+      0.05,
+    );
+  });
+});
+
+describe("fuzzing A2A", () => {
+  const textPart = fc.record({ text: fc.oneof(fc.constantFrom("What do your offers cost?", "case studies", "file a brief"), text) });
+  const dataPart = fc.record({ data: fc.oneof(briefBody, jsonValue) });
+  const part = fc.oneof(
+    { weight: 4, arbitrary: textPart },
+    { weight: 3, arbitrary: dataPart },
+    {
+      weight: 1,
+      arbitrary: fc.record(
+        { kind: fc.constantFrom("text", "data", "file"), text: fc.string(), data: jsonValue },
+        { requiredKeys: ["kind"] },
+      ),
+    },
+    { weight: 1, arbitrary: fc.record({ file: fc.record({ uri: fc.webUrl(), mimeType: fc.constant("image/png") }) }) },
+    { weight: 1, arbitrary: jsonValue },
+  );
+  const message = mutated({
+    messageId: fc.uuid(),
+    role: fc.oneof(
+      { weight: 5, arbitrary: fc.constant("ROLE_USER") },
+      { weight: 1, arbitrary: fc.constantFrom("ROLE_AGENT", "user", "agent") },
+    ),
+    parts: fc.oneof(
+      { weight: 3, arbitrary: fc.array(fc.oneof(textPart, dataPart), { minLength: 1, maxLength: 2 }) },
+      { weight: 1, arbitrary: fc.array(part, { maxLength: 3 }) },
+    ),
+    metadata: fc.option(fc.record({ skillId: fc.constantFrom("offers", "case-studies", "svc-project-brief", "weather") }), {
+      nil: undefined,
+    }),
+    taskId: fc.oneof({ weight: 9, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.oneof(fc.uuid(), fc.string()) }),
+  });
+  const call = fc.oneof(
+    {
+      weight: 4,
+      arbitrary: fc.record({
+        method: fc.constantFrom(
+          "SendMessage",
+          "SendMessage",
+          "SendMessage",
+          "SendMessage",
+          "message/send",
+          "SendStreamingMessage",
+          "message/stream",
+        ),
+        params: mutated({ message, configuration: fc.constant({ blocking: true }) }),
+      }),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.record({
+        method: fc.constantFrom(
+          "GetTask",
+          "tasks/get",
+          "CancelTask",
+          "tasks/cancel",
+          "ListTasks",
+          "TaskResubscription",
+          "tasks/resubscribe",
+        ),
+        params: mutated({
+          id: fc.oneof(fc.uuid(), fc.string()),
+          name: fc.oneof(
+            fc.uuid().map((u) => `tasks/${u}`),
+            fc.string(),
+          ),
+          historyLength: fc.integer(),
+        }),
+      }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        method: fc.oneof(
+          fc.constantFrom("GetExtendedAgentCard", "agent/getAuthenticatedExtendedCard", "SetTaskPushNotificationConfig"),
+          fc.string(),
+        ),
+        params: fc.option(jsonValue, { nil: undefined }),
+      }),
+    },
+  );
+  const headers = fc.oneof(
+    {
+      weight: 3,
+      arbitrary: fc.record({ "a2a-version": fc.constant("1.0"), "content-type": fc.constant("application/json"), authorization }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.record(
+        {
+          "a2a-version": fc.oneof(fc.constantFrom("1.0", "0.3", "", "2.0"), headerValue),
+          "content-type": fc.constantFrom("application/json", "application/a2a+json", "text/plain"),
+          authorization,
+        },
+        { requiredKeys: [] },
+      ),
+    },
+  );
+
+  it("POST /a2a/v1: methods and params, message/send with mutated parts, tasks/get ids", async () => {
+    const outcomes = { result: 0, error: 0, none: 0 };
+    const cases = await fuzz(
+      "POST /a2a/v1",
+      fc.tuple(envelope(call), fc.nat({ max: 19 }), wire(jsonValue), headers),
+      async ([message, pick, raw, h]) => {
+        const sent = pick === 0 ? raw : JSON.stringify(message);
+        const init: RequestInit = {
+          method: "POST",
+          headers: defined(h),
+          body: sent,
+        };
+        outcomes[await checkJsonRpc(await d.a2a(init), pick === 0 ? undefined : message)] += 1;
+      },
+    );
+    // About one case in twenty is a complete, authorised call that the executor answers; the rest probe refusals.
+    expect(outcomes.result).toBeGreaterThan(cases / 50);
+  });
+});

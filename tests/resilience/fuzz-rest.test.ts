@@ -1,0 +1,137 @@
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiBase, caseStudyResourcePath, resourcePaths } from "../../src/site/routes.ts";
+import { briefBody } from "./support/briefs.ts";
+import { startDeployment, type Deployment } from "./support/deployment.ts";
+import { defined, fuzz, headerValue, text, token, wire } from "./support/fuzz.ts";
+import { checkPage, checkProblem } from "./support/protocols.ts";
+
+/** The REST surface (the /api gateway with POST /api/v1/briefs behind it, and the contact form) under generated input. */
+let d: Deployment;
+let tokens: string[];
+beforeAll(async () => {
+  d = await startDeployment(15);
+  tokens = [await d.token("svc:read svc:brief"), await d.token("svc:read"), await d.token("svc:brief")];
+});
+afterAll(async () => {
+  await d.settle();
+  await d.close();
+});
+
+const methods = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS") },
+  { weight: 1, arbitrary: token.filter((m) => !/^(connect|trace|track)$/i.test(m)) },
+);
+
+const segment = fc.oneof(
+  fc.constantFrom(
+    "v1",
+    "v2",
+    "company",
+    "offers",
+    "case-studies",
+    "briefs",
+    "openapi.json",
+    "prebuilt.json",
+    "..",
+    ".",
+    "%2e%2e",
+    "index.html",
+  ),
+  fc.string({ maxLength: 12 }).map(encodeURIComponent),
+);
+const knownPaths = [...Object.values(resourcePaths), `${apiBase}/briefs`, `${apiBase}/openapi.json`, caseStudyResourcePath("x")];
+const path = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(...knownPaths) },
+  {
+    weight: 2,
+    arbitrary: fc.tuple(fc.constantFrom(...knownPaths), fc.constantFrom("/", ".json", ".html", "/x", "//", "%00")).map(([p, s]) => p + s),
+  },
+  { weight: 2, arbitrary: fc.array(segment, { maxLength: 4 }).map((s) => ["/api", ...s].join("/")) },
+);
+const query = fc.dictionary(fc.string({ maxLength: 8 }), fc.string({ maxLength: 16 }), { maxKeys: 3 }).map((q) => {
+  const s = new URLSearchParams(q).toString();
+  return s ? `?${s}` : "";
+});
+
+const authorization = (pick: number, mutation: string) =>
+  pick < tokens.length ? `Bearer ${tokens[pick]}` : pick === tokens.length ? `Bearer ${tokens[0]!.slice(0, -3)}${mutation}` : mutation;
+
+const headers = fc.record(
+  {
+    accept: fc.oneof(
+      fc.constantFrom("application/json", "application/problem+json", "*/*", "text/html", "text/markdown;q=0.9"),
+      headerValue,
+    ),
+    "if-none-match": fc.oneof(fc.constantFrom("*", '"abc"', 'W/"abc"', '"a", "b"'), headerValue),
+    origin: fc.oneof(fc.constantFrom("https://studio.example", "https://evil.example", "null"), headerValue),
+    "content-type": fc.oneof(
+      fc.constantFrom("application/json", "application/merge-patch+json", "text/plain", "application/json; charset=utf-8"),
+      headerValue,
+    ),
+    "idempotency-key": fc.oneof(fc.uuid(), headerValue),
+    authorization: fc.tuple(fc.nat({ max: 5 }), headerValue).map(([pick, mutation]) => authorization(pick, mutation)),
+  },
+  { requiredKeys: [] },
+);
+
+// Mostly what a real client sends, so most briefs reach validation and the pipeline.
+const validHeaders = fc.oneof(
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      "content-type": fc.constant("application/json"),
+      authorization: fc.nat({ max: 2 }).map((pick) => `Bearer ${tokens[pick === 1 ? 0 : pick]}`),
+      "idempotency-key": fc.option(fc.uuid(), { nil: undefined }),
+    }),
+  },
+  { weight: 1, arbitrary: headers },
+);
+
+describe("fuzzing REST", () => {
+  it("the /api gateway: any method, path, query and headers", async () => {
+    const statuses = new Set<number>();
+    await fuzz("the /api gateway", fc.tuple(methods, path, query, headers), async ([method, p, q, h]) => {
+      const body = method === "GET" || method === "HEAD" ? undefined : "{}";
+      statuses.add(await checkProblem(await d.api(`${p}${q}`, { method, headers: h, body })));
+    });
+    // Reads, conditional reads, preflights and every refusal were reached.
+    for (const status of [200, 204, 304, 401, 404, 405]) expect(statuses).toContain(status);
+  });
+
+  it("POST /api/v1/briefs: bodies, content types, Idempotency-Key and Authorization", async () => {
+    const statuses = new Set<number>();
+    await fuzz("POST /api/v1/briefs", fc.tuple(wire(briefBody), validHeaders), async ([body, h]) => {
+      statuses.add(await checkProblem(await d.api(`${apiBase}/briefs`, { method: "POST", headers: defined(h), body })));
+    });
+    // Dry runs, filed briefs, and each refusal of the write were reached.
+    for (const status of [200, 201, 400, 401, 403, 413, 422]) expect(statuses).toContain(status);
+  });
+
+  it("POST /contact: form fields, content types and origins", async () => {
+    const field = fc.oneof(fc.constantFrom("Ada Lovelace", "ada@engines.example", "growth-site", ""), text);
+    const fields = fc.dictionary(
+      fc.constantFrom("full_name", "company_name", "work_email", "site_size", "message", "website", "budget_range", "phone", "x"),
+      field,
+      { maxKeys: 6 },
+    );
+    const contentType = fc.constantFrom(
+      "application/x-www-form-urlencoded",
+      "application/x-www-form-urlencoded",
+      "multipart/form-data",
+      "",
+    );
+    const statuses = new Set<number>();
+    await fuzz(
+      "POST /contact",
+      fc.tuple(fields, contentType, fc.option(fc.constantFrom("https://studio.example", "https://evil.example"))),
+      async ([f, type, origin]) => {
+        const headers: Record<string, string> = type ? { "content-type": type } : {};
+        if (origin) headers.origin = origin;
+        statuses.add(await checkPage(await d.contact({ method: "POST", headers, body: new URLSearchParams(f).toString() })));
+      },
+      0.5,
+    );
+    for (const status of [200, 400, 403, 422]) expect(statuses).toContain(status);
+  });
+});

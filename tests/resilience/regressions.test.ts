@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { a2aHandlerFromEnv } from "../../src/a2a/from-env.ts";
+import { a2aSend, expectRpcError, json, mcpCall, mcpHeaders } from "./support/calls.ts";
+import { startDeployment, type Deployment } from "./support/deployment.ts";
+
+/** Cases the fuzzers found, kept as plain tests. */
+let d: Deployment;
+beforeAll(async () => {
+  d = await startDeployment(15);
+});
+afterAll(() => d.close());
+
+describe("found by fuzzing /mcp", () => {
+  it("answers a read with an empty or broken Authorization header with 401 and the request's id", async () => {
+    for (const authorization of ["", "Bearer", "Basic x"]) {
+      const res = await d.mcp(mcpCall("resources/read", { uri: "" }, "req-7", { authorization }));
+      expect(res.status).toBe(401);
+      expect((await expectRpcError(res, "req-7")).error.code).toBe(-32001);
+    }
+  });
+
+  it("answers a request carrying a member JSON-RPC does not define, instead of a parse error with a null id", async () => {
+    const res = await d.mcp(json({ jsonrpc: "2.0", id: 9, method: "ping", extra: "" }, mcpHeaders));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ jsonrpc: "2.0", id: 9, result: {} });
+  });
+
+  it("calls a message with params that are not an object an Invalid Request (-32600), not a parse error", async () => {
+    const res = await d.mcp(json({ jsonrpc: "2.0", id: 9, method: "ping", params: "" }, mcpHeaders));
+    expect(res.status).toBe(400);
+    expect((await expectRpcError(res, 9)).error.code).toBe(-32600);
+  });
+
+  it("answers an unsupported MCP-Protocol-Version with the request's id", async () => {
+    const res = await d.mcp(mcpCall("tools/list", {}, "v", { "mcp-protocol-version": "1999-01-01" }));
+    expect(res.status).toBe(400);
+    await expectRpcError(res, "v");
+  });
+});
+
+describe("found by the Upstash fault cases", () => {
+  it("answers a misconfigured A2A agent in JSON-RPC (503, -32093), not with a problem document", async () => {
+    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const handler = a2aHandlerFromEnv((name) => ({ URL: "https://studio.example" })[name], d.resources);
+      const res = await handler(new Request("https://studio.example/a2a/v1", a2aSend([{ text: "offers" }])), { ip: "10.9.9.9" });
+      expect(res.status).toBe(503);
+      expect(res.headers.get("retry-after")).toBe("300");
+      expect((await expectRpcError(res)).error.code).toBe(-32093);
+      expect(log).toHaveBeenCalledWith(expect.stringContaining("CONFIGURATION ERROR"));
+    } finally {
+      log.mockRestore();
+    }
+  });
+});

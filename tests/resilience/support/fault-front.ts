@@ -1,0 +1,91 @@
+import { createServer, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/**
+ * What a dependency (Upstash's REST endpoint, Postmark's API) does to the calls that reach it through the front:
+ * - `down`: nothing listens on the port (connection refused);
+ * - `slow`: the call is carried out, but its answer comes `slowMs` late (or never, if the client gives up first);
+ * - `http-500`: an error status with Upstash's JSON error body;
+ * - `malformed`: 200 with a body that is not JSON (a proxy's HTML page, say).
+ */
+export type Fault = "down" | "slow" | "http-500" | "malformed";
+
+export interface FaultFront {
+  url: string;
+  /** Calls that reached the front (a `down` front receives none). */
+  calls: number;
+  set(fault: Fault | undefined): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * A TCP-level front for a dependency: it forwards every call to `target` unchanged, or injects one fault. `down`
+ * really closes the listening socket and `set(undefined)` listens again on the same port, so a client configured with
+ * the front's URL sees a true outage and a true recovery, without being rebuilt.
+ */
+export async function startFaultFront(target: string, { slowMs = 5_000 } = {}): Promise<FaultFront> {
+  let fault: Fault | undefined;
+  let calls = 0;
+  const timers = new Set<NodeJS.Timeout>();
+  const late = (res: ServerResponse) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(() => (timers.delete(timer), resolve()), slowMs);
+      timers.add(timer);
+      res.once("close", () => (clearTimeout(timer), timers.delete(timer), resolve()));
+    });
+  const server: Server = createServer(async (req, res) => {
+    calls += 1;
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    if (fault === "http-500") {
+      res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ error: "ERR internal error (injected)" }));
+      return;
+    }
+    if (fault === "malformed") {
+      res.writeHead(200, { "content-type": "text/html" }).end("<html><body>502 Bad Gateway</body></html>");
+      return;
+    }
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).filter(([name]) => !["host", "connection", "content-length"].includes(name)),
+    );
+    const slow = fault === "slow";
+    try {
+      const upstream = await fetch(new URL(req.url ?? "/", target), {
+        method: req.method,
+        headers: headers as Record<string, string>,
+        body: req.method === "GET" || req.method === "HEAD" ? undefined : Buffer.concat(chunks),
+      });
+      const body = Buffer.from(await upstream.arrayBuffer());
+      // Slow means the work is done but the answer comes late: a client that gives up never learns the outcome.
+      if (slow) await late(res);
+      if (res.destroyed) return;
+      res.writeHead(upstream.status, { "content-type": upstream.headers.get("content-type") ?? "application/json" }).end(body);
+    } catch {
+      res.destroy();
+    }
+  });
+  const listen = (port: number) => new Promise<void>((resolve, reject) => server.once("error", reject).listen(port, "127.0.0.1", resolve));
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      for (const timer of timers) clearTimeout(timer);
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  await listen(0);
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    get calls() {
+      return calls;
+    },
+    async set(next) {
+      if (next === "down" && fault !== "down") await stop();
+      if (next !== "down" && fault === "down") await listen(port);
+      fault = next;
+    },
+    async close() {
+      if (fault !== "down") await stop();
+    },
+  };
+}

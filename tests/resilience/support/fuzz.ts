@@ -1,0 +1,76 @@
+import fc from "fast-check";
+
+/**
+ * Property-based fuzzing with a budget: FRONTDOOR_FUZZ_RUNS cases per property (default below). A failure reports
+ * fast-check's shrunk counterexample and the exact command to replay it (FRONTDOOR_FUZZ_SEED and FRONTDOOR_FUZZ_PATH,
+ * which also pin a whole run to one seed).
+ */
+export const defaultRuns = 2000;
+const budget = Number(process.env.FRONTDOOR_FUZZ_RUNS ?? defaultRuns);
+
+export async function fuzz<T>(name: string, arbitrary: fc.Arbitrary<T>, check: (value: T) => Promise<void>, weight = 1): Promise<number> {
+  const seed = process.env.FRONTDOOR_FUZZ_SEED ? Number(process.env.FRONTDOOR_FUZZ_SEED) : (Date.now() ^ (Math.random() * 2 ** 31)) | 0;
+  const path = process.env.FRONTDOOR_FUZZ_PATH;
+  const numRuns = Math.max(1, Math.round(budget * weight));
+  const details = await fc.check(
+    fc.asyncProperty(arbitrary, check),
+    path ? { seed, path, numRuns, endOnFailure: true } : { seed, numRuns },
+  );
+  if (details.failed) {
+    throw new Error(
+      `${fc.defaultReportMessage(details) ?? "property failed"}\n${String(details.errorInstance)}\n\nReplay this case: FRONTDOOR_FUZZ_SEED=${details.seed} ` +
+        `FRONTDOOR_FUZZ_PATH=${details.counterexamplePath} npm run test:resilience -- -t ${JSON.stringify(name)}`,
+    );
+  }
+  return details.numRuns;
+}
+
+/** Printable ASCII: what a header value can carry (the platform hands nothing else to a function). */
+const printable = fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c));
+export const headerValue = fc.string({ unit: printable, maxLength: 80 }).map((s) => s.trim());
+export const token = fc.stringMatching(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,12}$/);
+
+/** Text of every kind: ASCII, Unicode, control characters, very long. */
+export const text = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: "grapheme", maxLength: 40 }),
+  fc.string({ unit: "binary", maxLength: 40 }),
+  fc.constantFrom("", " ", "\n", "\u0000", "\u202e", "<script>alert(1)</script>", "'; DROP TABLE leads; --", "%00", "../../etc/passwd"),
+  fc.nat({ max: 70_000 }).map((n) => "x".repeat(n)),
+);
+
+/** Any JSON value, deep or odd. */
+export const jsonValue = fc.oneof(
+  { weight: 3, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
+  text,
+  fc.constantFrom(null, 0, -1, 1e308, true, [], {}),
+);
+
+/**
+ * A valid object with one part mutated: a field replaced by any JSON value, removed, or joined by an unknown field; or,
+ * half the time, left valid, so nested arbitraries still reach deep and the happy path runs too.
+ */
+export function mutated(fields: Record<string, fc.Arbitrary<unknown>>, extras: string[] = []): fc.Arbitrary<Record<string, unknown>> {
+  const keys = [...Object.keys(fields), ...extras, "__proto__", "constructor"];
+  return fc
+    .tuple(fc.record(fields), fc.constantFrom(...keys), fc.constantFrom("keep", "keep", "keep", "replace", "remove", "add"), jsonValue)
+    .map(([valid, key, how, value]) => {
+      const out: Record<string, unknown> = { ...valid };
+      if (how === "replace" || how === "add")
+        Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+      if (how === "remove") delete out[key];
+      return out;
+    });
+}
+
+/** A body as bytes on the wire: usually JSON of the value, sometimes broken JSON or not JSON at all. */
+export const wire = (value: fc.Arbitrary<unknown>) =>
+  fc.oneof(
+    { weight: 8, arbitrary: value.map((v) => JSON.stringify(v) ?? "null") },
+    { weight: 1, arbitrary: value.map((v) => (JSON.stringify(v) ?? "").slice(0, -1)) },
+    { weight: 1, arbitrary: text },
+  );
+
+/** Headers without the ones a case left out. */
+export const defined = (headers: Record<string, string | undefined>): Record<string, string> =>
+  Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined));

@@ -1,0 +1,130 @@
+import { expect } from "vitest";
+import { problemContentType } from "../../../src/api/problem.ts";
+
+/**
+ * What every answer of each protocol must look like, whatever was asked: never a 5xx, and every error in the protocol's
+ * own format. Each check reads the whole body.
+ */
+
+/** REST under /api: errors are RFC 9457 problems with this API's members. */
+export async function checkProblem(res: Response): Promise<number> {
+  const text = await res.text();
+  expect(res.status).toBeLessThan(500);
+  if (res.status < 400) return res.status;
+  expect(res.headers.get("content-type")).toBe(problemContentType);
+  const body = JSON.parse(text) as Record<string, unknown>;
+  expect(body).toMatchObject({
+    type: expect.stringMatching(/^https:\/\/studio\.example\/developers#error-/),
+    title: expect.any(String),
+    status: res.status,
+    detail: expect.any(String),
+    instance: expect.stringMatching(/^\//),
+    code: expect.stringMatching(/^[a-z_]+$/),
+  });
+  if (res.status === 429 || res.status === 503) expect(res.headers.get("retry-after")).toMatch(/^\d+$/);
+  return res.status;
+}
+
+/** The contact form answers a person: always a page. */
+export async function checkPage(res: Response): Promise<number> {
+  const text = await res.text();
+  expect(res.status).toBeLessThan(500);
+  expect(res.headers.get("content-type")).toMatch(/^text\/html/);
+  expect(text).toMatch(/<h1[ >]/);
+  return res.status;
+}
+
+const oauthErrors = new Set([
+  "invalid_request",
+  "invalid_client",
+  "invalid_grant",
+  "unauthorized_client",
+  "unsupported_grant_type",
+  "invalid_scope",
+  "invalid_target",
+  "invalid_redirect_uri",
+  "invalid_client_metadata",
+  "access_denied",
+  "unsupported_response_type",
+  "temporarily_unavailable",
+  "rate_limited",
+]);
+
+/**
+ * OAuth: JSON errors with an RFC 6749 / 7591 / 8707 code; at /oauth/authorize, a page for the person when the client or
+ * its redirect URI cannot be trusted, else a redirect carrying `error` (or `code`) and `iss` (RFC 9207).
+ */
+export async function checkOAuth(res: Response): Promise<number> {
+  const text = await res.text();
+  expect(res.status).toBeLessThan(500);
+  const type = res.headers.get("content-type") ?? "";
+  if (res.status >= 300 && res.status < 400) {
+    const location = new URL(res.headers.get("location")!);
+    expect(location.searchParams.get("iss")).toBe("https://studio.example");
+    expect(location.searchParams.has("error") || location.searchParams.has("code")).toBe(true);
+    if (location.searchParams.has("error")) expect(oauthErrors).toContain(location.searchParams.get("error"));
+    return res.status;
+  }
+  if (res.status < 400) return res.status;
+  if (type.startsWith("text/html")) {
+    expect(text).toMatch(/<h1[ >]/);
+    return res.status;
+  }
+  expect(type).toMatch(/^application\/json/);
+  const body = JSON.parse(text) as { error: string; error_description: unknown };
+  expect(oauthErrors).toContain(body.error);
+  expect(typeof body.error_description).toBe("string");
+  return res.status;
+}
+
+const validId = (id: unknown) => typeof id === "string" || (typeof id === "number" && Number.isInteger(id));
+
+/** The messages of a JSON-RPC answer, in JSON or as a server-sent event stream. */
+function messagesOf(res: Response, text: string): unknown[] {
+  const type = res.headers.get("content-type") ?? "";
+  if (type.startsWith("text/event-stream")) {
+    return text
+      .split("\n")
+      .filter((line) => line.startsWith("data:"))
+      .map((line) => JSON.parse(line.slice(5)) as unknown);
+  }
+  expect(type).toMatch(/^application\/json/);
+  const parsed = JSON.parse(text) as unknown;
+  return Array.isArray(parsed) ? parsed : [parsed];
+}
+
+/**
+ * JSON-RPC 2.0 (MCP, A2A): every message has a result or an error with an integer code and a message, and an answer to
+ * one request with a valid id carries that id (null only when the request could not be read at all).
+ */
+export async function checkJsonRpc(res: Response, sent: unknown): Promise<"result" | "error" | "none"> {
+  const text = await res.text();
+  expect(res.status).toBeLessThan(500);
+  if (res.status === 202 || res.status === 204 || res.status === 304 || text === "") return "none";
+  const messages = messagesOf(res, text);
+  for (const message of messages as Record<string, unknown>[]) {
+    expect(message.jsonrpc).toBe("2.0");
+    expect("result" in message).not.toBe("error" in message);
+    if ("error" in message) {
+      const error = message.error as { code: unknown; message: unknown };
+      expect(Number.isInteger(error.code)).toBe(true);
+      expect(typeof error.message).toBe("string");
+    }
+  }
+  // The request as it went on the wire (JSON has no -0, no undefined members).
+  const request = (sent === undefined ? undefined : JSON.parse(JSON.stringify(sent))) as Record<string, unknown> | undefined;
+  if (request && !Array.isArray(request) && typeof request === "object" && validId(request.id) && messages.length === 1) {
+    const id = (messages[0] as { id: unknown }).id;
+    // A well-formed request that was read gets its id back; null only when the body was refused unread (a wrong
+    // method, Origin or size, the quota) or was not a valid JSON-RPC request (JSON-RPC 2.0 §5).
+    const params = request.params;
+    const wellFormed =
+      request.jsonrpc === "2.0" &&
+      typeof request.method === "string" &&
+      (params === undefined || (typeof params === "object" && params !== null));
+    const unread = [403, 405, 406, 413, 415, 429].includes(res.status);
+    if (wellFormed && !unread) expect(id).toEqual(request.id);
+    else if (id !== null) expect(id).toEqual(request.id);
+  }
+  return messages.some((m) => "result" in (m as object)) ? "result" : "error";
+}
