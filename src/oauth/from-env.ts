@@ -1,7 +1,7 @@
 import { baseUrlFrom, ConfigurationError, type Env } from "../config/env.ts";
 import { upstashLimiter } from "../limits/limiter.ts";
 import { redisFromEnv } from "../store/redis.ts";
-import { jsonResponse } from "./errors.ts";
+import { jsonResponse, misconfiguredResponse } from "./errors.ts";
 import { signingKeysFromEnv } from "./keys.ts";
 import { pageShell } from "../site/page-shell.ts";
 import { createOAuthHandler, type RequestContext } from "./server.ts";
@@ -13,8 +13,8 @@ const isLocal = (baseUrl: string) => ["localhost", "127.0.0.1", "[::1]"].include
 
 /**
  * Wires the handlers to the deployment's configuration, once per function instance. A configuration that cannot
- * work (no signing keys, no store) is a loud 500 with one clear log line, never a silently generated key; a store
- * that does not answer is a 503. Neither ever carries a stack trace to the client.
+ * work (no signing keys, no store) is a 503 `server_error` with one clear log line, never a silently generated key; a
+ * store that does not answer is a 503 `temporarily_unavailable`. Neither ever carries a stack trace to the client.
  */
 function guarded<T>(build: () => Promise<T>, serve: (built: T, request: Request, context: RequestContext) => Promise<Response> | Response) {
   let built: Promise<T> | undefined;
@@ -25,16 +25,8 @@ function guarded<T>(build: () => Promise<T>, serve: (built: T, request: Request,
     } catch (error) {
       if (error instanceof ConfigurationError) {
         built = undefined;
-        console.error(`OAuth server misconfigured: ${error.message}`);
-        return new Response(
-          JSON.stringify({
-            type: "about:blank",
-            title: "Server misconfigured",
-            status: 500,
-            detail: "The authorization server is not configured correctly; the operator has been told.",
-          }),
-          { status: 500, headers: { "Content-Type": "application/problem+json", "Cache-Control": "no-store" } },
-        );
+        console.error(`CONFIGURATION ERROR: ${error.message}`);
+        return misconfiguredResponse();
       }
       console.error(`OAuth request failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
       return jsonResponse(

@@ -1,6 +1,6 @@
 import type { Env } from "../config/env.ts";
 import { builtOnce } from "../config/once.ts";
-import { jsonResponse } from "./errors.ts";
+import { misconfiguredResponse } from "./errors.ts";
 import { jwksResponse } from "./jwks.ts";
 import { signingKeysFromEnv } from "./keys.ts";
 
@@ -9,15 +9,7 @@ import { signingKeysFromEnv } from "./keys.ts";
  * nothing of the authorization server (no store client, no schemas): it starts several times faster.
  */
 export const jwksHandlerFromEnv = (env: Env) =>
-  builtOnce<void>(
-    async () => {
-      const response = jwksResponse(await signingKeysFromEnv(env));
-      return async () => response.clone();
-    },
-    () =>
-      jsonResponse(
-        { error: "server_error", error_description: "The authorization server's keys are not configured; the operator has been told." },
-        503,
-        { "Retry-After": "300" },
-      ),
-  );
+  builtOnce<void>(async () => {
+    const response = jwksResponse(await signingKeysFromEnv(env));
+    return async () => response.clone();
+  }, misconfiguredResponse);

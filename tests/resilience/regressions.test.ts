@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { a2aHandlerFromEnv } from "../../src/a2a/from-env.ts";
+import { oauthHandlerFromEnv } from "../../src/oauth/from-env.ts";
 import { a2aSend, expectRpcError, json, mcpCall, mcpHeaders } from "./support/calls.ts";
 import { startDeployment, type Deployment } from "./support/deployment.ts";
 
@@ -47,6 +48,27 @@ describe("found by the Upstash fault cases", () => {
       expect(res.status).toBe(503);
       expect(res.headers.get("retry-after")).toBe("300");
       expect((await expectRpcError(res)).error.code).toBe(-32093);
+      expect(log).toHaveBeenCalledWith(expect.stringContaining("CONFIGURATION ERROR"));
+    } finally {
+      log.mockRestore();
+    }
+  });
+
+  it("answers a misconfigured authorization server in the OAuth error format (503 server_error), not with a problem document", async () => {
+    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const handler = oauthHandlerFromEnv((name) => ({ URL: "https://studio.example" })[name]);
+      const res = await handler(
+        new Request("https://studio.example/oauth/token", {
+          method: "POST",
+          body: new URLSearchParams({ grant_type: "client_credentials" }),
+        }),
+        { ip: "10.9.9.9" },
+      );
+      expect(res.status).toBe(503);
+      expect(res.headers.get("content-type")).toBe("application/json");
+      expect(res.headers.get("retry-after")).toBe("300");
+      expect(await res.json()).toMatchObject({ error: "server_error" });
       expect(log).toHaveBeenCalledWith(expect.stringContaining("CONFIGURATION ERROR"));
     } finally {
       log.mockRestore();
