@@ -90,6 +90,19 @@ function bytesByKind(lhr: Lhr): Record<string, Bytes> {
   return result;
 }
 
+/** One Lighthouse run, repeated (at most twice more) when Lighthouse itself fails, as with its occasional NO_NAVSTART. */
+async function audit(type: string, target: () => Promise<string>, port: number, config: object | undefined) {
+  for (let attempt = 1; ; attempt++) {
+    const url = await target();
+    const result = await lighthouse(url, { port, output: "json", logLevel: "error" }, config as never);
+    if (!result) throw new Error(`Lighthouse returned nothing for ${type}`);
+    const { runtimeError } = result.lhr;
+    if (!runtimeError) return { lhr: result.lhr, target: url };
+    if (attempt === 3) throw new Error(`Lighthouse could not audit ${type}: ${runtimeError.message}`);
+    console.log(`    (${type}: Lighthouse failed with ${runtimeError.code}; running it again)`);
+  }
+}
+
 function failingAudits(lhr: Lhr): string[] {
   const lines: string[] = [];
   for (const id of categories) {
@@ -148,6 +161,11 @@ export default async function pagesBench() {
       `static pages: ${site.url} (dist/ with netlify.toml and _headers applied, Brotli), consent screen: ${runtime.url} (netlify dev)`,
     );
     console.log(
+      `${new Date().toISOString()}, Node ${process.version}, load average ${loadavg()
+        .map((n) => n.toFixed(2))
+        .join(" ")}`,
+    );
+    console.log(
       `Chromium: ${chromePath}; Lighthouse ${(await import("lighthouse/package.json", { with: { type: "json" } })).default.version}\n`,
     );
     const targets: [string, string, string | undefined][] = [
@@ -162,11 +180,12 @@ export default async function pagesBench() {
       const rows: Row[] = [];
       for (const [type, url, path] of targets) {
         // A fresh authorization request per run: the consent screen is per request.
-        const target = path === undefined ? await consentUrl(runtime.url) : url;
-        const result = await lighthouse(target, { port: chrome.port, output: "json", logLevel: "error" }, config as never);
-        if (!result) throw new Error(`Lighthouse returned nothing for ${type}`);
-        const { lhr } = result;
-        if (lhr.runtimeError) throw new Error(`Lighthouse could not audit ${type}: ${lhr.runtimeError.message}`);
+        const { lhr, target } = await audit(
+          type,
+          () => (path === undefined ? consentUrl(runtime.url) : Promise.resolve(url)),
+          chrome.port,
+          config,
+        );
         const row: Row = { type, scores: categories.map((c) => score(lhr, c)), bytes: bytesByKind(lhr), inlineCss: 0 };
         const html =
           path === undefined
