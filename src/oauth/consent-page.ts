@@ -3,7 +3,11 @@ import { scopes, type Scope } from "./metadata.ts";
 
 /** The consent screen and the authorization error page: one card on a page that looks like the rest of the site. */
 const page = (shell: PageShell, title: string, card: string) =>
-  renderPage(shell, { title, main: `<section class="card consent" aria-labelledby="consent-title">\n${card}\n</section>` });
+  renderPage(shell, {
+    title,
+    description: `An application asks for access to ${shell.studioName}: approve or deny it.`,
+    main: `<section class="card consent" aria-labelledby="consent-title">\n${card}\n</section>`,
+  });
 
 export interface ConsentView {
   clientName: string | undefined;

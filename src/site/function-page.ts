@@ -26,7 +26,10 @@ export function pageHeaders(formTargets: string[] = []): Record<string, string> 
   };
 }
 
-export function renderPage(shell: PageShell, { title, main, current }: { title: string; main: string; current?: string }): string {
+export function renderPage(
+  shell: PageShell,
+  { title, main, current, description }: { title: string; main: string; current?: string; description?: string },
+): string {
   const name = escapeHtml(shell.studioName);
   const nav = mainNavigation
     .map(([label, path]) => `<li><a href="${path}"${path === current ? ' aria-current="page"' : ""}>${escapeHtml(label)}</a></li>`)
@@ -36,7 +39,7 @@ export function renderPage(shell: PageShell, { title, main, current }: { title: 
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
+<meta name="robots" content="noindex">${description ? `\n<meta name="description" content="${escapeHtml(description)}">` : ""}
 <meta name="color-scheme" content="light dark">
 <title>${escapeHtml(title)} · ${name}</title>
 <style>${shell.stylesheet}</style>

@@ -2,7 +2,7 @@ import { apiCatalogPath, linkHeader, pageLinks } from "../discovery/api-catalog.
 import { contentSignalValue } from "../discovery/policy.ts";
 import { twins } from "../markdown/twins.ts";
 import { markdownContentType } from "../twins/serve.ts";
-import { estimateTokens } from "../twins/tokens.ts";
+import { countTokens } from "../twins/tokens.ts";
 import type { Site } from "./model.ts";
 import { absolute, notFoundPath } from "./routes.ts";
 
@@ -13,6 +13,7 @@ import { absolute, notFoundPath } from "./routes.ts";
  */
 export function netlifyHeaders(site: Site): string {
   const rule = (path: string, headers: [string, string][]) => [path, ...headers.map(([name, value]) => `  ${name}: ${value}`)].join("\n");
+  const notFound = twins(site).find((t) => t.path === notFoundPath)!;
   return `${twins(site)
     .filter((t) => t.path !== notFoundPath)
     .flatMap((t) => [
@@ -26,12 +27,16 @@ export function netlifyHeaders(site: Site): string {
       rule(t.markdownPath, [
         ["Content-Type", markdownContentType],
         ["Vary", "Accept"],
-        ["X-Markdown-Tokens", String(estimateTokens(t.markdown))],
+        ["X-Markdown-Tokens", String(countTokens(t.markdown))],
         ["Content-Signal", contentSignalValue],
         ["Link", `<${absolute(site.baseUrl, t.path)}>; rel="canonical"`],
       ]),
     ])
-    .join("\n")}\n${rule(apiCatalogPath, [
+    .join("\n")}\n${rule(notFound.markdownPath, [
+    // The edge function answers unknown pages with this twin and passes its count on.
+    ["Content-Type", markdownContentType],
+    ["X-Markdown-Tokens", String(countTokens(notFound.markdown))],
+  ])}\n${rule(apiCatalogPath, [
     ["Link", `<${apiCatalogPath}>; rel="api-catalog"`],
     ["Access-Control-Allow-Origin", "*"],
   ])}\n`;

@@ -1,7 +1,6 @@
 import { contentSignalValue } from "../discovery/policy.ts";
 import { markdownPath, notFoundPath } from "../site/routes.ts";
 import { prefersMarkdown } from "./negotiate.ts";
-import { estimateTokens } from "./tokens.ts";
 
 /** Reads a file of the published site by its path, as the platform serves it. */
 export type StaticFetch = (path: string) => Promise<Response>;
@@ -43,10 +42,12 @@ export async function serveMarkdownTwin(request: Request, fetchStatic: StaticFet
   const headers = new Headers({
     "Content-Type": markdownContentType,
     Vary: "Accept",
-    "X-Markdown-Tokens": String(estimateTokens(body)),
     "Cache-Control": "public, max-age=0, must-revalidate",
     "Content-Signal": contentSignalValue,
   });
+  // The exact count is computed at build time into _headers (src/twins/tokens.ts); the static twin carries it.
+  const tokens = twin.headers.get("x-markdown-tokens");
+  if (tokens) headers.set("X-Markdown-Tokens", tokens);
   if (status === 200) headers.set("Link", `<${new URL(path, request.url).href}>; rel="canonical"`);
   const etag = twin.headers.get("etag");
   if (etag && status === 200) headers.set("ETag", etag);

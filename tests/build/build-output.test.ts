@@ -4,6 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { stripVTControlCharacters } from "node:util";
+import { Tiktoken } from "js-tiktoken/lite";
+import o200k_base from "js-tiktoken/ranks/o200k_base";
 import { describe, expect, inject, it } from "vitest";
 import type { IndexablePage } from "../../src/resources/pages.ts";
 import { caseStudyResourceSchema, resourceSchemas } from "../support/resources.ts";
@@ -13,6 +15,7 @@ const dist = (path: string) => join(root, "dist", path);
 const read = (path: string) => readFile(dist(path), "utf8");
 const readJson = async (path: string) => JSON.parse(await read(path)) as unknown;
 const pathOf = (url: string) => new URL(url).pathname;
+const o200k = new Tiktoken(o200k_base);
 
 describe("the build output", () => {
   it("gives every indexable page an HTML file and a clean Markdown twin with absolute links", async () => {
@@ -46,14 +49,18 @@ describe("the build output", () => {
     expect(index.resources.every((r) => r.url.startsWith(`${inject("baseUrl")}/api/v1/`))).toBe(true);
   });
 
-  it("generates per-page headers: Vary and the Markdown alternate on pages, the token estimate on twins", async () => {
+  it("generates per-page headers: Vary and the Markdown alternate on pages, the exact token count on twins", async () => {
     const headers = await read("_headers");
     const offersMd = await read("offers.md");
     expect(headers).toContain(
       '/offers\n  Vary: Accept\n  Link: </offers.md>; rel="alternate"; type="text/markdown", </.well-known/api-catalog>; rel="api-catalog"',
     );
     expect(headers).toContain(
-      `/offers.md\n  Content-Type: text/markdown; charset=utf-8\n  Vary: Accept\n  X-Markdown-Tokens: ${Math.ceil(offersMd.length / 4)}`,
+      `/offers.md\n  Content-Type: text/markdown; charset=utf-8\n  Vary: Accept\n  X-Markdown-Tokens: ${o200k.encode(offersMd).length}`,
+    );
+    // The 404 twin, which the edge function serves for unknown pages, carries its count too.
+    expect(headers).toContain(
+      `/404.md\n  Content-Type: text/markdown; charset=utf-8\n  X-Markdown-Tokens: ${o200k.encode(await read("404.md")).length}`,
     );
   });
 });

@@ -299,6 +299,16 @@ describe("authorization code with PKCE", () => {
     expect(page.headers.get("cache-control")).toBe("no-store");
     expect(page.headers.get("set-cookie")).toMatch(/HttpOnly; SameSite=Strict/);
   });
+
+  it("keeps the consent page out of search indexes and describes it", async () => {
+    const { html } = await consentByHttp(as, {
+      client_id: publicClient.client_id,
+      redirect_uri: "http://127.0.0.1:5000/callback",
+      code_challenge: await challengeOf(oauth.generateRandomCodeVerifier()),
+    });
+    expect(html).toContain('<meta name="robots" content="noindex">');
+    expect(html).toMatch(/<meta name="description" content="An application asks for access to [^"]+: approve or deny it\.">/);
+  });
 });
 
 describe("client ID metadata documents (loopback test mode)", () => {
