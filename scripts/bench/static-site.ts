@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { extname, join, normalize } from "node:path";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
-import { parse } from "smol-toml";
+import { parseAllHeaders } from "@netlify/headers-parser";
 
 /**
  * dist/ served the way Netlify's CDN serves it, for measuring pages without the local emulator's per-request cost:
@@ -15,8 +15,6 @@ export interface StaticSite {
   url: string;
   close(): Promise<void>;
 }
-
-type HeaderRule = { pattern: RegExp; headers: [string, string][] };
 
 const types: Record<string, string> = {
   ".html": "text/html; charset=UTF-8",
@@ -29,36 +27,18 @@ const types: Record<string, string> = {
   ".md": "text/markdown; charset=UTF-8",
 };
 
-/** A Netlify header path (`/*` splats, exact paths otherwise) as a regular expression. */
-const pathPattern = (path: string) => new RegExp(`^${path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`);
-
-/** The `_headers` file format: a path at the start of a line, then indented `Name: value` lines. */
-export function parseHeadersFile(text: string): HeaderRule[] {
-  const rules: HeaderRule[] = [];
-  for (const line of text.split("\n")) {
-    if (!line.trim() || line.trim().startsWith("#")) continue;
-    if (!/^\s/.test(line)) rules.push({ pattern: pathPattern(line.trim()), headers: [] });
-    else {
-      const at = line.indexOf(":");
-      rules.at(-1)?.headers.push([line.slice(0, at).trim(), line.slice(at + 1).trim()]);
-    }
-  }
-  return rules;
-}
-
-function tomlRules(toml: string): HeaderRule[] {
-  const config = parse(toml) as { headers?: { for: string; values: Record<string, string> }[] };
-  return (config.headers ?? []).map((h) => ({ pattern: pathPattern(h.for), headers: Object.entries(h.values) }));
-}
-
 const compressible = (type: string) => /^(text\/|application\/(json|javascript|xml)|image\/svg)/.test(type);
 
 export async function serveStaticSite(root: string): Promise<StaticSite> {
   const dist = join(root, "dist");
-  const rules = [
-    ...tomlRules(await readFile(join(root, "netlify.toml"), "utf8")),
-    ...parseHeadersFile(await readFile(join(dist, "_headers"), "utf8")),
-  ];
+  // Netlify's own parser and path matching, for netlify.toml's [[headers]] and the build's _headers file.
+  const { headers: rules, errors } = await parseAllHeaders({
+    headersFiles: [join(dist, "_headers")],
+    netlifyConfigPath: join(root, "netlify.toml"),
+    configHeaders: undefined,
+    minimal: false,
+  });
+  if (errors.length > 0) throw new Error(`the headers do not parse: ${errors.map(String).join("; ")}`);
   const fileFor = (pathname: string) => {
     const path = normalize(decodeURIComponent(pathname)).replace(/^(\.\.[/\\])+/, "");
     if (path.endsWith("/")) return join(dist, path, "index.html");
@@ -77,7 +57,8 @@ export async function serveStaticSite(root: string): Promise<StaticSite> {
     }
     const type = types[extname(file)] ?? "application/octet-stream";
     const headers: Record<string, string> = { "Content-Type": type, "Cache-Control": "public, max-age=0, must-revalidate" };
-    if (status === 200) for (const rule of rules) if (rule.pattern.test(pathname)) for (const [n, v] of rule.headers) headers[n] = v;
+    if (status === 200)
+      for (const rule of rules) if ("forRegExp" in rule && rule.forRegExp.test(pathname)) Object.assign(headers, rule.values);
     const accepted = String(req.headers["accept-encoding"] ?? "");
     if (compressible(type) && /\bbr\b/.test(accepted)) {
       body = await promisify(brotliCompress)(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } });
