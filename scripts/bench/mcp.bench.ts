@@ -11,14 +11,13 @@ import { generateKeySet, importSigningKeys } from "../../src/oauth/keys.ts";
 import { createAccessTokenVerifier } from "../../src/oauth/verify.ts";
 import { siteSizeIds, type PrebuiltResources } from "../../src/resources/prebuilt.ts";
 import { startLocalStore } from "../local-store/store.ts";
-import { describeFigures, measure, type Figures } from "./stats.ts";
+import { describeFigures, measure } from "./stats.ts";
 
 /**
  * /mcp cost: our handler called in-process (quota through the LOCAL STORE over loopback HTTP, body limit, Origin and
  * auth gate, then a fresh SDK server and stateless transport) against the same SDK server and transport bare, for
  * tools/list and a read tool call. Production Upstash adds a network round trip per request instead of loopback.
- * With MCP_BENCH_URL (say http://localhost:8888/mcp from `npm start`) a short run through the local runtime is added:
- * informational only, the emulator's speed is not Netlify's.
+ * The local runtime is measured by emulator.bench.ts.
  */
 const messages = {
   "tools/list": { jsonrpc: "2.0", id: 1, method: "tools/list" },
@@ -88,21 +87,6 @@ export default async function mcpBench() {
     const limiter = upstashLimiter(redis, { cacheBlocked: false });
     const quotaOnly = await measure(() => limiter.consume("mcp", `10.255.${client & 255}.${client++ & 255}`));
     console.log(describeFigures("of which the quota alone (local store)", quotaOnly));
-
-    const url = process.env.MCP_BENCH_URL;
-    if (url) {
-      console.log(`informational, through the local runtime at ${url} (the emulator, not Netlify):`);
-      for (const [label, body] of Object.entries(messages)) {
-        const figures: Figures = await measure(
-          async () => {
-            const response = await fetch(url, { method: "POST", headers, body: JSON.stringify(body) });
-            await response.arrayBuffer();
-          },
-          { warmup: 3, count: 30 },
-        );
-        console.log(describeFigures(`${label}: local runtime`, figures));
-      }
-    }
   } finally {
     await store.close();
     await rm(dir, { recursive: true, force: true });

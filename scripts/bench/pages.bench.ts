@@ -1,5 +1,4 @@
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -9,8 +8,8 @@ import o200k_base from "js-tiktoken/ranks/o200k_base";
 import lighthouse from "lighthouse";
 import desktopConfig from "lighthouse/core/config/desktop-config.js";
 import * as oauth from "oauth4webapi";
-import { startRuntime } from "../runtime/runtime.ts";
 import { authorizeUrl, discover, register } from "../../tests/support/oauth-client.ts";
+import { startBenchRuntime } from "./runtime.ts";
 import { serveStaticSite } from "./static-site.ts";
 
 /**
@@ -40,16 +39,6 @@ async function staticPages(): Promise<[string, string][]> {
     ["developers", "/developers"],
   ];
 }
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 /** A consent screen URL: a public client registered with a loopback redirect, then an authorization request with PKCE. */
 async function consentUrl(base: string): Promise<string> {
@@ -128,20 +117,9 @@ interface Row {
 }
 
 export default async function pagesBench() {
-  const dataDir = await mkdtemp(join(tmpdir(), "frontdoor-bench-pages-"));
   const userDataDir = await mkdtemp(join(tmpdir(), "frontdoor-bench-chromium-"));
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(await freePort()), FRONTDOOR_DATA_DIR: dataDir };
-  for (const name of ["URL", "UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN", "OAUTH_SIGNING_KEYS", "POSTMARK_SERVER_TOKEN"]) {
-    delete env[name];
-  }
-  const output: string[] = [];
   // The runtime builds dist/ if it is missing or stale, as npm start does; the static server then serves that build.
-  const runtime = await startRuntime({ root, env, log: (line) => output.push(line), output: (chunk) => output.push(chunk) }).catch(
-    (error: unknown) => {
-      console.error(output.join("\n"));
-      throw error;
-    },
-  );
+  const runtime = await startBenchRuntime(root);
   const site = await serveStaticSite(root);
   const chrome = await chromeLauncher.launch({
     chromePath,
@@ -230,7 +208,6 @@ export default async function pagesBench() {
     chrome.kill();
     await site.close();
     await runtime.stop();
-    await rm(dataDir, { recursive: true, force: true });
     await rm(userDataDir, { recursive: true, force: true }).catch(() => undefined);
   }
 }

@@ -1,9 +1,9 @@
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { TestProject } from "vitest/node";
+import { freePort } from "../../scripts/lib/free-port.ts";
 import { startRuntime, type Runtime } from "../../scripts/runtime/runtime.ts";
 import { startPostmarkStandIn, type PostmarkStandIn } from "./postmark-standin.ts";
 
@@ -16,16 +16,6 @@ declare module "vitest" {
     postmark: string;
   }
 }
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 let runtime: Runtime | undefined;
 let postmark: PostmarkStandIn | undefined;
