@@ -32,8 +32,18 @@ export async function buildFingerprint(root: string, baseUrl: string, signingKey
   return hash.digest("hex");
 }
 
-/** Builds the site unless dist/ was built from the same sources for the same base URL and keys. */
-export async function buildIfNeeded(root: string, baseUrl: string, stampFile: string, log: (line: string) => void, signingKeys?: string) {
+/**
+ * Builds the site unless dist/ was built from the same sources for the same base URL and keys. The build's own output
+ * goes to `output` when given (tests and benches keep it for failures), to the terminal otherwise.
+ */
+export async function buildIfNeeded(
+  root: string,
+  baseUrl: string,
+  stampFile: string,
+  log: (line: string) => void,
+  signingKeys?: string,
+  output?: (chunk: string) => void,
+) {
   const fingerprint = await buildFingerprint(root, baseUrl, signingKeys);
   const previous = await readFile(stampFile, "utf8").catch(() => "");
   const built = await stat(join(root, "dist", "index.html")).then(
@@ -49,8 +59,10 @@ export async function buildIfNeeded(root: string, baseUrl: string, stampFile: st
     const child = spawn(process.execPath, [join(root, "node_modules/astro/bin/astro.mjs"), "build"], {
       cwd: root,
       env: { ...process.env, URL: baseUrl, ASTRO_TELEMETRY_DISABLED: "1", ...(signingKeys ? { OAUTH_SIGNING_KEYS: signingKeys } : {}) },
-      stdio: ["ignore", "inherit", "inherit"],
+      stdio: ["ignore", output ? "pipe" : "inherit", output ? "pipe" : "inherit"],
     });
+    child.stdout?.setEncoding("utf8").on("data", (chunk: string) => output?.(chunk));
+    child.stderr?.setEncoding("utf8").on("data", (chunk: string) => output?.(chunk));
     child.on("error", reject);
     child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`astro build failed (exit code ${code})`))));
   });

@@ -52,7 +52,7 @@ export async function startRuntime({ root, env = process.env, log = console.log,
     // variable that exists only in the shell, and netlify dev passes them only files whose names start with .env.
     await mkdir(join(root, ".data"), { recursive: true });
     // The build signs the agent card with the same key set the functions sign tokens with.
-    await buildIfNeeded(root, config.baseUrl, join(root, ".data", "build-fingerprint"), log, config.env.OAUTH_SIGNING_KEYS);
+    await buildIfNeeded(root, config.baseUrl, join(root, ".data", "build-fingerprint"), log, config.env.OAUTH_SIGNING_KEYS, output);
     await writeFile(join(root, ".env.runtime"), `# Written by npm start from .env and the shell; do not edit.\n${formatEnv(config.env)}`, {
       mode: 0o600,
     });
