@@ -1,8 +1,8 @@
-import { spawn } from "node:child_process";
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildContentInto } from "../lib/astro-build.ts";
 
 const sizes = (process.env.BENCH_BUILD_SIZES ?? "10,100,1000").split(",").map(Number);
 
@@ -26,7 +26,12 @@ export default async function buildBench() {
         await writeFile(join(work, "content/case-studies", `${sample.id}-${i}.md`), renamed(sample.text, i));
       }
       const started = performance.now();
-      await astroBuild(root, work);
+      const build = await buildContentInto(root, {
+        contentDir: join(work, "content"),
+        outDir: join(work, "dist"),
+        cacheDir: join(work, "cache"),
+      });
+      if (build.code !== 0) throw new Error(`astro build failed (exit code ${build.code}):\n${build.output}`);
       const seconds = (performance.now() - started) / 1000;
       const files = (await readdir(join(work, "dist"), { recursive: true })).filter((f) => /\.(html|md|json)$/.test(f)).length;
       rows.push({ studies, seconds, files });
@@ -50,22 +55,3 @@ async function readSamples(folder: string) {
 /** A copy of a sample study that reads as a different one: its title and client get the copy's number. */
 const renamed = (text: string, n: number) =>
   text.replace(/^title: (.*)$/m, `title: $1 (${n})`).replace(/^ {2}name: (.*)$/m, `  name: $1 ${n}`);
-
-function astroBuild(root: string, work: string) {
-  return new Promise<void>((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, "node_modules/astro/bin/astro.mjs"), "build", "--outDir", join(work, "dist")], {
-      cwd: root,
-      env: {
-        ...process.env,
-        FRONTDOOR_CONTENT_DIR: join(work, "content"),
-        FRONTDOOR_CACHE_DIR: join(work, "cache"),
-        ASTRO_TELEMETRY_DISABLED: "1",
-      },
-      stdio: ["ignore", "ignore", "pipe"],
-    });
-    let errors = "";
-    child.stderr.on("data", (chunk) => (errors += chunk));
-    child.on("error", reject);
-    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`astro build failed (exit code ${code}):\n${errors}`))));
-  });
-}

@@ -1,12 +1,11 @@
-import { spawn } from "node:child_process";
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { stripVTControlCharacters } from "node:util";
 import { Tiktoken } from "js-tiktoken/lite";
 import o200k_base from "js-tiktoken/ranks/o200k_base";
 import { describe, expect, inject, it } from "vitest";
+import { buildContentInto } from "../../scripts/lib/astro-build.ts";
 import type { IndexablePage } from "../../src/resources/pages.ts";
 import { caseStudyResourceSchema, resourceSchemas } from "../support/resources.ts";
 
@@ -71,21 +70,7 @@ async function buildBroken(edit: (dir: string) => Promise<void>) {
   try {
     await cp(join(root, "content"), join(work, "content"), { recursive: true });
     await edit(join(work, "content"));
-    return await new Promise<{ code: number | null; output: string }>((resolve) => {
-      const child = spawn(process.execPath, [join(root, "node_modules/astro/bin/astro.mjs"), "build", "--outDir", join(work, "dist")], {
-        cwd: root,
-        env: {
-          ...process.env,
-          FRONTDOOR_CONTENT_DIR: join(work, "content"),
-          FRONTDOOR_CACHE_DIR: join(work, "cache"),
-          ASTRO_TELEMETRY_DISABLED: "1",
-        },
-      });
-      let output = "";
-      child.stdout.on("data", (d) => (output += d));
-      child.stderr.on("data", (d) => (output += d));
-      child.on("exit", (code) => resolve({ code, output: stripVTControlCharacters(output) }));
-    });
+    return await buildContentInto(root, { contentDir: join(work, "content"), outDir: join(work, "dist"), cacheDir: join(work, "cache") });
   } finally {
     await rm(work, { recursive: true, force: true });
   }
