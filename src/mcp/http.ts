@@ -147,8 +147,12 @@ export function createMcpHandler(options: McpHandlerOptions) {
     if (response.status >= 400 && id !== undefined && id !== null) {
       // The SDK refuses some requests at the transport (an unsupported MCP-Protocol-Version, say) with a null id;
       // the request was read, so its error answers its id.
-      const error = (await response.json()) as { id: unknown };
-      return Response.json({ ...error, id: error.id ?? id }, { status: response.status, headers: out });
+      const error = (await response
+        .clone()
+        .json()
+        .catch(() => undefined)) as { id?: unknown } | undefined;
+      if (error && typeof error === "object")
+        return Response.json({ ...error, id: error.id ?? id }, { status: response.status, headers: out });
     }
     return new Response(response.body, { status: response.status, headers: out });
   };

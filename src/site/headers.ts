@@ -13,8 +13,9 @@ import { absolute, notFoundPath } from "./routes.ts";
  */
 export function netlifyHeaders(site: Site): string {
   const rule = (path: string, headers: [string, string][]) => [path, ...headers.map(([name, value]) => `  ${name}: ${value}`)].join("\n");
-  const notFound = twins(site).find((t) => t.path === notFoundPath)!;
-  return `${twins(site)
+  const all = twins(site);
+  const notFound = all.find((t) => t.path === notFoundPath)!;
+  return `${all
     .filter((t) => t.path !== notFoundPath)
     .flatMap((t) => [
       // The page by its URL and by its file (the local emulator matches rules after resolving the file).
