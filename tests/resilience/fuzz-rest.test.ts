@@ -1,6 +1,10 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { twins } from "../../src/markdown/twins.ts";
+import { buildSite } from "../../src/site/model.ts";
 import { apiBase, caseStudyResourcePath, resourcePaths } from "../../src/site/routes.ts";
+import { serveMarkdownTwin } from "../../src/twins/serve.ts";
+import { loadContentDir } from "../support/content.ts";
 import { briefBody } from "./support/briefs.ts";
 import { startDeployment, type Deployment } from "./support/deployment.ts";
 import { defined, fuzz, headerValue, text, token, wire } from "./support/fuzz.ts";
@@ -133,5 +137,43 @@ describe("fuzzing REST", () => {
       0.5,
     );
     for (const status of [200, 400, 403, 422]) expect(statuses).toContain(status);
+  });
+
+  it("the Markdown negotiation: any method, page path and Accept header", async () => {
+    const site = buildSite(await loadContentDir("content"), "https://studio.example");
+    const files = new Map(twins(site).map((t) => [t.markdownPath, t.markdown]));
+    const fetchStatic = async (path: string) => {
+      const markdown = files.get(path);
+      return markdown === undefined
+        ? new Response(null, { status: 404 })
+        : new Response(markdown, { headers: { "x-markdown-tokens": "1" } });
+    };
+    const pagePaths = [...twins(site).map((t) => t.path), "/index.html", "/offers/", "/offers.md", "/favicon.svg", "/nope", "/work/nope"];
+    const accept = fc.oneof(
+      fc.constantFrom("text/markdown", "text/markdown;q=0", "text/html, text/markdown;q=0.9", "text/markdown;q=1, text/html;q=1", "*/*"),
+      headerValue,
+      fc
+        .array(fc.tuple(fc.constantFrom("text/markdown", "text/*", "*/*", "text/html"), fc.double({ min: 0, max: 1.5, noNaN: true })), {
+          maxLength: 4,
+        })
+        .map((ranges) => ranges.map(([type, q]) => `${type};q=${q.toFixed(3)}`).join(", ")),
+    );
+    const answered = new Set<number | undefined>();
+    await fuzz(
+      "Markdown negotiation",
+      fc.tuple(fc.constantFrom("GET", "HEAD", "POST", "OPTIONS"), fc.oneof(fc.constantFrom(...pagePaths), path), accept),
+      async ([method, pathname, acceptHeader]) => {
+        const request = new Request(`https://studio.example${pathname}`, { method, headers: { accept: acceptHeader } });
+        const response = await serveMarkdownTwin(request, fetchStatic);
+        answered.add(response?.status);
+        if (!response) return;
+        expect([200, 404]).toContain(response.status);
+        expect(response.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
+        expect(response.headers.get("vary")).toBe("Accept");
+        expect(response.headers.get("x-markdown-tokens")).toBe("1");
+        await response.body?.cancel();
+      },
+    );
+    for (const status of [undefined, 200, 404]) expect(answered).toContain(status);
   });
 });
