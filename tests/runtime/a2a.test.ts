@@ -233,7 +233,8 @@ describe("limits and errors", () => {
   });
 
   it("counts 120 requests a minute per IP (refusals counted once, emulator retries not at all), then 429 with Retry-After", async () => {
-    await inFreshWindow();
+    // The emulator answers a 403 only after retrying it (about 10 s): the window must not roll over meanwhile.
+    await inFreshWindow(60, 30);
     for (const key of await store.keys("rl:a2a:*")) await store.del(key);
     const refused = await rpc(
       {

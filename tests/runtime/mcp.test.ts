@@ -157,6 +157,8 @@ describe("authentication", () => {
   });
 
   it("steps up a token without svc:brief with 403 insufficient_scope, arriving unchanged through the emulator", async () => {
+    // The emulator answers a 403 only after retrying it (about 10 s): the window must not roll over meanwhile.
+    await inFreshWindow(60, 30);
     const res = await post(call("submit_project_brief", freshBrief(), "s1"), { Authorization: `Bearer ${readOnly}` });
     expect(res.status).toBe(403);
     expect(res.headers.get("www-authenticate")).toBe(
