@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "@upstash/redis";
 import { startLocalStore } from "../../../scripts/local-store/store.ts";
+import type { Command } from "../../../scripts/local-store/upstash-rest.ts";
 import { a2aHandlerFromEnv } from "../../../src/a2a/from-env.ts";
 import { apiGatewayFromEnv } from "../../../src/api/from-env.ts";
 import { deliveryFromEnv } from "../../../src/briefs/delivery-config.ts";
@@ -32,11 +33,12 @@ export const prebuilt = () => (content ??= loadContentDir("content").then((raw) 
  * The store the suite runs on: the machine's Redis through the tests' Upstash REST gateway (as CI always has), or the
  * local store when no Redis answers outside CI.
  */
-export async function startStore(db: number): Promise<{ url: string; token: string; close(): Promise<void> }> {
+export async function startStore(db: number): Promise<{ url: string; token: string; commands: Command[]; close(): Promise<void> }> {
   if (await realRedisAvailable()) return startRedisGateway(db);
   const dir = await mkdtemp(join(tmpdir(), "frontdoor-resilience-"));
-  const store = await startLocalStore({ token: "t", snapshotFile: join(dir, "store.json") });
-  return { ...store, close: async () => (await store.close(), await rm(dir, { recursive: true, force: true })) };
+  const commands: Command[] = [];
+  const store = await startLocalStore({ token: "t", snapshotFile: join(dir, "store.json"), onCommand: (c) => commands.push(c) });
+  return { ...store, commands, close: async () => (await store.close(), await rm(dir, { recursive: true, force: true })) };
 }
 
 /** The files the platform serves behind the /api gateway (after the `.json` rewrite): every read resource. */
