@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { startBenchRuntime } from "./runtime.ts";
+import { startIsolatedRuntime } from "../runtime/isolated.ts";
 import { describeFigures, measure } from "./stats.ts";
 
 /**
@@ -9,7 +9,7 @@ import { describeFigures, measure } from "./stats.ts";
  */
 export default async function emulatorBench() {
   const root = fileURLToPath(new URL("../..", import.meta.url));
-  const runtime = await startBenchRuntime(root);
+  const runtime = await startIsolatedRuntime(root);
   const base = runtime.url;
   const json = { "content-type": "application/json", accept: "application/json, text/event-stream" };
   const calls: [string, () => Promise<Response>][] = [

@@ -9,7 +9,7 @@ import lighthouse from "lighthouse";
 import desktopConfig from "lighthouse/core/config/desktop-config.js";
 import * as oauth from "oauth4webapi";
 import { authorizeUrl, discover, register } from "../../tests/support/oauth-client.ts";
-import { startBenchRuntime } from "./runtime.ts";
+import { startIsolatedRuntime } from "../runtime/isolated.ts";
 import { serveStaticSite } from "./static-site.ts";
 
 /**
@@ -119,7 +119,7 @@ interface Row {
 export default async function pagesBench() {
   const userDataDir = await mkdtemp(join(tmpdir(), "frontdoor-bench-chromium-"));
   // The runtime builds dist/ if it is missing or stale, as npm start does; the static server then serves that build.
-  const runtime = await startBenchRuntime(root);
+  const runtime = await startIsolatedRuntime(root);
   const site = await serveStaticSite(root);
   const chrome = await chromeLauncher.launch({
     chromePath,

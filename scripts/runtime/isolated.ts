@@ -1,0 +1,39 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort } from "../lib/free-port.ts";
+import { startRuntime, type Runtime } from "./runtime.ts";
+
+/** The product's own variables: a runtime started beside the developer's shell must not pick theirs up. */
+const shellVariables = ["URL", "UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN", "OAUTH_SIGNING_KEYS", "POSTMARK_SERVER_TOKEN"];
+
+/**
+ * The local runtime exactly as `npm start` runs it, for the tests and the benches: a free port, a throw-away data
+ * folder, none of the shell's product variables (so the local store, generated keys and the outbox) unless `env`
+ * sets them. What it prints is kept, and shown only when it fails to start. It builds dist/ when needed.
+ */
+export async function startIsolatedRuntime(root: string, env: NodeJS.ProcessEnv = {}): Promise<Runtime & { dataDir: string }> {
+  const dataDir = await mkdtemp(join(tmpdir(), "frontdoor-runtime-"));
+  const environment: NodeJS.ProcessEnv = { ...process.env, PORT: String(await freePort()), FRONTDOOR_DATA_DIR: dataDir };
+  for (const name of shellVariables) delete environment[name];
+  Object.assign(environment, env);
+  const output: string[] = [];
+  const runtime = await startRuntime({
+    root,
+    env: environment,
+    log: (line) => output.push(line),
+    output: (chunk) => output.push(chunk),
+  }).catch(async (error: unknown) => {
+    console.error(output.join("\n"));
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  });
+  return {
+    ...runtime,
+    dataDir,
+    async stop() {
+      await runtime.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
