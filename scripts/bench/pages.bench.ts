@@ -3,13 +3,12 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as chromeLauncher from "chrome-launcher";
-import { Tiktoken } from "js-tiktoken/lite";
-import o200k_base from "js-tiktoken/ranks/o200k_base";
 import lighthouse from "lighthouse";
 import desktopConfig from "lighthouse/core/config/desktop-config.js";
 import * as oauth from "oauth4webapi";
 import { authorizeUrl, discover, register } from "../../tests/support/oauth-client.ts";
 import { startIsolatedRuntime } from "../runtime/isolated.ts";
+import { countTokens } from "../../src/twins/tokens.ts";
 import { serveStaticSite } from "./static-site.ts";
 
 /**
@@ -127,7 +126,6 @@ export default async function pagesBench() {
     ignoreDefaultFlags: true,
     chromeFlags: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
   });
-  const encoder = new Tiktoken(o200k_base);
   // The header as both routes serve it: the twin's own URL (static, dist/_headers) and the page negotiated (edge).
   const tokenHeader = async (url: string, accept?: string) => {
     const response = await fetch(url, { headers: accept ? { accept } : {} });
@@ -174,8 +172,8 @@ export default async function pagesBench() {
           const twinPath = path === "/" ? "/index.md" : `${path}.md`;
           const markdown = await readFile(join(root, "dist", twinPath), "utf8");
           row.tokens = {
-            html: encoder.encode(html).length,
-            markdown: encoder.encode(markdown).length,
+            html: countTokens(html),
+            markdown: countTokens(markdown),
             header: await tokenHeader(`${site.url}${twinPath}`),
             negotiated: await tokenHeader(`${runtime.url}${path}`, "text/markdown"),
           };
