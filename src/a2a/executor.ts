@@ -4,6 +4,9 @@ import { dryRunBody, receipt } from "../briefs/http.ts";
 import { fileBrief, type FilingResult, type PipelineDeps } from "../briefs/pipeline.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
 import { absolute, caseStudyResourcePath, resourcePaths } from "../site/routes.ts";
+import type { BriefSchema } from "../briefs/schema.ts";
+import type { Scope } from "../oauth/metadata.ts";
+import { decidedRoute, scopesOf } from "./caller.ts";
 import { chooseSkill, dataObjects, viewOfMessage, type Route } from "./route.ts";
 import { briefSkillId, readSkills } from "./skills.ts";
 
@@ -36,6 +39,23 @@ const agentMessage = (parts: Part[], ids: { contextId: string; taskId?: string }
   extensions: [],
   referenceTaskIds: [],
 });
+
+const briefScope: Scope = "svc:brief";
+const carriedKey = "brief_fields";
+
+/** The fields an input-required task carries to its next message. */
+const carriedFields = (metadata: Record<string, unknown> | undefined): Record<string, unknown> => {
+  const carried = metadata?.[carriedKey];
+  return typeof carried === "object" && carried !== null && !Array.isArray(carried) ? (carried as Record<string, unknown>) : {};
+};
+
+/** Only brief fields that are valid on their own are kept, so what a task stores is bounded by the brief's limits. */
+const fieldsToCarry = (schema: BriefSchema, body: Record<string, unknown>) =>
+  Object.fromEntries(
+    Object.entries(schema.shape)
+      .filter(([name, field]) => name in body && field.safeParse(body[name]).success)
+      .map(([name]) => [name, body[name]]),
+  );
 
 /** Reads answer with a message (data part + short text, no task stored); a brief is a task kept in the task store. */
 export function createAgentExecutor({ prebuilt, pipeline }: ExecutorDeps): AgentExecutor {
@@ -75,13 +95,12 @@ export function createAgentExecutor({ prebuilt, pipeline }: ExecutorDeps): Agent
 
   async function fileFrom(
     context: RequestContext,
-  ): Promise<{ state: TaskState; parts: Part[]; artifact?: { name: string; parts: Part[] } }> {
+  ): Promise<{ state: TaskState; parts: Part[]; artifact?: { name: string; parts: Part[] }; carried?: Record<string, unknown> }> {
     const user = context.context.user;
     if (!user?.isAuthenticated) throw new Error("a brief reached the executor without an authenticated client");
-    // A follow-up to an input-required task adds to what the earlier messages of the task said.
-    const messages = [...(context.task?.history ?? []).filter((m) => m.role === Role.ROLE_USER), context.userMessage];
-    const body: Record<string, unknown> = {};
-    for (const message of messages) for (const data of dataObjects(viewOfMessage(message))) Object.assign(body, data);
+    // A follow-up to an input-required task adds to the fields the task carries from its earlier messages.
+    const body: Record<string, unknown> = { ...carriedFields(context.task?.metadata) };
+    for (const data of dataObjects(viewOfMessage(context.userMessage))) Object.assign(body, data);
     delete body.skill;
 
     let result: FilingResult;
@@ -99,6 +118,7 @@ export function createAgentExecutor({ prebuilt, pipeline }: ExecutorDeps): Agent
       case "invalid": {
         const n = result.errors.length;
         return {
+          carried: fieldsToCarry(pipeline().schema, body),
           state: TaskState.TASK_STATE_INPUT_REQUIRED,
           parts: [
             textPart(
@@ -145,10 +165,18 @@ export function createAgentExecutor({ prebuilt, pipeline }: ExecutorDeps): Agent
 
   return {
     async execute(context: RequestContext, bus: ExecutionEventBus) {
-      // The SDK stamps every incoming message with a task id; only an existing task makes it a continuation.
-      const route = chooseSkill({ ...viewOfMessage(context.userMessage), taskId: context.task?.id });
+      // The HTTP gate's decision; without a gate, the same rule over the SDK's decoding (the SDK stamps every incoming
+      // message with a task id, so only an existing task makes it a continuation).
+      const route = decidedRoute(context.context) ?? chooseSkill({ ...viewOfMessage(context.userMessage), taskId: context.task?.id });
       if (route.kind !== "brief") {
         bus.publish(AgentEvent.message(agentMessage(readAnswer(route), { contextId: context.contextId })));
+        bus.finished();
+        return;
+      }
+      // The scope is checked where the work is done, whatever the HTTP layer decided; nothing is stored.
+      if (!scopesOf(context.context).includes(briefScope)) {
+        const refusal = `Filing a brief needs an access token with the scope ${briefScope}. Nothing was filed.`;
+        bus.publish(AgentEvent.message(agentMessage([textPart(refusal)], { contextId: context.contextId })));
         bus.finished();
         return;
       }
@@ -185,7 +213,7 @@ export function createAgentExecutor({ prebuilt, pipeline }: ExecutorDeps): Agent
         AgentEvent.statusUpdate({
           ...ids,
           status: { state: outcome.state, message: agentMessage(outcome.parts, ids), timestamp: new Date().toISOString() },
-          metadata: undefined,
+          metadata: { [carriedKey]: outcome.carried ?? {} },
         }),
       );
       bus.finished();

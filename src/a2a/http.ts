@@ -1,14 +1,16 @@
 import { AgentCard } from "@a2a-js/sdk";
 import { LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
-import { JsonRpcTransportHandler, ServerCallContext, validateVersion, type A2ARequestHandler, type User } from "@a2a-js/sdk/server";
+import { JsonRpcTransportHandler, ServerCallContext, validateVersion, type A2ARequestHandler } from "@a2a-js/sdk/server";
+import { briefQuotaSubject } from "../briefs/quota-subject.ts";
+import { AuthenticatedClient, decideRoute } from "./caller.ts";
 import { readCapped } from "../http/read-capped.ts";
 import { policyField, quotaHeaders } from "../limits/headers.ts";
-import { QuotaStoreUnavailable, type Limiter } from "../limits/limiter.ts";
+import { QuotaStoreUnavailable, type Limiter, type QuotaResult } from "../limits/limiter.ts";
 import { authorize, type Verifier } from "../oauth/protect.ts";
 import type { AgentCardJson } from "./card.ts";
 import { a2aPath, maxA2ABodyBytes } from "./paths.ts";
 import { rpcError, type RpcError } from "./errors.ts";
-import { chooseSkill, viewOfJson } from "./route.ts";
+import { chooseSkill, viewOfJson, type Route } from "./route.ts";
 import { taskStoreUnavailable } from "./task-store.ts";
 import { requestedPath } from "../http/emulator-retry.ts";
 
@@ -28,19 +30,6 @@ export interface A2AHandlerOptions {
 const exposed = "RateLimit, RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, WWW-Authenticate";
 const cors = { "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": exposed };
 const sendMethods = new Set(["SendMessage", "SendStreamingMessage", "message/send", "message/stream"]);
-
-class AuthenticatedClient implements User {
-  readonly #clientId: string;
-  constructor(clientId: string) {
-    this.#clientId = clientId;
-  }
-  get isAuthenticated() {
-    return true;
-  }
-  get userName() {
-    return this.#clientId;
-  }
-}
 
 /**
  * POST /a2a/v1: the A2A JSON-RPC binding over the SDK's framework-free transport handlers (1.0, and 0.3 through the
@@ -142,19 +131,20 @@ export function createA2AHandler({
       return fail(rpcError("version_not_supported", `A2A-Version ${version} is not served here; send 1.0 or 0.3.`), rpc.id);
     }
 
-    let brief = false;
+    let route: Route | undefined;
     if (sendMethods.has(rpc.method)) {
-      const view = viewOfJson(rpc.params?.message);
-      if (!view) return fail(rpcError("invalid_params", "params.message with a parts array is required."), rpc.id);
+      const view = viewOfJson(rpc.params?.message, version);
+      if (!view) return fail(rpcError("invalid_params", "params.message with a parts array of valid parts is required."), rpc.id);
       if (view.otherParts > 0 || view.texts.length + view.data.length === 0)
         return fail(
           rpcError("content_type_not_supported", "Send text parts and data parts (application/json) only; files are not read."),
           rpc.id,
         );
-      brief = chooseSkill(view).kind === "brief";
+      route = chooseSkill(view);
     }
+    const brief = route?.kind === "brief";
 
-    let user: User | undefined;
+    let user: AuthenticatedClient | undefined;
     if (verifier && (brief || request.headers.has("authorization"))) {
       const auth = await authorize(verifier, request, baseUrl, "a2a", brief ? ["svc:brief"] : []);
       if (!auth.ok) {
@@ -164,10 +154,32 @@ export function createA2AHandler({
         );
         return fail(error, rpc.id, auth.status, { "WWW-Authenticate": auth.challenge });
       }
-      user = new AuthenticatedClient(auth.clientId);
+      user = new AuthenticatedClient(auth.clientId, auth.scopes);
+    }
+
+    if (brief && limiter && user) {
+      // Every brief message stores a task, valid or not: each counts, per client (one per host for metadata documents).
+      let tasks: QuotaResult | undefined;
+      try {
+        tasks = await limiter.consume("a2a-briefs", briefQuotaSubject(user.userName));
+      } catch (error) {
+        // Unreachable: the task store is the same database, and answers service_unavailable below.
+        if (!(error instanceof QuotaStoreUnavailable)) {
+          log(`quota store error, an A2A brief refused: ${String(error)}`);
+          return fail(rpcError("service_unavailable", taskStoreUnavailable), rpc.id, 503, { "Retry-After": "30" });
+        }
+      }
+      if (tasks && !tasks.allowed)
+        return fail(
+          rpcError("rate_limited", `This client has sent its ${tasks.limit} brief messages for now; retry in ${tasks.resetSeconds} s.`),
+          rpc.id,
+          429,
+          quotaHeaders(tasks),
+        );
     }
 
     const callContext = new ServerCallContext({ user, requestedVersion: version });
+    if (route) decideRoute(callContext, route);
     const transport = version.startsWith("0.") ? legacy : v1;
     const mapError = version.startsWith("0.")
       ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError

@@ -1,4 +1,4 @@
-import type { Message } from "@a2a-js/sdk";
+import { Message } from "@a2a-js/sdk";
 import type { CatalogId } from "../resources/catalog.ts";
 import { briefSkillId, isReadSkillId, readSkills } from "./skills.ts";
 
@@ -49,18 +49,31 @@ export function chooseSkill(view: MessageView): Route {
   return best ? { kind: "read", skill: best.skill } : { kind: "help" };
 }
 
-/** A message as JSON (A2A 1.0 `{text}`/`{data}` parts, or 0.3 `{kind, text}`/`{kind, data}` parts). */
-export function viewOfJson(message: unknown): MessageView | undefined {
-  if (!isObject(message) || !Array.isArray(message.parts)) return undefined;
+/**
+ * A message as JSON, decoded exactly as the SDK will decode it for the version in use, so the HTTP gate and the
+ * executor see the same parts: 1.0 through the SDK's own ProtoJSON decoder (a part with several members is the
+ * first of text, raw, url, data), 0.3 as the compatibility layer reads it (by `kind`, whatever else the part holds).
+ * Undefined when the SDK would refuse the message as malformed.
+ */
+export function viewOfJson(message: unknown, version: string): MessageView | undefined {
+  if (!isObject(message) || !Array.isArray(message.parts) || !message.parts.every(isObject)) return undefined;
+  if (!version.startsWith("0.")) return viewOfMessage(Message.fromJSON(message));
   const view: MessageView = { texts: [], data: [], otherParts: 0 };
   if (typeof message.taskId === "string" && message.taskId) view.taskId = message.taskId;
   if (isObject(message.metadata) && "skillId" in message.metadata) view.skillId = message.metadata.skillId;
-  for (const part of message.parts) {
-    if (isObject(part) && typeof part.text === "string") view.texts.push(part.text);
-    else if (isObject(part) && "data" in part) view.data.push(part.data);
-    else view.otherParts += 1;
+  for (const part of message.parts as Record<string, unknown>[]) {
+    if (part.kind === "text") view.texts.push(part.text as string);
+    else if (part.kind === "data") view.data.push(legacyDataValue(part));
+    else if (part.kind === "file") view.otherParts += 1;
+    else return undefined;
   }
   return view;
+}
+
+/** The 0.3 compatibility layer unwraps `{value}` from a data part flagged `data_part_compat` (a non-object payload). */
+function legacyDataValue(part: Record<string, unknown>): unknown {
+  const flagged = isObject(part.metadata) && part.metadata.data_part_compat === true;
+  return flagged && isObject(part.data) && "value" in part.data ? part.data.value : part.data;
 }
 
 /** The SDK's message (ProtoJSON decoded). */

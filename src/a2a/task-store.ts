@@ -4,7 +4,9 @@ import type { ServerCallContext, TaskStore } from "@a2a-js/sdk/server";
 import type { Redis } from "@upstash/redis";
 
 /** Tasks are kept this long after their last change, then expire. */
-export const taskLifetimeSeconds = 7 * 24 * 3600;
+export const taskLifetimeSeconds = 24 * 3600;
+/** The most history a stored task keeps, newest messages first, in bytes of JSON. */
+export const maxStoredHistoryBytes = 4 * 1024;
 
 const key = (id: string) => `a2a:task:${id}`;
 
@@ -41,7 +43,7 @@ export class UpstashTaskStore implements TaskStore {
   }
 
   async save(task: Task, context: ServerCallContext): Promise<void> {
-    const record: StoredTask = { owner: ownerOf(context), task: Task.toJSON(task) };
+    const record: StoredTask = { owner: ownerOf(context), task: withBoundedHistory(Task.toJSON(task) as TaskJson) };
     await reaching(() => this.redis.set(key(task.id), JSON.stringify(record), { ex: this.lifetimeSeconds }));
   }
 
@@ -55,4 +57,30 @@ export class UpstashTaskStore implements TaskStore {
   async list(): Promise<never> {
     throw new UnsupportedOperationError("ListTasks is not offered: fetch a task by its id with GetTask.");
   }
+}
+
+type TaskJson = { history?: unknown[] } & Record<string, unknown>;
+const sizeOf = (value: unknown) => new TextEncoder().encode(JSON.stringify(value)).length;
+
+/**
+ * The newest messages that fit in maxStoredHistoryBytes; a newest message too large on its own keeps its envelope with
+ * one text part saying what was left out. What a brief task needs from earlier messages travels in its metadata.
+ */
+export function withBoundedHistory(task: TaskJson): TaskJson {
+  const history = task.history ?? [];
+  const kept: unknown[] = [];
+  let budget = maxStoredHistoryBytes;
+  for (let i = history.length - 1; i >= 0; i--) {
+    const message = history[i] as Record<string, unknown>;
+    const size = sizeOf(message);
+    if (size <= budget) {
+      kept.unshift(message);
+      budget -= size;
+    } else if (kept.length === 0) {
+      const { parts: _parts, ...envelope } = message;
+      kept.unshift({ ...envelope, parts: [{ text: `(${size} bytes of this message are not kept)` }] });
+      break;
+    } else break;
+  }
+  return { ...task, history: kept };
 }

@@ -60,7 +60,7 @@ export function writeComponents(prebuilt: Pick<PrebuiltResources, "offers">, bas
           status: {
             type: "string",
             enum: ["received", "already_received"],
-            description: "already_received: the same person and company filed in the last 15 minutes; this is that lead.",
+            description: "already_received: this client sent this very brief in the last 15 minutes; this is that lead. Another client's brief is never answered.",
           },
           received_at: { type: "string", format: "date-time" },
           next_steps: { type: "string", description: "What happens next, in words." },
@@ -199,7 +199,7 @@ export function writePaths(quotaHeaders: Record<string, unknown>) {
         responses: {
           "200": {
             description:
-              "A dry run (`dry_run: true`), or a repeat of a brief the same person and company filed in the last 15 minutes (`status: already_received`).",
+              "A dry run (`dry_run: true`), or an exact repeat of a brief this client filed in the last 15 minutes (`status: already_received`).",
             headers: quotaHeaders,
             content: { "application/json": { schema: { oneOf: [ref("schemas", "DryRunResult"), ref("schemas", "BriefReceipt")] } } },
           },

@@ -105,6 +105,7 @@ export function createBriefsHandler({ baseUrl, authenticate, pipeline, responseT
       case "filed":
         return Response.json(receipt(result.lead, studio, responseTime), { status: 201, headers: { "Cache-Control": "no-store" } });
       case "already_filed":
+        // Always this client's own lead (pipeline.ts): its idempotent replay, or its exact repeat.
         return result.reason === "idempotency_key"
           ? Response.json(receipt(result.lead, studio, responseTime), {
               status: 201,

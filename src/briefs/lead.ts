@@ -25,6 +25,8 @@ export interface Lead {
   /** The OAuth client that filed it (or `form:<ip>` for the contact form). */
   client_id: string;
   brief: Brief;
+  /** An earlier lead about the same work e-mail and company (from any client): a hint for the studio only. */
+  possibly_same_person_as?: string;
   delivery: Delivery;
 }
 

@@ -43,6 +43,9 @@ export function leadMessage(lead: Lead, { from, to, studio }: { from: string; to
     .filter((k) => k !== "message" && b[k] !== undefined)
     .map((k) => [labels[k], String(b[k])] as const);
   const received = `Received ${lead.received_at} through ${lead.channel} (client ${lead.client_id}).`;
+  const related = lead.possibly_same_person_as
+    ? `Possibly the same person as ${lead.possibly_same_person_as} (same work e-mail and company, possibly filed by someone else).`
+    : undefined;
   const reply = `Reply to this e-mail to answer ${b.full_name} at ${b.work_email}.`;
 
   const text = [
@@ -53,6 +56,7 @@ export function leadMessage(lead: Lead, { from, to, studio }: { from: string; to
     "",
     received,
     `Lead id: ${lead.id}`,
+    ...(related ? [related] : []),
     reply,
   ].join("\n");
 
@@ -65,7 +69,7 @@ export function leadMessage(lead: Lead, { from, to, studio }: { from: string; to
     ),
     `</table>`,
     ...(b.message ? [`<h2 style="font-size: 16px;">Message</h2>`, `<p style="white-space: pre-wrap;">${escapeHtml(b.message)}</p>`] : []),
-    `<p style="color: #55524b;">${escapeHtml(received)}<br>Lead id: ${escapeHtml(lead.id)}<br>${escapeHtml(reply)}</p>`,
+    `<p style="color: #55524b;">${escapeHtml(received)}<br>Lead id: ${escapeHtml(lead.id)}${related ? `<br>${escapeHtml(related)}` : ""}<br>${escapeHtml(reply)}</p>`,
     `</body></html>`,
   ].join("\n");
 

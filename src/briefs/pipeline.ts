@@ -1,10 +1,10 @@
 import type { Limiter, QuotaResult } from "../limits/limiter.ts";
 import { attemptDelivery, type DeliveryDeps } from "./deliver.ts";
 import { newLeadId, type Channel, type Lead } from "./lead.ts";
-import type { BriefSchema } from "./schema.ts";
+import { briefQuotaSubject } from "./quota-subject.ts";
+import type { Brief, BriefSchema } from "./schema.ts";
 import type { LeadStore } from "./store.ts";
 import { validateBrief, type FieldError } from "./validate.ts";
-import type { Brief } from "./schema.ts";
 
 export interface PipelineDeps extends DeliveryDeps {
   schema: BriefSchema;
@@ -22,13 +22,17 @@ export interface FilingRequest {
   idempotencyKey?: string;
 }
 
+/**
+ * What became of a brief. `already_filed` only ever names a lead the same client filed: a replayed Idempotency-Key,
+ * or the very same brief sent again within the repeat window.
+ */
 export type FilingResult =
   | { kind: "invalid"; errors: FieldError[] }
   | { kind: "dry_run"; brief: Brief }
   | { kind: "quota_exceeded"; quota: QuotaResult }
   | { kind: "idempotency_conflict" }
   | { kind: "filed"; lead: Lead; quota?: QuotaResult }
-  | { kind: "already_filed"; lead: Lead; reason: "idempotency_key" | "same_person" };
+  | { kind: "already_filed"; lead: Lead; reason: "idempotency_key" | "repeat" };
 
 const sha256 = async (text: string) =>
   Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))), (b) =>
@@ -45,10 +49,16 @@ const fingerprint = (brief: Brief) =>
     ),
   );
 
+/** The person a brief is about, whoever files it: only ever used to annotate the studio's e-mail. */
+const personOf = (brief: Brief) => sha256(`${brief.work_email.toLowerCase()}\n${brief.company_name.toLowerCase()}`);
+
 /**
  * Filing a brief, once, for every channel (REST, MCP, A2A, the contact form): validate and normalise, stop for a
- * dry run, honour an Idempotency-Key, collapse repeats of the same person and company, count the client's quota,
- * record the lead durably, and only then try the e-mail (in the background; the retry job owns failures).
+ * dry run, honour an Idempotency-Key, collapse a client's exact repeat, count the client's quota, record the lead
+ * durably, and only then try the e-mail (in the background; the retry job owns failures).
+ *
+ * Everything that can answer with an earlier lead is keyed by the filing client, so no answer ever carries another
+ * client's brief and no client's brief is ever dropped because of another's.
  */
 export async function fileBrief(request: FilingRequest, deps: PipelineDeps): Promise<FilingResult> {
   const validation = validateBrief(deps.schema, request.body);
@@ -79,28 +89,29 @@ async function record(
   deps: PipelineDeps,
 ): Promise<FilingResult> {
   const { store } = deps;
-  const person = await sha256(`${r.brief.work_email.toLowerCase()}\n${r.brief.company_name.toLowerCase()}`);
   const collapse = async (holder: string | null): Promise<FilingResult | undefined> => {
     const original = holder && holder !== r.leadId ? await waitForLead(store, holder) : null;
-    if (!original) return undefined;
+    if (!original || original.client_id !== r.clientId) return undefined;
     if (r.keyHash) await store.pointIdempotencyKey(r.clientId, r.keyHash, { fingerprint: r.print, lead_id: original.id });
-    return { kind: "already_filed", lead: original, reason: "same_person" };
+    return { kind: "already_filed", lead: original, reason: "repeat" };
   };
 
-  // A repeat of a recent brief costs no quota; the claim after the quota settles concurrent repeats.
-  const earlier = await collapse(await store.samePersonLead(person));
+  // An exact repeat by the same client costs no quota; the claim after the quota settles concurrent repeats.
+  const earlier = await collapse(await store.repeatLead(r.clientId, r.print));
   if (earlier) return earlier;
-  const quota = await deps.limiter.consume("briefs-per-client", r.clientId);
+  const quota = await deps.limiter.consume("briefs-per-client", briefQuotaSubject(r.clientId));
   if (!quota.allowed) return { kind: "quota_exceeded", quota };
-  const concurrent = await collapse(await store.claimSamePerson(person, r.leadId));
+  const concurrent = await collapse(await store.claimRepeat(r.clientId, r.print, r.leadId));
   if (concurrent) return concurrent;
 
+  const samePerson = await store.notePerson(await personOf(r.brief), r.leadId);
   const lead: Lead = {
     id: r.leadId,
     received_at: new Date((deps.now ?? Date.now)()).toISOString(),
     channel: r.channel,
     client_id: r.clientId,
     brief: r.brief,
+    ...(samePerson ? { possibly_same_person_as: samePerson } : {}),
     delivery: { state: "pending", attempts: 0 },
   };
   await store.insert(lead);

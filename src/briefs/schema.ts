@@ -8,12 +8,18 @@ import { z } from "zod";
 // Control characters other than tab, line feed and carriage return; single-line fields refuse those too.
 const controlCharacters = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u2028\u2029]/;
 const lineBreaks = /[\r\n]/;
+/**
+ * Invisible formatting that can make a name or a subject line read as something else: the bidirectional marks,
+ * embeddings, overrides and isolates, zero-width space, word joiner and invisible operators, the byte order mark,
+ * soft hyphen and the Mongolian vowel separator. ZWNJ and ZWJ (U+200C, U+200D) stay: Persian and Indic names need them.
+ */
+const invisibleFormatting = /[\u00AD\u061C\u180E\u200B\u200E\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF]/;
 
 const singleLine = (label: string, max: number) =>
   z
     .string({ error: `${label} must be a string` })
-    .refine((s) => !controlCharacters.test(s) && !lineBreaks.test(s), {
-      message: `${label} must be one line of text without control characters`,
+    .refine((s) => !controlCharacters.test(s) && !lineBreaks.test(s) && !invisibleFormatting.test(s), {
+      message: `${label} must be one line of text without control or invisible formatting characters`,
       abort: true,
     })
     .transform((s) => s.trim().replace(/\s+/g, " "))

@@ -10,7 +10,9 @@ import type { Lead } from "./lead.ts";
  * - `leads:due`             sorted set of leads whose e-mail is owed, by when to try next
  * - `lead:<id>:lock`        a delivery attempt in progress (60 s)
  * - `brief:idem:<client>:<key>`  an Idempotency-Key's fingerprint and lead (24 h)
- * - `brief:same:<hash>`     the lead of a person and company seen in the last 15 minutes
+ * - `brief:repeat:<client>:<fingerprint>`  the lead of the same brief from the same client (15 minutes)
+ * - `brief:person:<hash>`   the latest lead about a person and company, from any client (30 days); it only
+ *                           annotates the studio's e-mail and is never shown to a client
  */
 export interface IdempotencyRecord {
   fingerprint: string;
@@ -18,7 +20,8 @@ export interface IdempotencyRecord {
 }
 
 export const idempotencyTtlSeconds = 24 * 3600;
-export const duplicateWindowSeconds = 15 * 60;
+export const repeatWindowSeconds = 15 * 60;
+export const samePersonWindowSeconds = 30 * 24 * 3600;
 
 export class LeadStore {
   readonly #redis: Redis;
@@ -89,15 +92,26 @@ export class LeadStore {
     await this.#redis.set(`brief:idem:${client}:${keyHash}`, JSON.stringify(record), { ex: idempotencyTtlSeconds });
   }
 
-  samePersonLead(hash: string): Promise<string | null> {
-    return this.#redis.get<string>(`brief:same:${hash}`);
+  /** The lead of this client's identical brief in the repeat window, if any. */
+  repeatLead(client: string, fingerprint: string): Promise<string | null> {
+    return this.#redis.get<string>(`brief:repeat:${client}:${fingerprint}`);
   }
 
-  /** Claims the person-and-company slot for a new lead; returns the lead already holding it, if any. */
-  async claimSamePerson(hash: string, leadId: string): Promise<string | null> {
-    const key = `brief:same:${hash}`;
-    if ((await this.#redis.set(key, leadId, { nx: true, ex: duplicateWindowSeconds })) === "OK") return null;
+  /** Claims the repeat slot of this client's brief for a new lead; returns the lead already holding it, if any. */
+  async claimRepeat(client: string, fingerprint: string, leadId: string): Promise<string | null> {
+    const key = `brief:repeat:${client}:${fingerprint}`;
+    if ((await this.#redis.set(key, leadId, { nx: true, ex: repeatWindowSeconds })) === "OK") return null;
     return this.#redis.get<string>(key);
+  }
+
+  /** Records a new lead about a person and returns the previous one about them, if any (one atomic step). */
+  async notePerson(hash: string, leadId: string): Promise<string | null> {
+    const key = `brief:person:${hash}`;
+    const tx = this.#redis.multi();
+    tx.get<string>(key);
+    tx.set(key, leadId, { ex: samePersonWindowSeconds });
+    const [previous] = (await tx.exec()) as [string | null, unknown];
+    return previous && previous !== leadId ? previous : null;
   }
 }
 

@@ -43,6 +43,13 @@ export const policies = {
     appliesTo: "Every request to the A2A agent at /a2a/v1, errors included",
     partition: "client IP",
   },
+  "a2a-briefs": {
+    quota: 30,
+    windowSeconds: 3600,
+    appliesTo:
+      "Messages to the A2A brief skill (svc-project-brief), valid or not: each one stores a task. Clients identified by a metadata document share one count per host",
+    partition: "OAuth client",
+  },
   "oauth-register": {
     quota: 20,
     windowSeconds: 3600,

@@ -29,7 +29,7 @@ const idempotencyKeyProperty = {
 const briefOutputSchema = z
   .object({
     lead_id: z.string().optional().describe("The lead's id (filed briefs); quote it when following up."),
-    status: z.enum(["received", "already_received"]).optional().describe("received, or already_received for a repeat of a recent brief."),
+    status: z.enum(["received", "already_received"]).optional().describe("received, or already_received when this client sent this very brief in the last 15 minutes."),
     received_at: z.string().optional().describe("When the lead was received, ISO 8601."),
     next_steps: z.string().optional().describe("What happens next, to tell the person."),
     dry_run: z.literal(true).optional().describe("Present on a dry run: nothing was filed."),
@@ -105,7 +105,7 @@ export function briefTool(filing: BriefFiling): Tool {
           if (result.reason === "idempotency_key")
             return structuredResult(`Already filed with this idempotency_key: lead ${value.lead_id}. ${value.next_steps}`, value);
           return structuredResult(
-            `This person and company filed the same brief recently: it was not filed again. Lead ${value.lead_id}. ${value.next_steps}`,
+            `You sent this very brief a few minutes ago: it was not filed again. Lead ${value.lead_id}. ${value.next_steps}`,
             { ...value, status: "already_received" },
           );
         }

@@ -142,12 +142,12 @@ function briefsGuide(site: Site) {
     example: `curl -X POST ${url("/api/v1/briefs")} \\\n  -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \\\n  -H "Idempotency-Key: $(uuidgen)" \\\n  -d '{"full_name":"Ada Lovelace","company_name":"Analytical Engines","work_email":"ada@engines.example","site_size":"${site.siteOffers[0]!.id}","dry_run":true}'`,
     fields: fieldDocs(briefSchema(site.siteOffers.map((o) => o.id) as [string, ...string[]])),
     rules: [
-      "Text is trimmed and inner runs of spaces collapse; one-line fields refuse line breaks and control characters. Unknown fields are reported, not dropped.",
+      "Text is trimmed and inner runs of spaces collapse; one-line fields refuse line breaks, control characters and invisible formatting characters (bidirectional overrides and isolates, zero-width spaces). Unknown fields are reported, not dropped.",
       `A filed brief answers 201 with lead_id, received_at, next_steps and the brief as recorded. The lead is stored before the answer, then e-mailed; if the e-mail fails it is retried until delivered, never twice.`,
       "dry_run: true authenticates and validates exactly as a real brief, then stops: 200 with dry_run: true, and nothing is filed or e-mailed. Use it to check a brief before the person confirms.",
       "Idempotency-Key (up to 255 printable characters, e.g. a UUID): a retry with the same key and body within 24 hours returns the same 201 (with Idempotent-Replayed: true) and files one lead; the same key with another brief is refused with idempotency_key_reused.",
-      "A brief from the same person and company within 15 minutes is collapsed into the first: 200 with status already_received and the original lead_id.",
-      `Bodies are at most ${maxBriefBytes / 1024} KB (payload_too_large). Each OAuth client may file ${quota.quota} briefs per ${quota.windowSeconds / 3600} hour (brief_quota_exceeded, with its own RateLimit policy "briefs-per-client"); dry runs and collapsed repeats do not count.`,
+      "The very same brief sent again by the same client within 15 minutes is collapsed into the first: 200 with status already_received and the original lead_id. Briefs are private to the client that filed them: a brief from another client is always a new lead, however much it resembles an earlier one, and no answer ever shows another client's brief.",
+      `Bodies are at most ${maxBriefBytes / 1024} KB (payload_too_large). Each OAuth client may file ${quota.quota} briefs per ${quota.windowSeconds / 3600} hour (brief_quota_exceeded, with its own RateLimit policy "briefs-per-client"); clients identified by a metadata document share one such quota per host of their client_id URL; dry runs and collapsed repeats do not count.`,
     ],
     errorFields: fieldDocs(fieldErrorSchema),
     errorExample: JSON.stringify(

@@ -39,6 +39,16 @@ describe("found by fuzzing /mcp", () => {
   });
 });
 
+describe("found by fuzzing /a2a/v1", () => {
+  it("answers a 1.0 message with a part that is not an object with invalid params, never a crash", async () => {
+    for (const part of [null, 1, "text", []]) {
+      const res = await d.a2a(a2aSend([part]));
+      expect(res.status).toBe(200);
+      expect((await expectRpcError(res, 7)).error.code).toBe(-32602);
+    }
+  });
+});
+
 describe("found by the Upstash fault cases", () => {
   it("answers a misconfigured A2A agent in JSON-RPC (503, -32093), not with a problem document", async () => {
     const log = vi.spyOn(console, "error").mockImplementation(() => {});

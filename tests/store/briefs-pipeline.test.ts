@@ -81,19 +81,48 @@ describe.each(stores)("filing a brief (%s)", (_name, start) => {
     );
   });
 
-  it("collapses a repeat from the same person and company into the original lead", async () => {
-    const body = freshBrief();
-    const first = filed(await fileBrief({ body, channel: "rest", clientId: client() }, deps));
-    const again = await fileBrief(
-      {
-        body: { ...body, work_email: body.work_email.toUpperCase().replace("@ENGINES.EXAMPLE", "@engines.example"), message: "Also this." },
-        channel: "mcp",
-        clientId: client(),
-      },
-      deps,
-    );
-    expect(again).toMatchObject({ kind: "already_filed", reason: "same_person", lead: { id: first.id } });
+  it("collapses an exact repeat from the same client into its original lead", async () => {
+    const clientId = client();
+    const body = freshBrief({ message: "Our launch is in May." });
+    const first = filed(await fileBrief({ body, channel: "rest", clientId }, deps));
+    const again = await fileBrief({ body: { ...body, full_name: `  ${body.full_name}  ` }, channel: "mcp", clientId }, deps);
+    expect(again).toMatchObject({ kind: "already_filed", reason: "repeat", lead: { id: first.id } });
     expect(postmark.sent).toHaveLength(1);
+  });
+
+  it("files a changed brief from the same client about the same person as a new lead, noting the earlier one", async () => {
+    const clientId = client();
+    const body = freshBrief();
+    const first = filed(await fileBrief({ body, channel: "rest", clientId }, deps));
+    const second = filed(await fileBrief({ body: { ...body, message: "Also this." }, channel: "rest", clientId }, deps));
+    expect(second.id).not.toBe(first.id);
+    expect(second.possibly_same_person_as).toBe(first.id);
+  });
+
+  it("never answers one client with another's brief, and never drops a brief because another client filed first", async () => {
+    const secret = freshBrief({ phone: "+1 555 0100", budget_range: "50k_100k", message: "Confidential: acquisition in Q3." });
+    const a = filed(await fileBrief({ body: secret, channel: "rest", clientId: client() }, deps));
+    const probe = { full_name: "x", company_name: secret.company_name, work_email: secret.work_email };
+    const b = await fileBrief({ body: probe, channel: "a2a", clientId: client() }, deps);
+    expect(b.kind).toBe("filed");
+    const bLead = filed(b);
+    expect(bLead.id).not.toBe(a.id);
+    expect(JSON.stringify(bLead)).not.toContain("Confidential");
+    expect(bLead.possibly_same_person_as).toBe(a.id);
+    // The same probe again from a third client is a third lead, not B's.
+    expect(filed(await fileBrief({ body: probe, channel: "mcp", clientId: client() }, deps)).id).not.toBe(bLead.id);
+    // Each e-mail goes out; the later ones tell the studio it may be the same person.
+    expect(postmark.sent).toHaveLength(3);
+    expect(postmark.sent[1]!.body.TextBody).toContain(`Possibly the same person as ${a.id}`);
+  });
+
+  it("shares one brief quota between the metadata-document clients of one host", async () => {
+    const host = `https://agents-${randomUUID()}.example`;
+    for (let i = 0; i < 10; i++)
+      filed(await fileBrief({ body: freshBrief(), channel: "mcp", clientId: `${host}/clients/${i}.json` }, deps));
+    const refused = await fileBrief({ body: freshBrief(), channel: "mcp", clientId: `${host}/clients/new.json` }, deps);
+    expect(refused).toMatchObject({ kind: "quota_exceeded", quota: { policy: "briefs-per-client" } });
+    expect((await fileBrief({ body: freshBrief(), channel: "mcp", clientId: client() }, deps)).kind).toBe("filed");
   });
 
   it("holds each client to 10 briefs an hour", async () => {

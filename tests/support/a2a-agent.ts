@@ -60,6 +60,7 @@ export async function inProcessAgent({ bare = false } = {}) {
         { ip: from },
       ),
     handler,
+    redis,
     close: () => store.close(),
   };
 }

@@ -67,6 +67,77 @@ describe("the brief", () => {
   });
 });
 
+describe("a brief needs svc:brief, in every shape", () => {
+  const brief = () => ({ full_name: "Ada", company_name: `AE ${crypto.randomUUID()}`, work_email: "ada@ae.example" });
+
+  it("reads a 0.3 data part as data even when it also carries text: the gate asks for svc:brief, nothing is filed", async () => {
+    const sent = agent.sent.length;
+    const auth = { authorization: `Bearer ${await agent.token("svc:read")}`, "a2a-version": "0.3" };
+    const part = { kind: "data", text: "offers", data: brief() };
+    const legacy = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "message/send",
+      params: { message: { kind: "message", messageId: "m", role: "user", parts: [part] } },
+    };
+    const { res, body } = await call(legacy, auth);
+    expect(res.status).toBe(403);
+    expect(body.error?.code).toBe(-32092);
+    expect(agent.sent.length).toBe(sent);
+  });
+
+  it("reads a 1.0 part with both text and data as text, as the SDK decodes it: a read, nothing filed", async () => {
+    const sent = agent.sent.length;
+    const auth = { authorization: `Bearer ${await agent.token("svc:read")}` };
+    const { body } = await call(send([{ text: "offers", data: brief() }]), auth);
+    expect(body.result.message.parts[1].data).toEqual(agent.prebuilt.offers);
+    expect(agent.sent.length).toBe(sent);
+  });
+
+  it("is checked by the executor itself: without the HTTP gate a brief is refused and nothing is stored", async () => {
+    const bare = await inProcessAgent({ bare: true });
+    try {
+      const { body } = await (async () => {
+        const res = await bare.rpc(send([{ data: brief() }], { skillId: "svc-project-brief" }));
+        return { body: (await res.json()) as { result?: any } };
+      })();
+      expect(body.result.message.parts[0].text).toContain("needs an access token with the scope svc:brief");
+      expect(bare.sent).toHaveLength(0);
+      expect(await bare.redis.keys("a2a:task:*")).toEqual([]);
+    } finally {
+      await bare.close();
+    }
+  });
+});
+
+describe("bounded storage", () => {
+  it("keeps at most 4 KiB of a task's history, for at most 24 hours, and carries only valid brief fields", async () => {
+    const auth = { authorization: `Bearer ${await agent.token("svc:brief")}` };
+    const big = { full_name: "Ada", work_email: "nope", notes: "x".repeat(38_000), message: "y".repeat(20_000) };
+    const { body } = await call(send([{ data: big }], { skillId: "svc-project-brief" }), auth);
+    expect(body.result.task.status.state).toBe("TASK_STATE_INPUT_REQUIRED");
+    const key = `a2a:task:${body.result.task.id}`;
+    const stored = JSON.stringify(await agent.redis.get(key));
+    expect(stored.length).toBeLessThan(6 * 1024);
+    expect(stored).toContain('"brief_fields":{"full_name":"Ada"}');
+    const ttl = await agent.redis.ttl(key);
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(24 * 3600);
+  });
+
+  it("counts every brief message, valid or not, against the client's a2a-briefs quota", async () => {
+    const auth = { authorization: `Bearer ${await agent.token("svc:brief")}` };
+    await agent.redis.del(...(await agent.redis.keys("rl:a2a-briefs:*")), "none");
+    for (let i = 0; i < 30; i++) await call(send([{ data: { full_name: "Ada" } }], { skillId: "svc-project-brief" }), auth);
+    const { res, body } = await call(send([{ data: { full_name: "Ada" } }], { skillId: "svc-project-brief" }), auth);
+    expect(res.status).toBe(429);
+    expect(res.headers.get("ratelimit-policy")).toBe('"a2a-briefs";q=30;w=3600');
+    expect(body.error?.code).toBe(-32090);
+    // Reads are not counted.
+    expect((await call(send([{ text: "offers" }]), auth)).res.status).toBe(200);
+  });
+});
+
 describe("protocol errors, never a 5xx", () => {
   it.each([
     ["not JSON", "{", 200, -32700],

@@ -87,6 +87,24 @@ describe("validateBrief", () => {
     ]);
   });
 
+  it.each([
+    ["a right-to-left override", "Ada \u202Egnp.exe"],
+    ["a left-to-right isolate", "Ada \u2066Lovelace\u2069"],
+    ["a zero-width space", "Ada\u200BLovelace"],
+    ["a byte order mark", "\uFEFFAda"],
+    ["an invisible separator", "Ada\u2063Lovelace"],
+  ])("refuses %s in one-line fields, as it refuses control characters", (_, text) => {
+    for (const field of ["full_name", "company_name"]) {
+      const result = validateBrief(schema, { ...valid, [field]: text });
+      expect(result).toMatchObject({ ok: false, errors: [{ field: `/${field}`, code: "invalid_format" }] });
+    }
+  });
+
+  it("keeps the joiners Persian and Indic names need", () => {
+    const result = validateBrief(schema, { ...valid, full_name: "\u0645\u06cc\u200c\u0631\u0648\u062f" });
+    expect(result.ok).toBe(true);
+  });
+
   it("keeps unicode and HTML as text", () => {
     const result = validateBrief(schema, { ...valid, full_name: "Zoë <b>Łukasz</b> 東京", message: "<script>alert(1)</script>" });
     expect(result).toMatchObject({ ok: true, brief: { full_name: "Zoë <b>Łukasz</b> 東京" } });
