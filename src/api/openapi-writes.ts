@@ -60,7 +60,8 @@ export function writeComponents(prebuilt: Pick<PrebuiltResources, "offers">, bas
           status: {
             type: "string",
             enum: ["received", "already_received"],
-            description: "already_received: this client sent this very brief in the last 15 minutes; this is that lead. Another client's brief is never answered.",
+            description:
+              "already_received: this client sent this very brief in the last 15 minutes; this is that lead. Another client's brief is never answered.",
           },
           received_at: { type: "string", format: "date-time" },
           next_steps: { type: "string", description: "What happens next, in words." },

@@ -29,7 +29,10 @@ const idempotencyKeyProperty = {
 const briefOutputSchema = z
   .object({
     lead_id: z.string().optional().describe("The lead's id (filed briefs); quote it when following up."),
-    status: z.enum(["received", "already_received"]).optional().describe("received, or already_received when this client sent this very brief in the last 15 minutes."),
+    status: z
+      .enum(["received", "already_received"])
+      .optional()
+      .describe("received, or already_received when this client sent this very brief in the last 15 minutes."),
     received_at: z.string().optional().describe("When the lead was received, ISO 8601."),
     next_steps: z.string().optional().describe("What happens next, to tell the person."),
     dry_run: z.literal(true).optional().describe("Present on a dry run: nothing was filed."),
