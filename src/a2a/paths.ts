@@ -5,3 +5,7 @@ export const agentCardPath = "/.well-known/agent-card.json";
 export const protocolVersions = ["1.0", "0.3"] as const;
 /** The largest request body accepted at /a2a/v1, in bytes. */
 export const maxA2ABodyBytes = 64 * 1024;
+/** Tasks are kept this long after their last change, then expire. */
+export const taskLifetimeSeconds = 24 * 3600;
+/** The most history a stored task keeps, newest messages first, in bytes of JSON. */
+export const maxStoredHistoryBytes = 4 * 1024;

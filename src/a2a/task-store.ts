@@ -2,11 +2,7 @@ import { Task } from "@a2a-js/sdk";
 import { UnsupportedOperationError } from "@a2a-js/sdk/errors";
 import type { ServerCallContext, TaskStore } from "@a2a-js/sdk/server";
 import type { Redis } from "@upstash/redis";
-
-/** Tasks are kept this long after their last change, then expire. */
-export const taskLifetimeSeconds = 24 * 3600;
-/** The most history a stored task keeps, newest messages first, in bytes of JSON. */
-export const maxStoredHistoryBytes = 4 * 1024;
+import { maxStoredHistoryBytes, taskLifetimeSeconds } from "./paths.ts";
 
 const key = (id: string) => `a2a:task:${id}`;
 

@@ -72,8 +72,10 @@ const a2a = (message: object, token: string, version = "1.0", method = "SendMess
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { message } }),
   });
 
-const confidential = () =>
-  freshBrief({ phone: "+1 555 0100", budget_range: "50k_100k", message: `Confidential ${crypto.randomUUID()}: an acquisition.` });
+const confidential = () => {
+  const extra = { phone: "+1 555 0100", budget_range: "50k_100k", message: `Confidential ${crypto.randomUUID()}: an acquisition.` };
+  return { ...freshBrief(extra), ...extra };
+};
 
 let tokenA: string;
 let tokenB: string;
