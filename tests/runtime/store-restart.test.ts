@@ -86,7 +86,7 @@ const npmStart = (env: NodeJS.ProcessEnv) =>
   });
 
 describe("npm start, stopped and started again over the same data folder", () => {
-  it("starts again after a brief was filed and delivered, from its own snapshot and from one with empty and expired keys", async () => {
+  it("starts again after a brief was filed and delivered, over its snapshot plus an empty sorted set and an expired key", async () => {
     const folder = await dataFolder();
     const first = await startIsolatedRuntime(root, sameSite, { dataDir: folder });
     let id: string;
