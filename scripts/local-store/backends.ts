@@ -31,13 +31,15 @@ interface Emulator {
  * ioredis-mock, made to answer like Redis where @upstash clients can tell the difference: it has no generic
  * `call`, so commands are dispatched by method name; it ignores lowercase SET options (`set k v nx ex 60`, as
  * @upstash/redis sends them), so option tokens are uppercased; it lacks SCRIPT, which is added over its own
- * script cache; and INCR on a non-number answers NaN instead of an error.
+ * script cache; and INCR on a non-number answers NaN instead of an error. Stream commands are refused: the emulator
+ * keeps a stream as a list of nested arrays plus a hash per entry, which the snapshot could not restore.
  */
 export function emulatorBackend(redis: object): Backend {
   const emulator = redis as Emulator & Record<string, Method>;
   const normalise = ([name, ...args]: Command): Command => {
     const method = String(name).toLowerCase();
     if (typeof emulator[method] !== "function" || method.startsWith("_")) throw new Error(`ERR unknown command '${name}'`);
+    if (method.startsWith("x")) throw new Error(`ERR unknown command '${name}': the local store does not keep streams`);
     return [method, ...(method === "set" ? args.map((a, i) => (i >= 2 && typeof a === "string" ? a.toUpperCase() : a)) : args)];
   };
   const script = ([, sub, ...args]: Command) => {

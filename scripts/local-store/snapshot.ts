@@ -1,23 +1,39 @@
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import type { Backend } from "./upstash-rest.ts";
+import type { Backend, Command } from "./upstash-rest.ts";
+
+const format = "frontdoor-local-store/1";
+
+type KeyType = "string" | "hash" | "list" | "set" | "zset";
 
 /** One key as it is written to disk; expires_at is absolute (ms since the epoch) so a restart keeps TTLs honest. */
-interface SavedKey {
+export interface SavedKey {
   key: string;
-  type: "string" | "hash" | "list" | "set" | "zset";
-  /** A string, or the flat reply of HGETALL, LRANGE, SMEMBERS or ZRANGE WITHSCORES. */
+  type: KeyType;
+  /** A string, or the flat reply of HGETALL, LRANGE, SMEMBERS or ZRANGE WITHSCORES; never an empty collection. */
   value: string | string[];
   expires_at: number | null;
 }
 
-interface Snapshot {
-  format: "frontdoor-local-store/1";
+export interface Snapshot {
+  format: typeof format;
   saved_at: string;
   keys: SavedKey[];
 }
 
-const readers: Record<SavedKey["type"], (key: string) => (string | number)[]> = {
+/** A snapshot file the store cannot restore from: not JSON, another format, or a key entry of the wrong shape. */
+export class UnreadableSnapshotError extends Error {
+  readonly file: string;
+  readonly reason: string;
+
+  constructor(file: string, reason: string) {
+    super(`The local store's snapshot ${file} cannot be read: ${reason}.`);
+    this.file = file;
+    this.reason = reason;
+  }
+}
+
+const readers: Record<KeyType, (key: string) => Command> = {
   string: (key) => ["GET", key],
   hash: (key) => ["HGETALL", key],
   list: (key) => ["LRANGE", key, 0, -1],
@@ -25,50 +41,130 @@ const readers: Record<SavedKey["type"], (key: string) => (string | number)[]> = 
   zset: (key) => ["ZRANGE", key, 0, -1, "WITHSCORES"],
 };
 
-export async function saveSnapshot(backend: Backend, file: string): Promise<number> {
+const isStrings = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === "string");
+const shapes: Record<KeyType, { fits: (value: unknown) => boolean; description: string }> = {
+  string: { fits: (value) => typeof value === "string", description: "a string" },
+  hash: { fits: (value) => isStrings(value) && value.length % 2 === 0, description: "a flat list of field, value strings" },
+  list: { fits: isStrings, description: "a list of strings" },
+  set: { fits: isStrings, description: "a list of strings" },
+  zset: { fits: (value) => isStrings(value) && value.length % 2 === 0, description: "a flat list of member, score strings" },
+};
+const isKeyType = (type: unknown): type is KeyType => typeof type === "string" && Object.hasOwn(shapes, type);
+
+/** Why an entry cannot be restored, or undefined when it can. */
+function entryProblem(entry: unknown): string | undefined {
+  if (entry === null || typeof entry !== "object" || Array.isArray(entry)) return "it is not an object";
+  const { key, type, value, expires_at } = entry as Record<string, unknown>;
+  if (typeof key !== "string") return "its key is not a string";
+  if (!isKeyType(type)) return `its type ${JSON.stringify(type)} is not one of ${Object.keys(shapes).join(", ")}`;
+  if (!shapes[type].fits(value)) return `the value of a ${type} must be ${shapes[type].description}`;
+  if (expires_at !== null && !Number.isFinite(expires_at)) return "its expires_at is neither null nor a time in ms since the epoch";
+  return undefined;
+}
+
+/** The snapshot in `text`, or why it cannot be restored. */
+export function parseSnapshot(text: string): Snapshot | { problem: string } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    return { problem: `it is not JSON (${(error as Error).message})` };
+  }
+  const marker = parsed !== null && typeof parsed === "object" ? (parsed as { format?: unknown }).format : undefined;
+  if (marker === undefined) return { problem: `it is not an object with the marker "format": "${format}"` };
+  if (marker !== format) return { problem: `its format is ${JSON.stringify(marker)}, not "${format}"` };
+  const keys = (parsed as { keys?: unknown }).keys;
+  if (!Array.isArray(keys)) return { problem: `its "keys" is not a list` };
+  const seen = new Set<string>();
+  for (const [index, entry] of keys.entries()) {
+    const problem = entryProblem(entry);
+    const key = (entry as { key?: unknown } | null)?.key;
+    const name = `keys[${index}]${typeof key === "string" ? ` (${JSON.stringify(key)})` : ""}`;
+    if (problem) return { problem: `${name}: ${problem}` };
+    if (seen.has(key as string)) return { problem: `${name}: the key appears more than once` };
+    seen.add(key as string);
+  }
+  return parsed as Snapshot;
+}
+
+const isEmpty = (value: string | string[]) => Array.isArray(value) && value.length === 0;
+
+/**
+ * One key as it stands, or undefined when there is nothing to keep: gone, expired, or an empty collection (Redis has
+ * none; the emulator keeps a sorted set whose last member was removed). A key changed between the reads is left out:
+ * the write that changed it is answered only after the next snapshot.
+ */
+async function readKey(backend: Backend, key: string, now: number): Promise<SavedKey | undefined> {
+  const type = (await backend.exec(["TYPE", key])) as string;
+  if (type === "none") return undefined;
+  if (!isKeyType(type)) throw new Error(`the local store cannot save ${key}, a ${type}`);
+  const pttl = (await backend.exec(["PTTL", key])) as number;
+  if (pttl === -2 || pttl === 0) return undefined;
+  let value: string | string[] | null;
+  try {
+    value = (await backend.exec(readers[type](key))) as string | string[] | null;
+  } catch (error) {
+    if ((await backend.exec(["TYPE", key])) !== type) return undefined;
+    throw error;
+  }
+  if (value === null || isEmpty(value)) return undefined;
+  const saved: SavedKey = { key, type, value, expires_at: pttl > 0 ? now + pttl : null };
+  const problem = entryProblem(saved);
+  if (problem) throw new Error(`the local store cannot save ${key}: ${problem}`);
+  return saved;
+}
+
+/** Writes every key to `file` (through a temporary file, so the snapshot on disk is always whole). */
+export async function saveSnapshot(backend: Backend, file: string, now = Date.now): Promise<number> {
   const keys = (await backend.exec(["KEYS", "*"])) as string[];
   const saved: SavedKey[] = [];
   for (const key of keys) {
-    const type = (await backend.exec(["TYPE", key])) as SavedKey["type"] | "none";
-    if (type === "none" || !(type in readers)) continue;
-    const pttl = (await backend.exec(["PTTL", key])) as number;
-    if (pttl === -2) continue;
-    saved.push({
-      key,
-      type,
-      value: (await backend.exec(readers[type](key))) as SavedKey["value"],
-      expires_at: pttl > 0 ? Date.now() + pttl : null,
-    });
+    const entry = await readKey(backend, key, now());
+    if (entry) saved.push(entry);
   }
-  const snapshot: Snapshot = { format: "frontdoor-local-store/1", saved_at: new Date().toISOString(), keys: saved };
+  const snapshot: Snapshot = { format, saved_at: new Date(now()).toISOString(), keys: saved };
   await mkdir(dirname(file), { recursive: true });
   await writeFile(`${file}.tmp`, JSON.stringify(snapshot));
   await rename(`${file}.tmp`, file);
   return saved.length;
 }
 
-export async function loadSnapshot(backend: Backend, file: string): Promise<number> {
-  let snapshot: Snapshot;
+const chunk = (items: string[], size: number) =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+const writers: Record<Exclude<KeyType, "string">, string> = { hash: "HSET", list: "RPUSH", set: "SADD", zset: "ZADD" };
+
+/** The commands that recreate one key: its value (in parts, so a large collection stays within argument limits), then its expiry. */
+function restoreCommands({ key, type, value, expires_at }: SavedKey): Command[] {
+  const commands: Command[] = [];
+  if (type === "string") commands.push(["SET", key, value as string]);
+  else {
+    const flat = value as string[];
+    const items = type === "zset" ? flat.flatMap((_, i) => (i % 2 === 0 ? [flat[i + 1]!, flat[i]!] : [])) : flat;
+    for (const part of chunk(items, 1000)) commands.push([writers[type], key, ...part]);
+  }
+  if (expires_at !== null) commands.push(["PEXPIREAT", key, expires_at]);
+  return commands;
+}
+
+/**
+ * Restores the snapshot in `file` into an empty backend; no file is an empty store. Keys that expired while the store
+ * was stopped and empty collections (which earlier versions saved) are skipped. Throws UnreadableSnapshotError,
+ * restoring nothing, when any part of the file cannot be restored.
+ */
+export async function loadSnapshot(backend: Backend, file: string, now = Date.now): Promise<number> {
+  let text: string;
   try {
-    snapshot = JSON.parse(await readFile(file, "utf8")) as Snapshot;
+    text = await readFile(file, "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return 0;
-    throw new Error(`The local store's snapshot ${file} cannot be read (${(error as Error).message}); move it away to start empty.`);
+    throw new Error(`The local store's snapshot ${file} cannot be opened: ${(error as Error).message}`);
   }
-  if (snapshot.format !== "frontdoor-local-store/1") throw new Error(`${file} is not a local store snapshot`);
+  const snapshot = parseSnapshot(text);
+  if ("problem" in snapshot) throw new UnreadableSnapshotError(file, snapshot.problem);
   let restored = 0;
-  for (const { key, type, value, expires_at } of snapshot.keys) {
-    if (expires_at !== null && expires_at <= Date.now()) continue;
-    if (type === "string") await backend.exec(["SET", key, value as string]);
-    if (type === "hash") await backend.exec(["HSET", key, ...(value as string[])]);
-    if (type === "list") await backend.exec(["RPUSH", key, ...(value as string[])]);
-    if (type === "set") await backend.exec(["SADD", key, ...(value as string[])]);
-    if (type === "zset") {
-      const flat = value as string[];
-      const pairs = flat.flatMap((_, i) => (i % 2 === 0 ? [flat[i + 1]!, flat[i]!] : []));
-      await backend.exec(["ZADD", key, ...pairs]);
-    }
-    if (expires_at !== null) await backend.exec(["PEXPIREAT", key, expires_at]);
+  for (const entry of snapshot.keys) {
+    if ((entry.expires_at !== null && entry.expires_at <= now()) || isEmpty(entry.value)) continue;
+    for (const command of restoreCommands(entry)) await backend.exec(command);
     restored += 1;
   }
   return restored;

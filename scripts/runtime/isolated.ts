@@ -7,13 +7,23 @@ import { startRuntime, type Runtime } from "./runtime.ts";
 /** The product's own variables: a runtime started beside the developer's shell must not pick theirs up. */
 const shellVariables = ["URL", "UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN", "OAUTH_SIGNING_KEYS", "POSTMARK_SERVER_TOKEN"];
 
+export interface IsolatedRuntimeOptions {
+  /** A data folder to start from (and keep); by default a throw-away one that stop() removes. */
+  dataDir?: string;
+}
+
 /**
- * The local runtime exactly as `npm start` runs it, for the tests and the benches: a free port, a throw-away data
- * folder, none of the shell's product variables (so the local store, generated keys and the outbox) unless `env`
- * sets them. What it prints is kept, and shown only when it fails to start. It builds dist/ when needed.
+ * The local runtime exactly as `npm start` runs it, for the tests and the benches: a free port, its own data folder,
+ * none of the shell's product variables (so the local store, generated keys and the outbox) unless `env` sets them.
+ * What it prints is kept, and shown only when it fails to start. It builds dist/ when needed.
  */
-export async function startIsolatedRuntime(root: string, env: NodeJS.ProcessEnv = {}): Promise<Runtime & { dataDir: string }> {
-  const dataDir = await mkdtemp(join(tmpdir(), "frontdoor-runtime-"));
+export async function startIsolatedRuntime(
+  root: string,
+  env: NodeJS.ProcessEnv = {},
+  options: IsolatedRuntimeOptions = {},
+): Promise<Runtime & { dataDir: string }> {
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), "frontdoor-runtime-")));
+  const removeDataDir = () => (options.dataDir ? Promise.resolve() : rm(dataDir, { recursive: true, force: true }));
   const environment: NodeJS.ProcessEnv = { ...process.env, PORT: String(await freePort()), FRONTDOOR_DATA_DIR: dataDir };
   for (const name of shellVariables) delete environment[name];
   Object.assign(environment, env);
@@ -25,7 +35,7 @@ export async function startIsolatedRuntime(root: string, env: NodeJS.ProcessEnv 
     output: (chunk) => output.push(chunk),
   }).catch(async (error: unknown) => {
     console.error(output.join("\n"));
-    await rm(dataDir, { recursive: true, force: true });
+    await removeDataDir();
     throw error;
   });
   return {
@@ -33,7 +43,7 @@ export async function startIsolatedRuntime(root: string, env: NodeJS.ProcessEnv 
     dataDir,
     async stop() {
       await runtime.stop();
-      await rm(dataDir, { recursive: true, force: true });
+      await removeDataDir();
     },
   };
 }

@@ -35,7 +35,11 @@ export async function startRuntime({ root, env = process.env, log = console.log,
 
   let store: LocalStore | undefined;
   if (!config.env.UPSTASH_REDIS_REST_URL) {
-    store = await startLocalStore({ token: randomBytes(24).toString("hex"), snapshotFile: join(dataDir, "store.json") });
+    store = await startLocalStore({
+      token: randomBytes(24).toString("hex"),
+      snapshotFile: join(dataDir, "store.json"),
+      unreadableSnapshot: "keep-aside",
+    });
     config.env.UPSTASH_REDIS_REST_URL = store.url;
     config.env.UPSTASH_REDIS_REST_TOKEN = store.token;
     log(

@@ -1,0 +1,154 @@
+import { spawn } from "node:child_process";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Redis } from "@upstash/redis";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { freePort } from "../../scripts/lib/free-port.ts";
+import { startIsolatedRuntime } from "../../scripts/runtime/isolated.ts";
+import type { Runtime } from "../../scripts/runtime/runtime.ts";
+import type { Lead } from "../../src/briefs/lead.ts";
+import { freshBrief } from "../support/briefs.ts";
+
+/**
+ * `npm start` stopped and started again over the same data folder. These runtimes share the checkout with the suite's
+ * own: they take its base URL and signing keys so that dist/ is not rebuilt under it, and put back the .env.runtime
+ * that `npm run leads` finds the suite's running store through.
+ */
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const envRuntime = join(root, ".env.runtime");
+let suiteEnvRuntime: string;
+let sameSite: NodeJS.ProcessEnv;
+const folders: string[] = [];
+
+beforeAll(async () => {
+  suiteEnvRuntime = await readFile(envRuntime, "utf8");
+  const keys = await readFile(join(inject("dataDir"), "signing-keys.json"), "utf8");
+  sameSite = { URL: inject("baseUrl"), OAUTH_SIGNING_KEYS: JSON.stringify(JSON.parse(keys)) };
+});
+
+afterAll(async () => {
+  await writeFile(envRuntime, suiteEnvRuntime, { mode: 0o600 });
+  for (const folder of folders) await rm(folder, { recursive: true, force: true });
+});
+
+const dataFolder = async () => {
+  const folder = await mkdtemp(join(tmpdir(), "frontdoor-restart-"));
+  folders.push(folder);
+  return folder;
+};
+
+/** A svc:brief token from this runtime itself (its discovery document names the suite's base URL, not its port). */
+async function briefToken(base: string): Promise<string> {
+  const registration = await fetch(`${base}/oauth/register`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({
+      client_name: "restart test",
+      grant_types: ["client_credentials"],
+      token_endpoint_auth_method: "client_secret_post",
+    }),
+  });
+  const client = (await registration.json()) as { client_id: string; client_secret: string };
+  const grant = await fetch(`${base}/oauth/token`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ grant_type: "client_credentials", scope: "svc:brief", ...client }),
+  });
+  return ((await grant.json()) as { access_token: string }).access_token;
+}
+
+const storeOf = (runtime: Runtime) => new Redis({ url: runtime.store!.url, token: runtime.store!.token, enableTelemetry: false });
+const leadIn = async (runtime: Runtime, id: string) => storeOf(runtime).get<Lead>(`lead:${id}`);
+
+interface SavedKey {
+  key: string;
+  type: string;
+  value: string | string[];
+  expires_at: number | null;
+}
+const snapshotIn = async (folder: string) =>
+  JSON.parse(await readFile(join(folder, "store.json"), "utf8")) as { format: string; saved_at: string; keys: SavedKey[] };
+
+/** `npm start` as a process, as an operator runs it; stopped (like Ctrl+C) if it is still running after 30 s. */
+const npmStart = (env: NodeJS.ProcessEnv) =>
+  new Promise<{ code: number | null; out: string }>((resolve) => {
+    const child = spawn(process.execPath, ["scripts/start.ts"], { cwd: root, env });
+    const timer = setTimeout(() => child.kill("SIGINT"), 30_000);
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (out += d));
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, out });
+    });
+  });
+
+describe("npm start, stopped and started again over the same data folder", () => {
+  it("starts again after a brief was filed and delivered, over its snapshot plus an empty sorted set and an expired key", async () => {
+    const folder = await dataFolder();
+    const first = await startIsolatedRuntime(root, sameSite, { dataDir: folder });
+    let id: string;
+    try {
+      const res = await fetch(`${first.url}/api/v1/briefs`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${await briefToken(first.url)}`, "Content-Type": "application/json" },
+        body: JSON.stringify(freshBrief()),
+      });
+      expect(res.status).toBe(201);
+      id = ((await res.json()) as { lead_id: string }).lead_id;
+      await expect.poll(async () => (await leadIn(first, id))?.delivery.state, { timeout: 15_000 }).toBe("delivered");
+    } finally {
+      await first.stop();
+    }
+
+    // Nothing is owed any more. A snapshot written before this fix keeps the emptied queue as an empty sorted set;
+    // keys also expire while the runtime is stopped.
+    const saved = await snapshotIn(folder);
+    expect(saved.keys.find((k) => k.key === "leads:due")?.value ?? []).toEqual([]);
+    expect(saved.keys.map((k) => k.key)).toContain(`lead:${id}`);
+    saved.keys = [
+      ...saved.keys.filter((k) => k.key !== "leads:due"),
+      { key: "leads:due", type: "zset", value: [], expires_at: null },
+      { key: "restart-test:expired", type: "string", value: "gone", expires_at: Date.now() - 1000 },
+    ];
+    await writeFile(join(folder, "store.json"), JSON.stringify(saved));
+
+    const second = await startIsolatedRuntime(root, sameSite, { dataDir: folder });
+    try {
+      expect(second.store?.restored).toBeGreaterThan(0);
+      const api = await fetch(`${second.url}/api/v1`);
+      expect(api.status).toBe(200);
+      expect(api.headers.get("ratelimit")).toBeTruthy();
+      expect((await leadIn(second, id))?.delivery.state).toBe("delivered");
+      expect(await storeOf(second).exists("restart-test:expired")).toBe(0);
+    } finally {
+      await second.stop();
+    }
+    const resaved = await snapshotIn(folder);
+    expect(resaved.keys.map((k) => k.key)).toContain(`lead:${id}`);
+    expect(resaved.keys.filter((k) => Array.isArray(k.value) && k.value.length === 0)).toEqual([]);
+    expect(resaved.keys.map((k) => k.key)).not.toContain("restart-test:expired");
+  });
+
+  it("refuses to start from a snapshot it cannot read, says why and where it put it, and keeps it aside", async () => {
+    const folder = await dataFolder();
+    const unreadable = '{"format":"frontdoor-local-store/1","keys":[{"key":"lead:lead_1","type":"string","value":';
+    await writeFile(join(folder, "store.json"), unreadable);
+
+    const env: NodeJS.ProcessEnv = { ...process.env, ...sameSite, FRONTDOOR_DATA_DIR: folder, PORT: String(await freePort()) };
+    const start = await npmStart(env);
+
+    expect(start.code).toBe(1);
+    const [aside, ...others] = (await readdir(folder)).filter((name) => /^store\.unreadable-.+\.json$/.test(name));
+    expect(others).toEqual([]);
+    expect(await readFile(join(folder, aside!), "utf8")).toBe(unreadable);
+    expect(await readdir(folder)).not.toContain("store.json");
+    expect(start.out).toContain("frontdoor could not start:");
+    expect(start.out).toContain(join(folder, "store.json"));
+    expect(start.out).toContain(join(folder, aside!));
+    expect(start.out).toContain("not JSON");
+    expect(start.out).not.toMatch(/^\s+at /m);
+  });
+});
