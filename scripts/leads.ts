@@ -4,16 +4,20 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseEnv } from "node:util";
 import { pipelineFromEnv } from "../src/briefs/config.ts";
-import { attemptDelivery, deliverDue } from "../src/briefs/deliver.ts";
+import { attemptDelivery, deliverDue, type DeliveryDeps } from "../src/briefs/deliver.ts";
 import type { Lead } from "../src/briefs/lead.ts";
+import type { LeadStore } from "../src/briefs/store.ts";
 import type { PrebuiltResources } from "../src/resources/prebuilt.ts";
 import { startLocalStore, type LocalStore } from "./local-store/store.ts";
 import { readDotEnv, resolveConfig } from "./runtime/config.ts";
 
-const usage = `npm run leads                 list leads, newest first, with their delivery state
-npm run leads -- show <id>    one lead in full
-npm run leads -- resend <id>  e-mail a lead again now (a failed one, after fixing the cause; or a pending one)
-npm run leads -- deliver      run the delivery job now for every lead that is due
+const usage = `npm run leads                   list leads, newest first, with their delivery state
+npm run leads -- show <id>      one lead in full
+npm run leads -- resend <id>    e-mail a lead again now (a failed one, after fixing the cause; or a pending one)
+npm run leads -- held           the leads held by the day's e-mail limit (LEADS_EMAIL_DAILY_LIMIT), oldest first
+npm run leads -- release <id>   e-mail a held lead now (it does not count against the day's limit)
+npm run leads -- release --all  e-mail every held lead now, oldest first
+npm run leads -- deliver        run the delivery job now for everything that is due
 
 With UPSTASH_REDIS_REST_URL/TOKEN (in .env or the shell) it works on production's leads; without, on the local
 runtime's (the running local store, or its snapshot in .data/ when npm start is not running).`;
@@ -39,11 +43,9 @@ async function environment(): Promise<{ env: (name: string) => string | undefine
       )
     : false;
   let local: LocalStore | undefined;
-  if (running)
-    Object.assign(values, {
-      UPSTASH_REDIS_REST_URL: runtime.UPSTASH_REDIS_REST_URL,
-      UPSTASH_REDIS_REST_TOKEN: runtime.UPSTASH_REDIS_REST_TOKEN,
-    });
+  // Next to a running runtime, its own configuration (the store, and the same mailer, so a resend or a release asks
+  // the mailer the runtime used whether a message already went out).
+  if (running) Object.assign(values, runtime);
   else {
     local = await startLocalStore({ token: "leads-cli", snapshotFile: join(resolve(root, config.dataDir), "store.json") });
     Object.assign(values, { UPSTASH_REDIS_REST_URL: local.url, UPSTASH_REDIS_REST_TOKEN: local.token });
@@ -64,6 +66,22 @@ const row = (l: Lead) =>
     l.delivery.last_error ?? "",
   ].join("  ");
 
+/** Every held lead, oldest first. */
+async function heldLeads(store: LeadStore): Promise<Lead[]> {
+  const leads: Lead[] = [];
+  for (const id of await store.heldIds()) {
+    const lead = await store.get(id);
+    if (lead) leads.push(lead);
+  }
+  return leads;
+}
+
+async function attemptAndReport(id: string, deps: DeliveryDeps): Promise<string> {
+  const outcome = await attemptDelivery(id, deps);
+  const after = await deps.store.get(id);
+  return `${id}: ${outcome} (${after?.delivery.state}${after?.delivery.last_error ? `: ${after.delivery.last_error}` : ""})`;
+}
+
 async function main() {
   if (command === "help" || command === "--help") return console.log(usage);
   const prebuilt = JSON.parse(
@@ -80,6 +98,8 @@ async function main() {
         if (leads.length === 0) return console.log("No leads yet.");
         console.log(["id".padEnd(25), "received (UTC)  ", "via ", "state    ", "tries", "from", "last error"].join("  "));
         for (const lead of leads) console.log(row(lead));
+        const held = (await deps.store.heldIds()).length;
+        if (held > 0) console.log(`\n${held} held by the day's e-mail limit: npm run leads -- held, then release <id> or release --all`);
         return;
       }
       case "show": {
@@ -92,15 +112,35 @@ async function main() {
         if (!lead) throw new Error(`no lead ${id ?? "(give an id)"}`);
         if (lead.delivery.state === "delivered")
           throw new Error(`${lead.id} was delivered at ${lead.delivery.delivered_at}; nothing to resend`);
+        if (lead.delivery.state === "held") throw new Error(`${lead.id} is held: npm run leads -- release ${lead.id}`);
         await deps.store.saveDelivery({
           ...lead,
           delivery: { ...lead.delivery, state: "pending", next_attempt_at: new Date().toISOString() },
         });
-        const outcome = await attemptDelivery(lead.id, deps);
-        const after = await deps.store.get(lead.id);
-        return console.log(
-          `${lead.id}: ${outcome} (${after?.delivery.state}${after?.delivery.last_error ? `: ${after.delivery.last_error}` : ""})`,
-        );
+        return console.log(await attemptAndReport(lead.id, deps));
+      }
+      case "held": {
+        const held = await heldLeads(deps.store);
+        if (held.length === 0) return console.log("No lead is held.");
+        for (const lead of held) console.log(row(lead));
+        return console.log(`${held.length} held: npm run leads -- release <id>, or release --all`);
+      }
+      case "release": {
+        const all = id === "--all";
+        const leads = all ? await heldLeads(deps.store) : [id ? await deps.store.get(id) : null];
+        if (!all && leads[0]?.delivery.state !== "held")
+          throw new Error(
+            leads[0] ? `${leads[0].id} is not held (${leads[0].delivery.state})` : `no lead ${id ?? "(give an id or --all)"}`,
+          );
+        if (leads.length === 0) return console.log("No lead is held.");
+        for (const lead of leads as Lead[]) {
+          if (!(await deps.store.release(lead, Date.now()))) {
+            console.log(`${lead.id}: not held any more (released by someone else?)`);
+            continue;
+          }
+          console.log(await attemptAndReport(lead.id, deps));
+        }
+        return;
       }
       case "deliver":
         return console.log(JSON.stringify(await deliverDue(deps)));

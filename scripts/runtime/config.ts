@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { parseEnv } from "node:util";
+import { dailyEmailLimitFrom } from "../../src/briefs/held.ts";
 
 /**
  * The configuration of the local runtime: defaults, then .env, then the shell environment (the shell wins,
@@ -24,6 +25,7 @@ export const productVariables = [
   "POSTMARK_API_URL",
   "LEADS_TO",
   "LEADS_FROM",
+  "LEADS_EMAIL_DAILY_LIMIT",
   "OAUTH_SIGNING_KEYS",
   "FRONTDOOR_ALLOW_LOOPBACK_CIMD",
 ] as const;
@@ -49,6 +51,8 @@ export function resolveConfig(shell: NodeJS.ProcessEnv, dotEnv: Record<string, s
     if (value !== undefined && value !== "") env[name] = value;
   }
   env.URL = baseUrl;
+  // Refused here too, so npm start stops with the reason rather than every brief answering 503.
+  dailyEmailLimitFrom(env.LEADS_EMAIL_DAILY_LIMIT);
   return { port, baseUrl, dataDir: pick("FRONTDOOR_DATA_DIR") ?? ".data", env };
 }
 

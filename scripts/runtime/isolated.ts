@@ -5,7 +5,14 @@ import { freePort } from "../lib/free-port.ts";
 import { startRuntime, type Runtime } from "./runtime.ts";
 
 /** The product's own variables: a runtime started beside the developer's shell must not pick theirs up. */
-const shellVariables = ["URL", "UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN", "OAUTH_SIGNING_KEYS", "POSTMARK_SERVER_TOKEN"];
+const shellVariables = [
+  "URL",
+  "UPSTASH_REDIS_REST_URL",
+  "UPSTASH_REDIS_REST_TOKEN",
+  "OAUTH_SIGNING_KEYS",
+  "POSTMARK_SERVER_TOKEN",
+  "LEADS_EMAIL_DAILY_LIMIT",
+];
 
 export interface IsolatedRuntimeOptions {
   /** A data folder to start from (and keep); by default a throw-away one that stop() removes. */

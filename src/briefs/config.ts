@@ -3,6 +3,7 @@ import { upstashLimiter } from "../limits/limiter.ts";
 import { siteSizeIds, type PrebuiltResources } from "../resources/prebuilt.ts";
 import { redisFromEnv } from "../store/redis.ts";
 import { deliveryFromEnv, isLocal } from "./delivery-config.ts";
+import { dailyEmailLimitFrom } from "./held.ts";
 import type { PipelineDeps } from "./pipeline.ts";
 import { briefSchema } from "./schema.ts";
 
@@ -15,6 +16,7 @@ export function pipelineFromEnv(env: Env, prebuilt: PrebuiltResources, backgroun
     ...deliveryFromEnv(env, prebuilt, redis),
     schema: briefSchema(siteSizeIds(prebuilt)),
     limiter: upstashLimiter(redis, { cacheBlocked: !isLocal(env) }),
+    dailyEmailLimit: dailyEmailLimitFrom(env("LEADS_EMAIL_DAILY_LIMIT")),
     background,
   };
 }

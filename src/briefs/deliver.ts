@@ -1,7 +1,8 @@
-import { retryDelayMs, type Lead } from "./lead.ts";
-import { leadMessage } from "./mail.ts";
+import { heldAlertMessage, type HeldAlert } from "./held.ts";
+import { retryDelayMs, type Delivery, type Lead } from "./lead.ts";
+import { leadMessage, type MailMessage } from "./mail.ts";
 import type { Mailer } from "./mailer.ts";
-import type { LeadStore } from "./store.ts";
+import { isAlertKey, type LeadStore } from "./store.ts";
 
 export interface DeliveryDeps {
   store: LeadStore;
@@ -16,35 +17,83 @@ export interface DeliveryDeps {
 
 export type AttemptOutcome = "delivered" | "retry" | "failed" | "busy" | "done";
 
+/** One stored thing the studio is owed an e-mail for (a lead, or a day's alert), and how to read, write and word it. */
+interface Owed<T extends { delivery: Delivery }> {
+  /** Its id in `leads:due`, which names its lock. */
+  id: string;
+  load(): Promise<T | null>;
+  save(record: T): Promise<void>;
+  message(record: T): Promise<MailMessage>;
+  /** The log line when it can never be sent. */
+  undeliverable(record: T, reason: string): string;
+}
+
 /**
  * One delivery attempt of one lead's e-mail, at most one at a time per lead (a lock), and never a second e-mail:
  * the attempt is counted (`sending`) before Postmark is called, and every later attempt first asks Postmark for a
- * message carrying this lead's id, so an answer lost to a timeout or a crash never leads to a second send.
+ * message carrying this lead's id, so an answer lost to a timeout or a crash never leads to a second send. A held
+ * lead is never e-mailed: it must be released first.
  */
-export async function attemptDelivery(id: string, deps: DeliveryDeps): Promise<AttemptOutcome> {
+export function attemptDelivery(id: string, deps: DeliveryDeps): Promise<AttemptOutcome> {
+  return attempt<Lead>(
+    {
+      id,
+      load: () => deps.store.get(id),
+      save: (lead) => deps.store.saveDelivery(lead),
+      message: async (lead) => leadMessage(lead, deps),
+      undeliverable: (lead, reason) =>
+        `LEAD NOT DELIVERED: ${lead.id} from ${lead.brief.company_name} cannot be e-mailed (${reason}). Run \`npm run leads\` to see it, fix the cause, then resend it.`,
+    },
+    deps,
+  );
+}
+
+/** One attempt of the day's alert that leads are held, under the same rules as a lead's e-mail: at most once. */
+export function attemptHeldAlert(key: string, deps: DeliveryDeps): Promise<AttemptOutcome> {
+  return attempt<HeldAlert>(
+    {
+      id: key,
+      load: () => deps.store.getAlert(key),
+      save: (alert) => deps.store.saveAlert(alert),
+      message: async (alert) => heldAlertMessage(alert, await deps.store.heldCounts(alert.day), deps),
+      undeliverable: (alert, reason) =>
+        `HELD-LEADS ALERT NOT DELIVERED: the e-mail saying that leads are held since ${alert.day} cannot be sent (${reason}). Run \`npm run leads\` to see them.`,
+    },
+    deps,
+  );
+}
+
+/** One attempt of whatever `leads:due` names: a lead id, or a day's alert. */
+export const attemptOwed = (id: string, deps: DeliveryDeps) => (isAlertKey(id) ? attemptHeldAlert(id, deps) : attemptDelivery(id, deps));
+
+async function attempt<T extends { delivery: Delivery }>(owed: Owed<T>, deps: DeliveryDeps): Promise<AttemptOutcome> {
   const { store, mailer, now = Date.now, alert = (m) => console.error(m) } = deps;
   const owner = crypto.randomUUID();
-  if (!(await store.lock(id, owner))) return "busy";
+  if (!(await store.lock(owed.id, owner))) return "busy";
   try {
-    const lead = await store.get(id);
-    if (!lead || lead.delivery.state === "delivered" || lead.delivery.state === "failed") return "done";
+    const record = await owed.load();
+    if (!record || (record.delivery.state !== "pending" && record.delivery.state !== "sending")) return "done";
+    const save = async (change: Partial<Delivery>, outcome: AttemptOutcome) => {
+      const delivery = { ...record.delivery, ...change };
+      if (delivery.state !== "pending") delete delivery.next_attempt_at;
+      await owed.save({ ...record, delivery });
+      return outcome;
+    };
+    const message = await owed.message(record);
 
     // Any earlier attempt may have reached Postmark even if its answer did not reach us (a timeout, a crash):
     // ask before sending again.
-    if (lead.delivery.attempts > 0 || lead.delivery.state === "sending") {
-      const sent = await mailer.findSent(lead.id);
-      if (sent)
-        return save(store, lead, { state: "delivered", message_id: sent, delivered_at: new Date(now()).toISOString() }, "delivered");
+    if (record.delivery.attempts > 0 || record.delivery.state === "sending") {
+      const sent = await mailer.findSent(message);
+      if (sent) return save({ state: "delivered", message_id: sent, delivered_at: new Date(now()).toISOString() }, "delivered");
     }
 
-    await store.saveDelivery(withDelivery(lead, { state: "sending", attempts: lead.delivery.attempts + 1 }));
-    const result = await mailer.send(leadMessage(lead, deps));
-    const attempts = lead.delivery.attempts + 1;
+    const attempts = record.delivery.attempts + 1;
+    await owed.save({ ...record, delivery: { ...record.delivery, state: "sending", attempts } });
+    const result = await mailer.send(message);
     switch (result.outcome) {
       case "delivered":
         return save(
-          store,
-          lead,
           {
             state: "delivered",
             attempts,
@@ -56,8 +105,6 @@ export async function attemptDelivery(id: string, deps: DeliveryDeps): Promise<A
         );
       case "transient":
         return save(
-          store,
-          lead,
           {
             state: "pending",
             attempts,
@@ -67,36 +114,25 @@ export async function attemptDelivery(id: string, deps: DeliveryDeps): Promise<A
           "retry",
         );
       case "permanent":
-        alert(
-          `LEAD NOT DELIVERED: ${lead.id} from ${lead.brief.company_name} cannot be e-mailed (${result.reason}). Run \`npm run leads\` to see it, fix the cause, then resend it.`,
-        );
-        return save(store, lead, { state: "failed", attempts, last_error: result.reason }, "failed");
+        alert(owed.undeliverable(record, result.reason));
+        return save({ state: "failed", attempts, last_error: result.reason }, "failed");
     }
   } finally {
-    await store.unlock(id, owner);
+    await store.unlock(owed.id, owner);
   }
 }
 
-/** Every lead whose e-mail is due: the scheduled retry job. */
+/** Every e-mail that is due (leads, and alerts that leads are held): the scheduled retry job. */
 export async function deliverDue(deps: DeliveryDeps, limit = 20): Promise<Record<AttemptOutcome, number>> {
   const counts: Record<AttemptOutcome, number> = { delivered: 0, retry: 0, failed: 0, busy: 0, done: 0 };
   for (const id of await deps.store.dueIds((deps.now ?? Date.now)(), limit)) {
     try {
-      counts[await attemptDelivery(id, deps)] += 1;
+      counts[await attemptOwed(id, deps)] += 1;
     } catch (error) {
-      // The lead stays due; the next run tries again.
+      // It stays due; the next run tries again.
       (deps.alert ?? console.error)(`delivery of ${id} interrupted: ${String(error)}`);
       counts.retry += 1;
     }
   }
   return counts;
-}
-
-const withDelivery = (lead: Lead, change: Partial<Lead["delivery"]>): Lead => ({ ...lead, delivery: { ...lead.delivery, ...change } });
-
-async function save(store: LeadStore, lead: Lead, change: Partial<Lead["delivery"]>, outcome: AttemptOutcome): Promise<AttemptOutcome> {
-  const delivery = { ...lead.delivery, ...change };
-  if (delivery.state !== "pending") delete delivery.next_attempt_at;
-  await store.saveDelivery({ ...lead, delivery });
-  return outcome;
 }

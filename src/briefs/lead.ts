@@ -5,9 +5,11 @@ export type Channel = "rest" | "mcp" | "a2a" | "form";
 
 /**
  * Delivery of the lead e-mail. `sending` is recorded before Postmark is called, so an attempt that dies midway is
- * visible; the next attempt asks Postmark whether the message went out before it sends anything.
+ * visible; the next attempt asks Postmark whether the message went out before it sends anything. `held`: the day's
+ * e-mail limit (LEADS_EMAIL_DAILY_LIMIT) was reached when it arrived; it waits in `leads:held` for an operator to
+ * release it (`npm run leads -- release`), which makes it `pending`.
  */
-export type DeliveryState = "pending" | "sending" | "delivered" | "failed";
+export type DeliveryState = "pending" | "sending" | "delivered" | "failed" | "held";
 
 export interface Delivery {
   state: DeliveryState;

@@ -1,16 +1,21 @@
 import type { Lead } from "./lead.ts";
 import type { Brief } from "./schema.ts";
 
-/** The lead e-mail as the studio's inbox receives it. Every value from the brief is escaped for its context. */
-export interface LeadMessage {
+/** An e-mail to the studio (a lead, or the day's held-leads alert) as its inbox receives it. */
+export interface MailMessage {
   from: string;
   to: string;
-  replyTo: string;
+  replyTo?: string;
   subject: string;
   text: string;
   html: string;
   tag: string;
   metadata: Record<string, string>;
+  /**
+   * The metadata entry that names this message and no other (`lead_id` for a lead): before a second attempt, Postmark
+   * is searched for a message with this tag and this entry; the outbox names its files after the entry's value.
+   */
+  idField: string;
 }
 
 const labels: Record<keyof Brief, string> = {
@@ -29,7 +34,7 @@ const labels: Record<keyof Brief, string> = {
   time_zone: "Time zone",
 };
 
-const escapeHtml = (s: string) =>
+export const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 /** A header value can never carry a line break or a control character, whatever reached it. */
@@ -37,7 +42,14 @@ const headerSafe = (s: string) => s.replace(/[\u0000-\u001F\u007F\u2028\u2029]+/
 
 export const leadTag = "lead-brief";
 
-export function leadMessage(lead: Lead, { from, to, studio }: { from: string; to: string; studio: string }): LeadMessage {
+export interface Addresses {
+  from: string;
+  to: string;
+  studio: string;
+}
+
+/** The lead e-mail. Every value from the brief is escaped for its context. */
+export function leadMessage(lead: Lead, { from, to, studio }: Addresses): MailMessage {
   const b = lead.brief;
   const rows = (Object.keys(labels) as (keyof Brief)[])
     .filter((k) => k !== "message" && b[k] !== undefined)
@@ -82,5 +94,6 @@ export function leadMessage(lead: Lead, { from, to, studio }: { from: string; to
     html,
     tag: leadTag,
     metadata: { lead_id: lead.id, channel: lead.channel },
+    idField: "lead_id",
   };
 }

@@ -1,7 +1,7 @@
 import { access, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ServerClient } from "postmark";
-import type { LeadMessage } from "./mail.ts";
+import type { MailMessage } from "./mail.ts";
 
 /**
  * What happened to one send: delivered (with Postmark's message id), transient (try again later: network, timeout,
@@ -11,9 +11,9 @@ export type SendResult =
   { outcome: "delivered"; messageId: string } | { outcome: "transient"; reason: string } | { outcome: "permanent"; reason: string };
 
 export interface Mailer {
-  send(message: LeadMessage): Promise<SendResult>;
-  /** Whether a message for this lead already went out (after an attempt whose outcome is unknown). */
-  findSent(leadId: string): Promise<string | null>;
+  send(message: MailMessage): Promise<SendResult>;
+  /** Whether this message already went out (after an attempt whose outcome is unknown): its id if so. */
+  findSent(message: MailMessage): Promise<string | null>;
   /** Where the messages go, for logs: "postmark" or the outbox folder. */
   readonly kind: string;
 }
@@ -50,8 +50,8 @@ export function postmarkMailer({ token, apiUrl, timeoutSeconds = 10 }: PostmarkC
         return classify(error);
       }
     },
-    async findSent(leadId) {
-      const res = await client.getOutboundMessages({ count: 1, offset: 0, tag: "lead-brief", metadata_lead_id: leadId });
+    async findSent(m) {
+      const res = await client.getOutboundMessages({ count: 1, offset: 0, tag: m.tag, [`metadata_${m.idField}`]: m.metadata[m.idField] });
       return res.Messages[0]?.MessageID ?? null;
     },
   };
@@ -68,20 +68,23 @@ export function classify(error: unknown): SendResult {
   return { outcome: "permanent", reason };
 }
 
-/** Without Postmark (the local runtime), each e-mail is one file in the outbox folder, as the inbox would show it. */
+/**
+ * Without Postmark (the local runtime), each e-mail is one file in the outbox folder, as the inbox would show it, named
+ * after the message (`<lead id>.eml.txt`, `leads-held-<day>.eml.txt`).
+ */
 export function outboxMailer(dir: string): Mailer {
   return {
     kind: `outbox ${dir}`,
     async send(m) {
       await mkdir(dir, { recursive: true });
-      const id = m.metadata.lead_id!;
+      const id = m.metadata[m.idField]!;
       const headers = [
         `From: ${m.from}`,
         `To: ${m.to}`,
-        `Reply-To: ${m.replyTo}`,
+        ...(m.replyTo ? [`Reply-To: ${m.replyTo}`] : []),
         `Subject: ${m.subject}`,
         `X-Tag: ${m.tag}`,
-        `X-Lead-Id: ${id}`,
+        ...(m.metadata.lead_id ? [`X-Lead-Id: ${m.metadata.lead_id}`] : []),
       ];
       await writeFile(join(dir, `${id}.eml.txt`), `${headers.join("\n")}\n\n${m.text}\n`, { flag: "wx" }).catch(
         (error: NodeJS.ErrnoException) => {
@@ -91,9 +94,10 @@ export function outboxMailer(dir: string): Mailer {
       await writeFile(join(dir, `${id}.html`), m.html);
       return { outcome: "delivered", messageId: `outbox:${id}` };
     },
-    async findSent(leadId) {
-      return access(join(dir, `${leadId}.eml.txt`)).then(
-        () => `outbox:${leadId}`,
+    async findSent(m) {
+      const id = m.metadata[m.idField]!;
+      return access(join(dir, `${id}.eml.txt`)).then(
+        () => `outbox:${id}`,
         () => null,
       );
     },

@@ -1,5 +1,5 @@
 import type { Limiter, QuotaResult } from "../limits/limiter.ts";
-import { attemptDelivery, type DeliveryDeps } from "./deliver.ts";
+import { attemptOwed, type DeliveryDeps } from "./deliver.ts";
 import { newLeadId, type Channel, type Lead } from "./lead.ts";
 import { briefQuotaSubject } from "./quota-subject.ts";
 import type { Brief, BriefSchema } from "./schema.ts";
@@ -10,6 +10,8 @@ export interface PipelineDeps extends DeliveryDeps {
   schema: BriefSchema;
   store: LeadStore;
   limiter: Limiter;
+  /** LEADS_EMAIL_DAILY_LIMIT: leads e-mailed one by one per UTC day (of `now`); later ones are held (0 holds all). */
+  dailyEmailLimit: number;
   /** Runs work after the response (Netlify's context.waitUntil); the first delivery attempt goes there. */
   background?: (work: Promise<unknown>) => void;
 }
@@ -104,7 +106,8 @@ async function record(
   const concurrent = await collapse(await store.claimRepeat(r.clientId, r.print, r.leadId));
   if (concurrent) return concurrent;
 
-  const samePerson = await store.notePerson(await personOf(r.brief), r.leadId);
+  const person = await personOf(r.brief);
+  const samePerson = await store.lastLeadAbout(person);
   const lead: Lead = {
     id: r.leadId,
     received_at: new Date((deps.now ?? Date.now)()).toISOString(),
@@ -114,13 +117,17 @@ async function record(
     ...(samePerson ? { possibly_same_person_as: samePerson } : {}),
     delivery: { state: "pending", attempts: 0 },
   };
-  await store.insert(lead);
-  const first = attemptDelivery(lead.id, deps).catch((error: unknown) =>
+  // Held past the day's e-mail limit or not, the answer is the same: the lead is recorded either way.
+  const { delivery, owed } = await store.insert(lead, deps.dailyEmailLimit);
+  // Only a recorded lead is ever named to the studio as possibly the same person. A hint, so a failure to note it
+  // never turns a recorded lead into a refusal.
+  await store.noteLeadAbout(person, lead.id).catch((error: unknown) => console.error(`same-person note of ${lead.id}: ${String(error)}`));
+  const first = Promise.all(owed.map((id) => attemptOwed(id, deps))).catch((error: unknown) =>
     console.error(`first delivery attempt of ${lead.id}: ${String(error)}`),
   );
   if (deps.background) deps.background(first);
   else await first;
-  return { kind: "filed", lead, quota };
+  return { kind: "filed", lead: { ...lead, delivery }, quota };
 }
 
 /** A lead claimed by a concurrent request appears within moments; waits briefly for it. */

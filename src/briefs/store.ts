@@ -1,5 +1,7 @@
 import type { Redis } from "@upstash/redis";
-import type { Lead } from "./lead.ts";
+import { utcDay, type HeldAlert, type HeldCounts } from "./held.ts";
+import type { Delivery, Lead } from "./lead.ts";
+import { insertScript, releaseScript } from "./store-scripts.ts";
 
 /**
  * Leads in Redis (Upstash in production, the local store locally): a lead is recorded here before the client is
@@ -7,8 +9,11 @@ import type { Lead } from "./lead.ts";
  *
  * - `lead:<id>`             the lead as JSON, no expiry
  * - `leads`                 sorted set of every lead id by time received
- * - `leads:due`             sorted set of leads whose e-mail is owed, by when to try next
- * - `lead:<id>:lock`        a delivery attempt in progress (60 s)
+ * - `leads:due`             sorted set of e-mails owed, by when to try next: lead ids, and `leads:alert:<day>`
+ * - `leads:held`            sorted set of leads held by the day's e-mail limit, by time received; never in `leads:due`
+ * - `leads:emailed:<day>`   how many leads that UTC day went to `leads:due` (2 days)
+ * - `leads:alert:<day>`     the day's alert that leads are held, from the first one held (3 days once sent)
+ * - `lead:<id>:lock`, `leads:alert:<day>:lock`  a delivery attempt in progress (60 s)
  * - `brief:idem:<client>:<key>`  an Idempotency-Key's fingerprint and lead (24 h)
  * - `brief:repeat:<client>:<fingerprint>`  the lead of the same brief from the same client (15 minutes)
  * - `brief:person:<hash>`   the latest lead about a person and company, from any client (30 days); it only
@@ -22,6 +27,13 @@ export interface IdempotencyRecord {
 export const idempotencyTtlSeconds = 24 * 3600;
 export const repeatWindowSeconds = 15 * 60;
 export const samePersonWindowSeconds = 30 * 24 * 3600;
+/** The day's counter outlives its day: it is refreshed on each count. */
+const emailedCounterSeconds = 2 * 24 * 3600;
+const finishedAlertSeconds = 3 * 24 * 3600;
+
+export const alertKey = (day: string) => `leads:alert:${day}`;
+export const isAlertKey = (id: string) => id.startsWith("leads:alert:");
+const lockKey = (id: string) => (isAlertKey(id) ? `${id}:lock` : `lead:${id}:lock`);
 
 export class LeadStore {
   readonly #redis: Redis;
@@ -30,13 +42,66 @@ export class LeadStore {
     this.#redis = redis;
   }
 
-  /** Writes a new lead and schedules its e-mail, in one transaction. */
-  async insert(lead: Lead): Promise<void> {
+  /**
+   * Writes a new lead in one atomic step: scheduled for e-mail while its UTC day has e-mailed fewer than `dailyLimit`,
+   * else held (and, for the day's first held lead, the alert scheduled). `owed`: what to try e-mailing now.
+   */
+  async insert(lead: Lead, dailyLimit: number): Promise<{ delivery: Delivery; owed: string[] }> {
     const received = Date.parse(lead.received_at);
+    const day = utcDay(received);
+    const as = (state: "pending" | "held") => JSON.stringify({ ...lead, delivery: { ...lead.delivery, state } });
+    const alert: HeldAlert = { day, limit: dailyLimit, created_at: lead.received_at, delivery: { state: "pending", attempts: 0 } };
+    const placed = await this.#redis.eval<(string | number)[], number>(
+      insertScript,
+      [`lead:${lead.id}`, "leads", "leads:due", "leads:held", `leads:emailed:${day}`, alertKey(day)],
+      [lead.id, received, dailyLimit, emailedCounterSeconds, as("pending"), as("held"), JSON.stringify(alert)],
+    );
+    if (placed === 0) return { delivery: { ...lead.delivery, state: "pending" }, owed: [lead.id] };
+    return { delivery: { ...lead.delivery, state: "held" }, owed: placed === 2 ? [alertKey(day)] : [] };
+  }
+
+  /** Moves a held lead into the delivery queue; false when it was not held (already released, or never). */
+  async release(lead: Lead, now: number): Promise<boolean> {
+    const pending: Lead = { ...lead, delivery: { ...lead.delivery, state: "pending", next_attempt_at: new Date(now).toISOString() } };
+    const released = await this.#redis.eval<(string | number)[], number>(
+      releaseScript,
+      [`lead:${lead.id}`, "leads:held", "leads:due"],
+      [lead.id, JSON.stringify(pending), now],
+    );
+    return released === 1;
+  }
+
+  /** Every held lead id, oldest first. */
+  heldIds(): Promise<string[]> {
+    return this.#redis.zrange<string[]>("leads:held", 0, -1);
+  }
+
+  async heldCounts(day: string): Promise<HeldCounts> {
+    const start = Date.parse(`${day}T00:00:00Z`);
+    const [today, all] = await Promise.all([
+      this.#redis.zcount("leads:held", start, start + 86_400_000 - 1),
+      this.#redis.zcard("leads:held"),
+    ]);
+    return { today, all };
+  }
+
+  async getAlert(key: string): Promise<HeldAlert | null> {
+    return parse(await this.#redis.get<string | HeldAlert>(key));
+  }
+
+  /** Saves the alert's delivery state and its place in the queue; once sent (or refused for good) it expires. */
+  async saveAlert(alert: HeldAlert): Promise<void> {
+    const key = alertKey(alert.day);
     const tx = this.#redis.multi();
-    tx.set(`lead:${lead.id}`, JSON.stringify(lead));
-    tx.zadd("leads", { score: received, member: lead.id });
-    tx.zadd("leads:due", { score: received, member: lead.id });
+    const due = alert.delivery.state === "pending" || alert.delivery.state === "sending";
+    if (due) {
+      tx.set(key, JSON.stringify(alert));
+      tx.zadd("leads:due", { score: Date.parse(alert.delivery.next_attempt_at ?? alert.created_at), member: key });
+    } else {
+      // Kept past the end of its day, so the day's claim holds and no second alert is owed.
+      tx.set(key, JSON.stringify(alert), { ex: finishedAlertSeconds });
+      tx.zrem("leads:due", key);
+    }
     await tx.exec();
   }
 
@@ -54,7 +119,7 @@ export class LeadStore {
     await tx.exec();
   }
 
-  /** Ids of leads whose e-mail is owed and due at `now`. */
+  /** What is owed an e-mail and due at `now`: lead ids and alert keys (`isAlertKey`). */
   dueIds(now: number, limit = 20): Promise<string[]> {
     return this.#redis.zrange<string[]>("leads:due", 0, now, { byScore: true, offset: 0, count: limit });
   }
@@ -67,16 +132,16 @@ export class LeadStore {
     return values.map(parse).filter((l): l is Lead => l !== null);
   }
 
-  /** Takes the delivery lock; false when another attempt holds it. */
+  /** Takes the delivery lock of a lead or an alert (an id from `dueIds`); false when another attempt holds it. */
   async lock(id: string, owner: string): Promise<boolean> {
-    return (await this.#redis.set(`lead:${id}:lock`, owner, { nx: true, ex: 60 })) === "OK";
+    return (await this.#redis.set(lockKey(id), owner, { nx: true, ex: 60 })) === "OK";
   }
 
   async unlock(id: string, owner: string): Promise<void> {
     // Only the owner releases, in one step.
     await this.#redis.eval(
       "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0",
-      [`lead:${id}:lock`],
+      [lockKey(id)],
       [owner],
     );
   }
@@ -104,14 +169,14 @@ export class LeadStore {
     return this.#redis.get<string>(key);
   }
 
-  /** Records a new lead about a person and returns the previous one about them, if any (one atomic step). */
-  async notePerson(hash: string, leadId: string): Promise<string | null> {
-    const key = `brief:person:${hash}`;
-    const tx = this.#redis.multi();
-    tx.get<string>(key);
-    tx.set(key, leadId, { ex: samePersonWindowSeconds });
-    const [previous] = (await tx.exec()) as [string | null, unknown];
-    return previous && previous !== leadId ? previous : null;
+  /** The latest recorded lead about a person and company, from any client. */
+  lastLeadAbout(person: string): Promise<string | null> {
+    return this.#redis.get<string>(`brief:person:${person}`);
+  }
+
+  /** Notes a recorded lead as the latest about its person and company. */
+  async noteLeadAbout(person: string, leadId: string): Promise<void> {
+    await this.#redis.set(`brief:person:${person}`, leadId, { ex: samePersonWindowSeconds });
   }
 }
 

@@ -1,25 +1,12 @@
-import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { freshBrief } from "../support/briefs.ts";
+import { leadsCli } from "../support/leads-cli.ts";
 import { clientCredentialsToken } from "../support/oauth-client.ts";
 
 /** `npm run leads`, run as an operator runs it next to a running local runtime. */
 const base = inject("baseUrl");
 const postmark = inject("postmark");
-const root = fileURLToPath(new URL("../..", import.meta.url));
-
-const leads = (...args: string[]) =>
-  new Promise<{ code: number | null; out: string }>((resolve) => {
-    const child = spawn(process.execPath, ["scripts/leads.ts", ...args], {
-      cwd: root,
-      env: { ...process.env, FRONTDOOR_DATA_DIR: inject("dataDir") },
-    });
-    let out = "";
-    child.stdout.on("data", (d) => (out += d));
-    child.stderr.on("data", (d) => (out += d));
-    child.on("exit", (code) => resolve({ code, out }));
-  });
+const leads = (...args: string[]) => leadsCli(inject("dataDir"), ...args);
 
 let token: string;
 beforeAll(async () => {

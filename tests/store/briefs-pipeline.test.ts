@@ -3,6 +3,7 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { leadMessage } from "../../src/briefs/mail.ts";
 import { outboxMailer } from "../../src/briefs/mailer.ts";
 import { fileBrief, type FilingResult } from "../../src/briefs/pipeline.ts";
 import { startLocalStore } from "../../scripts/local-store/store.ts";
@@ -146,7 +147,7 @@ describe("the local outbox (no Postmark configured)", () => {
       const text = await readFile(join(outbox, `${lead.id}.eml.txt`), "utf8");
       expect(text).toContain(`Reply-To: ${lead.brief.work_email}`);
       expect(text).toContain("Name: Zoë Ø");
-      expect(await deps.mailer.findSent(lead.id)).toBe(`outbox:${lead.id}`);
+      expect(await deps.mailer.findSent(leadMessage(lead, deps))).toBe(`outbox:${lead.id}`);
     } finally {
       await store.close();
     }

@@ -1,4 +1,5 @@
 import { Redis } from "@upstash/redis";
+import { defaultDailyEmailLimit } from "../../src/briefs/held.ts";
 import { briefSchema } from "../../src/briefs/schema.ts";
 import type { PipelineDeps } from "../../src/briefs/pipeline.ts";
 import { postmarkMailer, type Mailer } from "../../src/briefs/mailer.ts";
@@ -19,6 +20,7 @@ export function pipelineDeps(
     schema: briefSchema(siteSizes),
     store: new LeadStore(redis),
     limiter: upstashLimiter(redis, { cacheBlocked: false }),
+    dailyEmailLimit: defaultDailyEmailLimit,
     mailer,
     from: "Website <website@studio.example>",
     to: "leads@studio.example",

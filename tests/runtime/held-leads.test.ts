@@ -1,0 +1,102 @@
+import { Redis } from "@upstash/redis";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Lead } from "../../src/briefs/lead.ts";
+import { freshBrief } from "../support/briefs.ts";
+import { leadsCli } from "../support/leads-cli.ts";
+import { clientCredentialsToken } from "../support/oauth-client.ts";
+import type { SentMessage } from "../support/postmark-standin.ts";
+import { inFreshWindow } from "../support/window.ts";
+
+/**
+ * The flood guard through the local runtime: past the day's e-mail limit a brief is still filed with the same 201, but
+ * held; the studio gets one alert a day; `npm run leads -- release` e-mails held leads. The runtime runs with the
+ * default limit, so the test moves the day's counter to it rather than filing 50 briefs, and puts it back after.
+ */
+const base = inject("baseUrl");
+const postmark = inject("postmark");
+const store = new Redis({ url: inject("store").url, token: inject("store").token, enableTelemetry: false });
+const leads = (...args: string[]) => leadsCli(inject("dataDir"), ...args);
+
+/** LEADS_EMAIL_DAILY_LIMIT's default: tests/support/global-runtime.ts does not set it. */
+const dailyLimit = 50;
+const emailedToday = () => `leads:emailed:${new Date().toISOString().slice(0, 10)}`;
+
+let token: string;
+beforeAll(async () => {
+  token = (await clientCredentialsToken(base, "svc:brief")).token;
+  // The counter is per UTC day: stay clear of midnight.
+  await inFreshWindow(86_400, 120);
+});
+
+const post = (body: object) =>
+  fetch(`${base}/api/v1/briefs`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+const sent = async () => ((await (await fetch(`${postmark}/_standin/messages`)).json()) as { sent: SentMessage[] }).sent;
+const sentFor = async (leadId: string) => (await sent()).filter((m) => (m.body.Metadata as { lead_id?: string }).lead_id === leadId);
+const heldAlerts = async () => (await sent()).filter((m) => m.body.Tag === "leads-held");
+const state = async (id: string) => (await store.get<Lead>(`lead:${id}`))?.delivery.state;
+const headerNames = (res: Response) => [...res.headers.keys()].sort();
+
+describe("past the day's e-mail limit", () => {
+  let counter: { key: string; before: number | null } | undefined;
+  afterAll(async () => {
+    if (!counter) return;
+    if (counter.before === null) await store.del(counter.key);
+    else await store.set(counter.key, counter.before, { keepTtl: true });
+  });
+
+  it("files with the same 201 but holds the lead, alerts the studio once, and releases on request", async () => {
+    const usual = await post(freshBrief());
+    expect(usual.status).toBe(201);
+    const usualBody = (await usual.json()) as Record<string, unknown> & { lead_id: string };
+    await expect.poll(async () => (await sentFor(usualBody.lead_id)).length, { timeout: 10_000 }).toBe(1);
+
+    counter = { key: emailedToday(), before: await store.get<number>(emailedToday()) };
+    await store.set(counter.key, dailyLimit, { keepTtl: true });
+
+    const brief = freshBrief();
+    const res = await post(brief);
+    expect(res.status).toBe(201);
+    expect(headerNames(res)).toEqual(headerNames(usual));
+    const body = (await res.json()) as Record<string, unknown> & { lead_id: string };
+    expect(Object.keys(body)).toEqual(Object.keys(usualBody));
+    expect(body).toMatchObject({ status: "received", next_steps: expect.stringContaining(`reply by e-mail to ${brief.work_email}`) });
+    const id = body.lead_id;
+
+    await expect.poll(() => state(id), { timeout: 10_000 }).toBe("held");
+    expect(await store.zscore("leads:held", id)).not.toBeNull();
+    expect(await store.zscore("leads:due", id)).toBeNull();
+    await expect.poll(async () => (await heldAlerts()).length, { timeout: 10_000 }).toBe(1);
+    const alert = (await heldAlerts())[0]!.body;
+    expect(alert).toMatchObject({ To: "leads@studio.example", From: "website@studio.example" });
+    expect(alert.TextBody).toContain("npm run leads -- release");
+    expect(await sentFor(id)).toHaveLength(0);
+
+    // A second one is held too, and neither it nor the delivery job sends a second alert.
+    const second = ((await (await post(freshBrief())).json()) as { lead_id: string }).lead_id;
+    await expect.poll(() => state(second), { timeout: 10_000 }).toBe("held");
+    expect((await fetch(`${base}/.netlify/functions/deliver-leads`, { method: "POST", body: "{}" })).status).toBe(200);
+    expect(await heldAlerts()).toHaveLength(1);
+
+    const list = await leads();
+    expect(list.code).toBe(0);
+    expect(list.out.split("\n").find((line) => line.startsWith(id))).toMatch(/held/);
+
+    const released = await leads("release", id);
+    expect(released.out).toContain(`${id}: delivered`);
+    expect(await sentFor(id)).toHaveLength(1);
+    expect(await state(id)).toBe("delivered");
+    expect(await state(second)).toBe("held");
+
+    const all = await leads("release", "--all");
+    expect(all.out).toContain(`${second}: delivered`);
+    expect(await sentFor(second)).toHaveLength(1);
+
+    // Released leads do not count against the day's limit, and the alert stayed single.
+    expect(await store.get<number>(counter.key)).toBe(dailyLimit);
+    expect(await heldAlerts()).toHaveLength(1);
+  });
+});

@@ -1,0 +1,178 @@
+import { randomUUID } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Redis } from "@upstash/redis";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { attemptDelivery, deliverDue } from "../../src/briefs/deliver.ts";
+import type { HeldAlert } from "../../src/briefs/held.ts";
+import type { Lead } from "../../src/briefs/lead.ts";
+import { fileBrief, type FilingResult, type PipelineDeps } from "../../src/briefs/pipeline.ts";
+import { startLocalStore } from "../../scripts/local-store/store.ts";
+import { freshBrief, pipelineDeps, standInMailer } from "../support/briefs.ts";
+import { startPostmarkStandIn, type PostmarkStandIn } from "../support/postmark-standin.ts";
+import { realRedisAvailable, startRedisGateway } from "../support/upstash-gateway.ts";
+
+/**
+ * The flood guard in-process, over the local store and real Redis, with an injected clock: LEADS_EMAIL_DAILY_LIMIT leads
+ * a UTC day are e-mailed, later ones are recorded but held, one alert a day says so, and release e-mails them.
+ */
+const dir = await mkdtemp(join(tmpdir(), "frontdoor-held-"));
+type Store = { url: string; token: string; close(): Promise<void> };
+const stores: [string, () => Promise<Store>][] = [
+  ["local store", () => startLocalStore({ token: "t", snapshotFile: join(dir, `${randomUUID()}.json`) })],
+];
+if (await realRedisAvailable()) stores.push(["real Redis", () => startRedisGateway(9)]);
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+const filed = (r: FilingResult) => {
+  if (r.kind !== "filed") throw new Error(`expected a filed brief, got ${r.kind}`);
+  return r.lead;
+};
+
+describe.each(stores)("the day's e-mail limit (%s)", (_name, start) => {
+  let store: Store;
+  let redis: Redis;
+  let postmark: PostmarkStandIn;
+  let clock: number;
+  const deps = (overrides: Partial<PipelineDeps> = {}) =>
+    pipelineDeps(store, standInMailer(postmark), { now: () => clock, dailyEmailLimit: 2, ...overrides });
+  const file = (d: PipelineDeps, extra: Record<string, unknown> = {}) =>
+    fileBrief({ body: freshBrief(extra), channel: "rest", clientId: `client-${randomUUID()}` }, d);
+  const leadMails = (id: string) => postmark.sent.filter((m) => (m.body.Metadata as { lead_id?: string }).lead_id === id);
+  const alerts = () => postmark.sent.filter((m) => m.body.Tag === "leads-held");
+  const stored = async (id: string) => (await redis.get<Lead>(`lead:${id}`))!.delivery.state;
+
+  beforeAll(async () => {
+    postmark = await startPostmarkStandIn("postmark-test-token", 1_500);
+  });
+  afterAll(() => postmark.close());
+  beforeEach(async () => {
+    // A fresh store each test: `leads:held` is one set for all days.
+    store = await start();
+    redis = new Redis({ url: store.url, token: store.token, enableTelemetry: false });
+    postmark.sent.length = 0;
+    clock = Date.parse("2031-03-14T10:00:00Z");
+  });
+  afterEach(() => store.close());
+
+  it("e-mails the day's first leads up to the limit, then records the rest as held with the same result", async () => {
+    const d = deps();
+    const first = filed(await file(d));
+    const second = filed(await file(d));
+    const third = filed(await file(d));
+    expect([first, second].map((l) => l.delivery.state)).toEqual(["pending", "pending"]);
+    expect(third.delivery.state).toBe("held");
+    expect(await stored(first.id)).toBe("delivered");
+    expect(await stored(third.id)).toBe("held");
+    expect(await redis.zrange("leads:held", 0, -1)).toEqual([third.id]);
+    expect(await redis.zscore("leads:due", third.id)).toBeNull();
+    expect(await redis.zscore("leads", third.id)).toBe(clock);
+    expect(await redis.get("leads:emailed:2031-03-14")).toBe(2);
+    expect(await redis.ttl("leads:emailed:2031-03-14")).toBeGreaterThan(86_400);
+    expect(leadMails(third.id)).toHaveLength(0);
+    expect(leadMails(first.id)).toHaveLength(1);
+
+    expect(alerts()).toHaveLength(1);
+    const alert = alerts()[0]!.body;
+    expect(alert).toMatchObject({ To: "leads@studio.example", Metadata: { alert_id: "leads-held-2031-03-14" } });
+    expect(alert.Subject).toBe("Leads held on 2031-03-14 (UTC): 1 so far");
+    expect(alert.TextBody).toContain("(2 a day)");
+    expect(alert.TextBody).toContain("npm run leads -- release --all");
+
+    // The scheduled job never e-mails a held lead, nor does an attempt aimed at it.
+    await deliverDue({ ...d, now: () => clock + 86_400_000 });
+    expect(await attemptDelivery(third.id, d)).toBe("done");
+    expect(leadMails(third.id)).toHaveLength(0);
+    expect(alerts()).toHaveLength(1);
+  });
+
+  it("counts each UTC day on its own: a new day e-mails again and alerts again", async () => {
+    const d = deps({ dailyEmailLimit: 1 });
+    clock = Date.parse("2031-03-14T23:59:59.999Z");
+    expect(filed(await file(d)).delivery.state).toBe("pending");
+    expect(filed(await file(d)).delivery.state).toBe("held");
+    clock += 1;
+    const nextDay = filed(await file(d));
+    expect(nextDay.received_at).toBe("2031-03-15T00:00:00.000Z");
+    expect(nextDay.delivery.state).toBe("pending");
+    expect(filed(await file(d)).delivery.state).toBe("held");
+    expect(alerts().map((m) => (m.body.Metadata as { alert_id: string }).alert_id)).toEqual([
+      "leads-held-2031-03-14",
+      "leads-held-2031-03-15",
+    ]);
+    // The second day's alert counts that day's held lead, and both days' together.
+    expect(alerts()[1]!.body.TextBody).toContain("Held from 2031-03-15 so far: 1. Held in all, waiting for release: 2.");
+  });
+
+  it("sends one alert a day however many leads are held at once, and a limit of 0 holds them all", async () => {
+    const d = deps({ dailyEmailLimit: 0 });
+    const results = await Promise.all(Array.from({ length: 12 }, () => file(d)));
+    expect(results.map((r) => filed(r).delivery.state)).toEqual(Array(12).fill("held"));
+    expect(await redis.zcard("leads:held")).toBe(12);
+    expect(alerts()).toHaveLength(1);
+    expect(alerts()[0]!.body.TextBody).toContain("LEADS_EMAIL_DAILY_LIMIT is 0");
+    expect(await redis.get("leads:emailed:2031-03-14")).toBeNull();
+    await Promise.all(Array.from({ length: 5 }, () => deliverDue({ ...d, now: () => clock + 3_600_000 })));
+    expect(alerts()).toHaveLength(1);
+    expect(await redis.get<HeldAlert>("leads:alert:2031-03-14")).toMatchObject({ delivery: { state: "delivered", attempts: 1 } });
+  });
+
+  it("retries a failed alert through the delivery job, and never sends it twice", async () => {
+    const d = deps({ dailyEmailLimit: 0 });
+    postmark.fail("503");
+    filed(await file(d));
+    expect(alerts()).toHaveLength(0);
+    const owed = await redis.get<HeldAlert>("leads:alert:2031-03-14");
+    expect(owed?.delivery).toMatchObject({ state: "pending", attempts: 1, last_error: expect.stringContaining("503") });
+    expect(await redis.zscore("leads:due", "leads:alert:2031-03-14")).toBe(clock + 60_000);
+
+    // Postmark takes the next one but its answer is lost: the following run finds it instead of sending again.
+    postmark.fail("accept-then-drop");
+    expect(await deliverDue({ ...d, now: () => clock + 60_000 })).toMatchObject({ retry: 1 });
+    expect(alerts()).toHaveLength(1);
+    expect(await deliverDue({ ...d, now: () => clock + 3_600_000 })).toMatchObject({ delivered: 1 });
+    expect(await deliverDue({ ...d, now: () => clock + 7_200_000 })).toMatchObject({ delivered: 0, retry: 0 });
+    expect(alerts()).toHaveLength(1);
+    expect(await redis.zscore("leads:due", "leads:alert:2031-03-14")).toBeNull();
+    // A later held lead the same day owes no new alert.
+    filed(await file(d));
+    expect(alerts()).toHaveLength(1);
+  });
+
+  it("releases one held lead and then all of them, e-mailing each once without counting against the day", async () => {
+    const d = deps({ dailyEmailLimit: 0 });
+    const held = [];
+    for (let i = 0; i < 3; i++) {
+      held.push(filed(await file(d)));
+      clock += 1000;
+    }
+    const [one, ...rest] = held;
+    const releases = await Promise.all([d.store.release(one!, clock), d.store.release(one!, clock)]);
+    expect(releases.sort()).toEqual([false, true]);
+    expect(await stored(one!.id)).toBe("pending");
+    expect(await redis.zscore("leads:due", one!.id)).toBe(clock);
+    expect(await attemptDelivery(one!.id, d)).toBe("delivered");
+    expect(leadMails(one!.id)).toHaveLength(1);
+    expect(await d.store.release(one!, clock)).toBe(false);
+
+    expect(await d.store.heldIds()).toEqual(rest.map((l) => l.id));
+    for (const lead of rest) {
+      expect(await d.store.release(lead, clock)).toBe(true);
+      expect(await attemptDelivery(lead.id, d)).toBe("delivered");
+    }
+    expect(rest.map((l) => leadMails(l.id).length)).toEqual([1, 1]);
+    expect(await d.store.heldIds()).toEqual([]);
+    expect(await redis.get("leads:emailed:2031-03-14")).toBeNull();
+    await deliverDue({ ...d, now: () => clock + 86_400_000 });
+    expect(held.map((l) => leadMails(l.id).length)).toEqual([1, 1, 1]);
+  });
+
+  it("never counts a dry run", async () => {
+    const d = deps({ dailyEmailLimit: 1 });
+    for (let i = 0; i < 3; i++) expect((await file(d, { dry_run: true })).kind).toBe("dry_run");
+    expect(await redis.get("leads:emailed:2031-03-14")).toBeNull();
+    expect(filed(await file(d)).delivery.state).toBe("pending");
+    expect(alerts()).toHaveLength(0);
+  });
+});
