@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { maxBriefBytes } from "../briefs/http.ts";
 import { briefSchema } from "../briefs/schema.ts";
-import { policies } from "../limits/policies.ts";
+import { perWindow, policies } from "../limits/policies.ts";
 import { clientMetadataLimits } from "../oauth/client-metadata.ts";
 import { accessTokenLifetimeSeconds, oauthPaths, scopes } from "../oauth/metadata.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
@@ -178,7 +178,7 @@ export function writePaths(quotaHeaders: Record<string, unknown>) {
   const oauthError = (description: string) => ({ description, content: { "application/json": { schema: ref("schemas", "OAuthError") } } });
   const rateLimited = <T extends object>(response: T) => ({ ...response, headers: { "Retry-After": ref("headers", "Retry-After") } });
   const { oauth, "oauth-register": registrations, "oauth-client-metadata": fetches } = policies;
-  const oauthQuota = `more than ${oauth.quota} requests per ${oauth.windowSeconds} seconds from this IP address to /oauth/token and /oauth/authorize together (policy "oauth")`;
+  const oauthQuota = `more than ${oauth.quota} requests ${perWindow(oauth.windowSeconds)} from this IP address to /oauth/token and /oauth/authorize together (policy "oauth")`;
   return {
     [`${apiBase}/briefs`]: {
       post: {
@@ -244,7 +244,7 @@ export function writePaths(quotaHeaders: Record<string, unknown>) {
           "413": oauthError("The body is too large."),
           "429": rateLimited(
             oauthError(
-              `rate_limited: more than ${registrations.quota} registrations per ${registrations.windowSeconds / 3600} hour from this IP address (policy "oauth-register"; registrations never expire, this bounds them). See Retry-After.`,
+              `rate_limited: more than ${registrations.quota} registrations ${perWindow(registrations.windowSeconds)} from this IP address (policy "oauth-register"; registrations never expire, this bounds them). See Retry-After.`,
             ),
           ),
         },
@@ -302,7 +302,7 @@ export function writePaths(quotaHeaders: Record<string, unknown>) {
             content: { "text/html": {} },
           },
           "429": rateLimited({
-            description: `The error page, never a redirect: ${oauthQuota}, or more than ${fetches.quota} client metadata documents fetched per ${fetches.windowSeconds / 3600} hour for this IP address (policy "oauth-client-metadata"; a cached document costs nothing).`,
+            description: `The error page, never a redirect: ${oauthQuota}, or more than ${fetches.quota} client metadata documents fetched ${perWindow(fetches.windowSeconds)} for this IP address (policy "oauth-client-metadata"; a cached document costs nothing).`,
             content: { "text/html": {} },
           }),
         },

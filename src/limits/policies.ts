@@ -65,3 +65,7 @@ export const policies = {
 } as const satisfies Record<string, QuotaPolicy>;
 
 export type PolicyName = keyof typeof policies;
+
+/** A window as the documentation says it: "per hour", "per 60 seconds". */
+export const perWindow = (seconds: number) =>
+  seconds === 3600 ? "per hour" : seconds % 3600 === 0 ? `per ${seconds / 3600} hours` : `per ${seconds} seconds`;

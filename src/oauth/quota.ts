@@ -1,6 +1,6 @@
 import { policyField, quotaHeaders } from "../limits/headers.ts";
 import type { Limiter, QuotaResult } from "../limits/limiter.ts";
-import type { PolicyName } from "../limits/policies.ts";
+import { perWindow, policies, type PolicyName } from "../limits/policies.ts";
 
 /** A quota refused part of a request; the endpoint answers 429 in its own format (JSON, or the consent error page). */
 export class QuotaExceeded extends Error {
@@ -16,7 +16,7 @@ export class QuotaExceeded extends Error {
 export const rateLimitedError = "rate_limited";
 
 export const rateLimitedDescription = ({ policy, limit, resetSeconds }: QuotaResult) =>
-  `This client IP has used its quota "${policy}" (${limit} per window); retry after ${Math.max(1, resetSeconds)} seconds.`;
+  `This client IP has used its quota "${policy}" (${limit} ${perWindow(policies[policy].windowSeconds)}); retry after ${Math.max(1, resetSeconds)} seconds.`;
 
 /**
  * The quotas one OAuth request counts against, for its client IP: the endpoint's own policy and, when a client

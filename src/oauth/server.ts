@@ -1,3 +1,4 @@
+import type { QuotaResult } from "../limits/limiter.ts";
 import type { PolicyName } from "../limits/policies.ts";
 import { pageHeaders } from "../site/function-page.ts";
 import { createAuthorizationHandler } from "./authorize.ts";
@@ -5,7 +6,6 @@ import { errorPage } from "./consent-page.ts";
 import { jsonResponse } from "./errors.ts";
 import { oauthPaths } from "./metadata.ts";
 import { QuotaExceeded, rateLimitedDescription, rateLimitedError, RequestQuota } from "./quota.ts";
-import type { QuotaResult } from "../limits/limiter.ts";
 import { createRegistrationHandler } from "./register.ts";
 import type { OAuthServerOptions } from "./server-options.ts";
 import { createTokenHandler } from "./token.ts";
