@@ -54,6 +54,7 @@ export default defineConfig({
           name: "runtime",
           include: ["tests/build/**/*.test.ts", "tests/runtime/**/*.test.ts", "tests/browser/**/*.test.ts"],
           globalSetup: ["tests/support/global-runtime.ts"],
+          setupFiles: ["tests/support/fresh-address.ts"],
           // The local runtime gives every client the address 127.0.0.1, so files that count quota run one at a time.
           fileParallelism: false,
           testTimeout: 60_000,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { maxBriefBytes } from "../briefs/http.ts";
 import { briefSchema } from "../briefs/schema.ts";
+import { perWindow, policies } from "../limits/policies.ts";
 import { clientMetadataLimits } from "../oauth/client-metadata.ts";
 import { accessTokenLifetimeSeconds, oauthPaths, scopes } from "../oauth/metadata.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
@@ -176,6 +177,9 @@ export function writeComponents(prebuilt: Pick<PrebuiltResources, "offers">, bas
 
 export function writePaths(quotaHeaders: Record<string, unknown>) {
   const oauthError = (description: string) => ({ description, content: { "application/json": { schema: ref("schemas", "OAuthError") } } });
+  const rateLimited = <T extends object>(response: T) => ({ ...response, headers: { "Retry-After": ref("headers", "Retry-After") } });
+  const { oauth, "oauth-register": registrations, "oauth-client-metadata": fetches } = policies;
+  const oauthQuota = `more than ${oauth.quota} requests ${perWindow(oauth.windowSeconds)} from this IP address to /oauth/token and /oauth/authorize together (policy "oauth")`;
   return {
     [`${apiBase}/briefs`]: {
       post: {
@@ -239,7 +243,11 @@ export function writePaths(quotaHeaders: Record<string, unknown>) {
           "201": { description: "Registered.", content: { "application/json": { schema: ref("schemas", "RegisteredClient") } } },
           "400": oauthError("invalid_redirect_uri or invalid_client_metadata."),
           "413": oauthError("The body is too large."),
-          "429": oauthError("Too many registrations from this IP address (20 an hour); see Retry-After."),
+          "429": rateLimited(
+            oauthError(
+              `rate_limited: more than ${registrations.quota} registrations ${perWindow(registrations.windowSeconds)} from this IP address (policy "oauth-register"; registrations never expire, this bounds them). See Retry-After.`,
+            ),
+          ),
         },
       },
     },
@@ -259,6 +267,7 @@ export function writePaths(quotaHeaders: Record<string, unknown>) {
             "invalid_request, invalid_grant, invalid_scope, invalid_target, unsupported_grant_type or unauthorized_client.",
           ),
           "401": oauthError("invalid_client, with WWW-Authenticate."),
+          "429": rateLimited(oauthError(`rate_limited: ${oauthQuota}. See Retry-After.`)),
         },
       },
     },
@@ -293,6 +302,10 @@ export function writePaths(quotaHeaders: Record<string, unknown>) {
             description: "A request whose redirect URI cannot be trusted: an error page, never a redirect.",
             content: { "text/html": {} },
           },
+          "429": rateLimited({
+            description: `The error page, never a redirect: ${oauthQuota}, or more than ${fetches.quota} client metadata documents fetched ${perWindow(fetches.windowSeconds)} for this IP address (policy "oauth-client-metadata"; a cached document costs nothing).`,
+            content: { "text/html": {} },
+          }),
         },
       },
     },

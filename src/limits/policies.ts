@@ -51,11 +51,28 @@ export const policies = {
     partition: "OAuth client",
   },
   "oauth-register": {
+    quota: 10,
+    windowSeconds: 3600,
+    appliesTo: "Client registrations at POST /oauth/register (registrations never expire: this bounds their growth)",
+    partition: "client IP",
+  },
+  oauth: {
+    quota: 60,
+    windowSeconds: 60,
+    appliesTo: "Requests to POST /oauth/token and to /oauth/authorize (the consent screen and the consent form), errors included",
+    partition: "client IP",
+  },
+  "oauth-client-metadata": {
     quota: 20,
     windowSeconds: 3600,
-    appliesTo: "Client registrations at POST /oauth/register",
+    appliesTo:
+      "Client metadata documents fetched for a URL client_id at /oauth/authorize; one already cached (accepted or refused) costs nothing",
     partition: "client IP",
   },
 } as const satisfies Record<string, QuotaPolicy>;
 
 export type PolicyName = keyof typeof policies;
+
+/** A window as the documentation says it: "per hour", "per 60 seconds". */
+export const perWindow = (seconds: number) =>
+  seconds === 3600 ? "per hour" : seconds % 3600 === 0 ? `per ${seconds / 3600} hours` : `per ${seconds} seconds`;

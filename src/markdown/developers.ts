@@ -51,6 +51,8 @@ export function developersMarkdown(site: Site, deprecations?: readonly Deprecati
     text(guide.oauth.tokens),
     heading(3, "Verifying tokens and key rotation"),
     text(guide.oauth.verifying),
+    heading(3, "OAuth limits"),
+    text(guide.oauth.limits),
     heading(3, "OAuth errors"),
     text(guide.oauth.errors),
     heading(2, title("briefs")),
@@ -130,7 +132,7 @@ export function developersMarkdown(site: Site, deprecations?: readonly Deprecati
       guide.problems.map((p) => [code(p.code), String(p.status), text(p.condition), text(p.resolution)]),
     ),
     heading(2, title("quota")),
-    "Every response under `/api`, errors included, reports the quota it counts against:",
+    "Every response under `/api`, `/mcp`, `/a2a/v1` and `/oauth` that was counted, errors included, reports the quota it counts against:",
     table(
       ["Policy", "Quota", "Window", "Applies to", "Counted per"],
       guide.quotas.map((q) => [code(q.name), String(q.quota), `${q.windowSeconds} s`, text(q.appliesTo), text(q.partition)]),

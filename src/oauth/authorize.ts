@@ -12,6 +12,7 @@ import {
 import { OAuthError } from "./errors.ts";
 import { grantedAudience, grantedScope } from "./grant.ts";
 import { isCodeChallenge } from "./pkce.ts";
+import type { RequestQuota } from "./quota.ts";
 import { matchRedirectUri } from "./redirect-uri.ts";
 import { findClient, type OAuthServerOptions } from "./server-options.ts";
 
@@ -38,7 +39,7 @@ export function createAuthorizationHandler(options: OAuthServerOptions) {
     return new Response(null, { status, headers });
   };
 
-  async function show(request: Request): Promise<Response> {
+  async function show(request: Request, quota: RequestQuota): Promise<Response> {
     let values: Record<string, string>;
     try {
       ({ values } = singleValues(new URL(request.url).searchParams));
@@ -49,7 +50,7 @@ export function createAuthorizationHandler(options: OAuthServerOptions) {
     if (!values.client_id) return showError("The request does not name a client (client_id is missing).");
     let client;
     try {
-      client = await findClient(options, values.client_id);
+      client = await findClient(options, values.client_id, quota);
     } catch (error) {
       if (error instanceof OAuthError) return showError(error.description);
       throw error;
@@ -134,5 +135,6 @@ export function createAuthorizationHandler(options: OAuthServerOptions) {
     return showError("The form did not say Approve or Deny.");
   }
 
-  return (request: Request) => (request.method === "POST" ? decide(request) : show(request));
+  /** The request was counted against `oauth` already; showing it may also count a metadata document fetch. */
+  return (request: Request, quota: RequestQuota) => (request.method === "POST" ? decide(request) : show(request, quota));
 }

@@ -2,6 +2,7 @@ import type { Redis } from "@upstash/redis";
 import { validateClientMetadata } from "./client-metadata.ts";
 import { sha256, type ClientRecord } from "./clients.ts";
 import { OAuthError } from "./errors.ts";
+import type { RequestQuota } from "./quota.ts";
 import { FetchRefused, fetchJsonGuarded } from "./ssrf.ts";
 
 /**
@@ -11,12 +12,37 @@ import { FetchRefused, fetchJsonGuarded } from "./ssrf.ts";
  */
 export interface MetadataDocumentOptions {
   redis: Redis;
+  /** The requesting client IP's quotas: a fetch counts against `oauth-client-metadata`; a cached answer does not. */
+  quota: Pick<RequestQuota, "count">;
   /** Test-only mode: http on loopback hosts is accepted and fetched. Never on by default. */
   allowLoopback: boolean;
   fetchJson?: typeof fetchJsonGuarded;
+  /** Where the reason for a refusal goes; the client is never told it. */
+  log?: (line: string) => void;
 }
 
-export const metadataDocumentLimits = { maxBytes: 5 * 1024, timeoutMs: 2000, cacheSeconds: 300, urlLength: 512 } as const;
+export const metadataDocumentLimits = {
+  maxBytes: 5 * 1024,
+  timeoutMs: 2000,
+  cacheSeconds: 300,
+  refusalCacheSeconds: 60,
+  urlLength: 512,
+} as const;
+
+/**
+ * The answer to every refused document, whatever the reason (a bad URL, DNS, a private address, a refused
+ * connection, a timeout, the size, the JSON, the metadata): different texts would tell a stranger about our network
+ * and theirs. The reason goes to the log.
+ */
+export const refusedDocumentDescription =
+  "The client_id is not a usable client metadata document: the URL, its fetch or the document it names was refused.";
+
+const refusedDocument = () => new OAuthError("invalid_client", refusedDocumentDescription, 401);
+
+/** Why a document was refused, for the log only. */
+export class DocumentRefused extends Error {
+  override name = "DocumentRefused";
+}
 
 const loopbackHosts = new Set(["127.0.0.1", "[::1]", "localhost"]);
 
@@ -25,40 +51,61 @@ export const looksLikeMetadataDocumentUrl = (clientId: string) => /^https?:\/\//
 
 /** The draft's §3 rules for the URL itself: https, a path, no dot segments, no fragment, no user information. */
 function documentUrl(clientId: string, allowLoopback: boolean): URL {
-  const refuse = (why: string) => new OAuthError("invalid_client", `The client_id is not a usable metadata document URL: ${why}.`, 401);
-  if (clientId.length > metadataDocumentLimits.urlLength) throw refuse("it is too long");
+  const refuse = (why: string) => new DocumentRefused(`the URL ${why}`);
+  if (clientId.length > metadataDocumentLimits.urlLength) throw refuse("is too long");
   let url: URL;
   try {
     url = new URL(clientId);
   } catch {
-    throw refuse("it is not a URL");
+    throw refuse("is not a URL");
   }
   const loopbackHttp = allowLoopback && url.protocol === "http:" && loopbackHosts.has(url.hostname);
-  if (url.protocol !== "https:" && !loopbackHttp) throw refuse("it must use https");
-  if (url.href !== clientId) throw refuse("it must be written in its normal form");
-  if (url.pathname === "/" || /\/\.\.?(\/|$)/.test(url.pathname)) throw refuse("it needs a path without dot segments");
-  if (url.hash || clientId.includes("#")) throw refuse("it must not have a fragment");
-  if (url.username || url.password) throw refuse("it must not carry user information");
+  if (url.protocol !== "https:" && !loopbackHttp) throw refuse("must use https");
+  if (url.href !== clientId) throw refuse("must be written in its normal form");
+  if (url.pathname === "/" || /\/\.\.?(\/|$)/.test(url.pathname)) throw refuse("needs a path without dot segments");
+  if (url.hash || clientId.includes("#")) throw refuse("must not have a fragment");
+  if (url.username || url.password) throw refuse("must not carry user information");
   return url;
 }
 
 const cacheKey = async (clientId: string) => `oauth:cimd:${await sha256(clientId)}`;
 
-export async function resolveMetadataDocumentClient(clientId: string, options: MetadataDocumentOptions): Promise<ClientRecord> {
-  const url = documentUrl(clientId, options.allowLoopback);
-  const key = await cacheKey(clientId);
-  const cached = await options.redis.get<ClientRecord>(key);
-  if (cached) return cached;
+/** What `oauth:cimd:<hash>` holds: the client a document described, or the mark of a recent refusal. */
+type CachedDocument = ClientRecord | { refused: true };
 
-  let document: unknown;
+/**
+ * The client a metadata document URL names. A document is fetched at most once per cache period, accepted or
+ * refused, and each fetch counts against the requesting IP's `oauth-client-metadata` quota (QuotaExceeded past it).
+ * Every refusal is the same invalid_client; its reason is logged in one line with the URL.
+ */
+export async function resolveMetadataDocumentClient(clientId: string, options: MetadataDocumentOptions): Promise<ClientRecord> {
+  const refuse = (reason: string) => {
+    (options.log ?? console.error)(`client metadata document refused: ${JSON.stringify(clientId.slice(0, 600))}: ${reason}`);
+    return refusedDocument();
+  };
+  let url: URL;
   try {
-    document = await (options.fetchJson ?? fetchJsonGuarded)(url, { ...metadataDocumentLimits, allowLoopback: options.allowLoopback });
+    url = documentUrl(clientId, options.allowLoopback);
   } catch (error) {
-    if (error instanceof FetchRefused)
-      throw new OAuthError("invalid_client", `The client metadata document was refused: ${error.message}.`, 401);
+    if (error instanceof DocumentRefused) throw refuse(error.message);
     throw error;
   }
-  const record = clientFromDocument(clientId, document);
+  const key = await cacheKey(clientId);
+  const cached = await options.redis.get<CachedDocument>(key);
+  if (cached && "refused" in cached) throw refusedDocument();
+  if (cached) return cached;
+
+  await options.quota.count("oauth-client-metadata");
+  let record: ClientRecord;
+  try {
+    const limits = { maxBytes: metadataDocumentLimits.maxBytes, timeoutMs: metadataDocumentLimits.timeoutMs };
+    const document = await (options.fetchJson ?? fetchJsonGuarded)(url, { ...limits, allowLoopback: options.allowLoopback });
+    record = clientFromDocument(clientId, document);
+  } catch (error) {
+    if (!(error instanceof FetchRefused || error instanceof DocumentRefused)) throw error;
+    await options.redis.set(key, { refused: true } satisfies CachedDocument, { ex: metadataDocumentLimits.refusalCacheSeconds });
+    throw refuse(error.message);
+  }
   await options.redis.set(key, record, { ex: metadataDocumentLimits.cacheSeconds });
   return record;
 }
@@ -66,28 +113,22 @@ export async function resolveMetadataDocumentClient(clientId: string, options: M
 /** The document's rules (draft §4): its client_id is its own URL exactly, no shared secret, public client metadata. */
 export function clientFromDocument(clientId: string, document: unknown): ClientRecord {
   if (document === null || typeof document !== "object" || Array.isArray(document)) {
-    throw new OAuthError("invalid_client", "The client metadata document is not a JSON object.", 401);
+    throw new DocumentRefused("the document is not a JSON object");
   }
   const fields = document as Record<string, unknown>;
-  if (fields.client_id !== clientId)
-    throw new OAuthError("invalid_client", "The client metadata document's client_id is not its own URL.", 401);
+  if (fields.client_id !== clientId) throw new DocumentRefused("the document's client_id is not its own URL");
   if ("client_secret" in fields || "client_secret_expires_at" in fields) {
-    throw new OAuthError("invalid_client", "A client metadata document must not carry a client secret.", 401);
+    throw new DocumentRefused("the document carries a client secret");
   }
   let metadata;
   try {
     metadata = validateClientMetadata(fields, "none");
   } catch (error) {
-    if (error instanceof OAuthError)
-      throw new OAuthError("invalid_client", `The client metadata document is invalid: ${error.description}`, 401);
+    if (error instanceof OAuthError) throw new DocumentRefused(`the document's metadata is invalid: ${error.description}`);
     throw error;
   }
   if (metadata.token_endpoint_auth_method !== "none" || !metadata.grant_types.includes("authorization_code")) {
-    throw new OAuthError(
-      "invalid_client",
-      "A metadata document client must be a public authorization_code client (token_endpoint_auth_method none).",
-      401,
-    );
+    throw new DocumentRefused("the document does not describe a public authorization_code client");
   }
   return { client_id: clientId, client_id_issued_at: 0, ...metadata, metadata_document: true };
 }

@@ -14,7 +14,8 @@ const isLocal = (baseUrl: string) => ["localhost", "127.0.0.1", "[::1]"].include
 /**
  * Wires the handlers to the deployment's configuration, once per function instance. A configuration that cannot
  * work (no signing keys, no store) is a 503 `server_error` with one clear log line, never a silently generated key; a
- * store that does not answer is a 503 `temporarily_unavailable`. Neither ever carries a stack trace to the client.
+ * store that does not answer (the quota store included: every endpoint needs the store anyway) is a 503
+ * `temporarily_unavailable`. Neither ever carries a stack trace to the client.
  */
 function guarded<T>(build: () => Promise<T>, serve: (built: T, request: Request, context: RequestContext) => Promise<Response> | Response) {
   let built: Promise<T> | undefined;
@@ -45,13 +46,16 @@ export function oauthHandlerFromEnv(env: Env) {
     async () => {
       const baseUrl = baseUrlFrom(env);
       const redis = redisFromEnv(env);
+      const emulator = env("NETLIFY_DEV") === "true";
       return createOAuthHandler({
         baseUrl,
         keys: await signingKeysFromEnv(env),
         redis,
-        limiter: upstashLimiter(redis),
+        // Locally the function lives for the whole run and tests reset windows in the store: no blocked-client cache.
+        limiter: upstashLimiter(redis, { cacheBlocked: !emulator }),
         page: pageShell(),
         allowLoopbackMetadataDocuments: env(loopbackMetadataDocumentsVariable) === "1" && isLocal(baseUrl),
+        emulatorRetries: emulator,
       });
     },
     (handler, request, context) => handler(request, context),

@@ -3,6 +3,7 @@ import type { Limiter } from "../limits/limiter.ts";
 import { resolveMetadataDocumentClient, looksLikeMetadataDocumentUrl } from "./cimd.ts";
 import { findRegisteredClient, type ClientRecord } from "./clients.ts";
 import type { SigningKeys } from "./keys.ts";
+import type { RequestQuota } from "./quota.ts";
 
 /** Everything the authorization server's handlers need, passed in (no handler reads the environment). */
 export interface OAuthServerOptions {
@@ -15,15 +16,24 @@ export interface OAuthServerOptions {
   page: { studioName: string; stylesheet: string };
   /** Test-only: client ID metadata documents may live on loopback http (FRONTDOOR_ALLOW_LOOPBACK_CIMD). */
   allowLoopbackMetadataDocuments?: boolean;
+  /** Under netlify dev only: a 403/404 is retried at `/oauth/authorize.html` and the like; those calls are not counted. */
+  emulatorRetries?: boolean;
+  /** Where refused client metadata documents are explained (console.error by default). */
+  log?: (line: string) => void;
   now?: () => number;
 }
 
-/** A client by its client_id: a registration, or a client ID metadata document. */
-export function findClient(options: OAuthServerOptions, clientId: string): Promise<ClientRecord | undefined> {
+/**
+ * A client by its client_id: a registration, or a client ID metadata document, whose fetch counts against the
+ * requesting IP's quota.
+ */
+export function findClient(options: OAuthServerOptions, clientId: string, quota: RequestQuota): Promise<ClientRecord | undefined> {
   if (looksLikeMetadataDocumentUrl(clientId)) {
     return resolveMetadataDocumentClient(clientId, {
       redis: options.redis,
+      quota,
       allowLoopback: options.allowLoopbackMetadataDocuments ?? false,
+      ...(options.log ? { log: options.log } : {}),
     });
   }
   return findRegisteredClient(options.redis, clientId);

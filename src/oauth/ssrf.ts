@@ -77,7 +77,7 @@ export interface GuardedFetchOptions {
   allowLoopback?: boolean;
 }
 
-/** GETs a URL as JSON under the rules above; throws FetchRefused with a reason a client may read. */
+/** GETs a URL as JSON under the rules above; throws FetchRefused with the reason, for the log (never for the client). */
 export async function fetchJsonGuarded(target: URL, { maxBytes, timeoutMs, allowLoopback = false }: GuardedFetchOptions): Promise<unknown> {
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), timeoutMs);
@@ -152,7 +152,7 @@ function get(target: URL, pinned: { address: string; family: number }, maxBytes:
           } else chunks.push(chunk);
         });
         response.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-        response.on("error", reject);
+        response.on("error", () => reject(new FetchRefused("the document could not be read")));
       },
     );
     request.on("error", (error) => reject(error instanceof FetchRefused ? error : new FetchRefused(`the document could not be fetched`)));
