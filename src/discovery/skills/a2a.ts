@@ -1,6 +1,6 @@
 import { a2aPath, agentCardPath, taskLifetimeSeconds } from "../../a2a/paths.ts";
 import { briefExamples, briefSkillId, readSkills } from "../../a2a/skills.ts";
-import { policies } from "../../limits/policies.ts";
+import { perWindow, policies } from "../../limits/policies.ts";
 import { oauthPaths, protectedResourceMetadataPath } from "../../oauth/metadata.ts";
 import type { Site } from "../../site/model.ts";
 import { absolute, pagePaths } from "../../site/routes.ts";
@@ -40,7 +40,7 @@ Without a token: HTTP 401 with \`WWW-Authenticate: Bearer ... resource_metadata=
 
 ## 3. Limits and errors
 
-${quota.quota} requests per ${quota.windowSeconds} seconds per IP address (RateLimit headers; HTTP 429 with Retry-After and a JSON-RPC error past it); bodies up to 64 KB. Messages to the brief skill, valid or not, also count against \`a2a-briefs\`: ${policies["a2a-briefs"].quota} an hour per client. Tasks are kept ${taskLifetimeSeconds / 3600} hours. Details: ${url(`${pagePaths.developers}#a2a`)}.
+${quota.quota} requests per ${quota.windowSeconds} seconds per IP address (RateLimit headers; HTTP 429 with Retry-After and a JSON-RPC error past it); bodies up to 64 KB. Messages to the brief skill, valid or not, also count against \`a2a-briefs\`: ${policies["a2a-briefs"].quota} ${perWindow(policies["a2a-briefs"].windowSeconds)} per client. Tasks are kept ${taskLifetimeSeconds / 3600} hours. Details: ${url(`${pagePaths.developers}#a2a`)}.
 `,
   };
 }
