@@ -1,5 +1,6 @@
 import type { Config, Context } from "@netlify/edge-functions";
-import { apiCatalogContentType, apiCatalogPath } from "../../src/discovery/api-catalog.ts";
+import { apiCatalogContentType } from "../../src/discovery/api-catalog.ts";
+import { apiCatalogPath } from "../../src/paths.ts";
 
 // Static files whose names carry no extension get their registered media type here: a Content-Type in _headers is
 // honoured on Netlify's CDN but not by netlify dev, and these types are what scanners check.

@@ -1,3 +1,4 @@
+import { deliverLeadsFunctionPath } from "../../src/paths.ts";
 import { randomBytes } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
@@ -93,7 +94,7 @@ export async function startRuntime({ root, env = process.env, log = console.log,
  */
 function scheduleLeadDelivery(url: string, log: (line: string) => void): NodeJS.Timeout {
   const timer = setInterval(() => {
-    fetch(`${url}/.netlify/functions/deliver-leads`, {
+    fetch(`${url}${deliverLeadsFunctionPath}`, {
       method: "POST",
       body: JSON.stringify({ next_run: new Date(Date.now() + 60_000).toISOString() }),
     })

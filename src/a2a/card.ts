@@ -1,10 +1,11 @@
 import { generateAgentCardSignature, type AgentCard } from "@a2a-js/sdk";
-import { oauthPaths, scopes } from "../oauth/metadata.ts";
+import { scopes } from "../oauth/metadata.ts";
 import type { SigningKeys } from "../oauth/keys.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
-import { absolute, pagePaths } from "../site/routes.ts";
-import { a2aPath, protocolVersions } from "./paths.ts";
+
+import { protocolVersions } from "./constants.ts";
 import { briefExamples, briefSkillDescription, briefSkillId, readSkillDescription, readSkills } from "./skills.ts";
+import { oauthPaths, absolute, pagePaths, a2aPath, apiBase } from "../paths.ts";
 
 /**
  * The agent card (A2A 1.0, ProtoJSON: camelCase, one member per oneof), built at build time into
@@ -30,7 +31,7 @@ export function agentCard(baseUrl: string, prebuilt: Pick<PrebuiltResources, "of
     name: `${studio} agent`,
     description:
       `Public facts about ${studio}, a web-development studio (company, offers in USD, case studies, pages, contact: the same ` +
-      `JSON as ${url("/api/v1")}), and filing a project brief that a person answers by e-mail. Reads need no token; the ` +
+      `JSON as ${url(apiBase)}), and filing a project brief that a person answers by e-mail. Reads need no token; the ` +
       `brief needs an OAuth access token with the scope svc:brief.` +
       (prebuilt.site.sample_content ? " The facts are sample content about a fictional studio." : ""),
     supportedInterfaces: protocolVersions.map((protocolVersion) => ({ url: url(a2aPath), protocolBinding: "JSONRPC", protocolVersion })),

@@ -3,12 +3,13 @@ import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestCon
 import { dryRunBody, receipt } from "../briefs/http.ts";
 import { fileBrief, type FilingResult, type PipelineDeps } from "../briefs/pipeline.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
-import { absolute, caseStudyResourcePath, resourcePaths } from "../site/routes.ts";
+
 import type { BriefSchema } from "../briefs/schema.ts";
 import type { Scope } from "../oauth/metadata.ts";
 import { decidedRoute, scopesOf } from "./caller.ts";
 import { chooseSkill, dataObjects, viewOfMessage, type Route } from "./route.ts";
 import { briefSkillId, readSkills } from "./skills.ts";
+import { absolute, caseStudyResourcePath, resourcePaths } from "../paths.ts";
 
 export interface ExecutorDeps {
   prebuilt: PrebuiltResources;

@@ -8,11 +8,12 @@ import { policyField, quotaHeaders } from "../limits/headers.ts";
 import { QuotaStoreUnavailable, type Limiter, type QuotaResult } from "../limits/limiter.ts";
 import { authorize, type Verifier } from "../oauth/protect.ts";
 import type { AgentCardJson } from "./card.ts";
-import { a2aPath, maxA2ABodyBytes } from "./paths.ts";
+import { maxA2ABodyBytes } from "./constants.ts";
 import { rpcError, type RpcError } from "./errors.ts";
 import { chooseSkill, viewOfJson, type Route } from "./route.ts";
 import { taskStoreUnavailable } from "./task-store.ts";
 import { requestedPath } from "../http/emulator-retry.ts";
+import { a2aPath } from "../paths.ts";
 
 export interface A2AHandlerOptions {
   baseUrl: string;

@@ -2,7 +2,7 @@ import { Task } from "@a2a-js/sdk";
 import { UnsupportedOperationError } from "@a2a-js/sdk/errors";
 import type { ServerCallContext, TaskStore } from "@a2a-js/sdk/server";
 import type { Redis } from "@upstash/redis";
-import { maxStoredHistoryBytes, taskLifetimeSeconds } from "./paths.ts";
+import { maxStoredHistoryBytes, taskLifetimeSeconds } from "./constants.ts";
 
 const key = (id: string) => `a2a:task:${id}`;
 

@@ -1,13 +1,14 @@
 import { policyField, quotaHeaders } from "../limits/headers.ts";
 import { QuotaStoreUnavailable, type Limiter, type QuotaResult } from "../limits/limiter.ts";
 import { policies } from "../limits/policies.ts";
-import { apiBase, pagePaths, resourcePaths } from "../site/routes.ts";
+
 import { deprecationHeaders, findDeprecation, type Deprecation } from "./deprecations.ts";
 import { matchesIfNoneMatch, strongEtag } from "./etag.ts";
 import { problemResponse } from "./problem.ts";
 import type { ProblemCode } from "./problems.ts";
-import { matchRoute, openApiPath, type ApiRoute } from "./routes.ts";
+import { matchRoute, type ApiRoute } from "./routes.ts";
 import { requestedPath } from "../http/emulator-retry.ts";
+import { apiBase, pagePaths, resourcePaths, openApiPath } from "../paths.ts";
 
 export interface GatewayOptions {
   baseUrl: string;

@@ -3,11 +3,12 @@ import { maxBriefBytes } from "../briefs/http.ts";
 import { briefSchema } from "../briefs/schema.ts";
 import { perWindow, policies } from "../limits/policies.ts";
 import { clientMetadataLimits } from "../oauth/client-metadata.ts";
-import { accessTokenLifetimeSeconds, oauthPaths, scopes } from "../oauth/metadata.ts";
+import { accessTokenLifetimeSeconds, scopes } from "../oauth/metadata.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
 import { siteSizeIds } from "../resources/prebuilt.ts";
-import { apiBase } from "../site/routes.ts";
+
 import { problems, type ProblemCode } from "./problems.ts";
+import { oauthPaths, apiBase } from "../paths.ts";
 
 /** The parts of the OpenAPI document about writes: the brief, and the OAuth endpoints that issue its token. */
 const ref = (kind: "schemas" | "responses" | "headers", name: string) => ({ $ref: `#/components/${kind}/${name}` });

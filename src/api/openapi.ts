@@ -3,13 +3,13 @@ import { caseStudyResourceSchema } from "../resources/case-studies.ts";
 import { catalogIds, resourceCatalog } from "../resources/catalog.ts";
 import { apiIndexSchema } from "../resources/index.ts";
 import { policies } from "../limits/policies.ts";
-import { pagePaths, resourcePaths } from "../site/routes.ts";
+
 import type { Site } from "../site/model.ts";
 import { deprecations as liveDeprecations, findDeprecation, type Deprecation } from "./deprecations.ts";
 import { problemAnchor, problems, type ProblemCode } from "./problems.ts";
 import { offersResource } from "../resources/offers.ts";
 import { writeComponents, writePaths } from "./openapi-writes.ts";
-import { openApiPath } from "./routes.ts";
+import { pagePaths, resourcePaths, openApiPath } from "../paths.ts";
 
 /** A zod schema as an OpenAPI 3.1 schema object (JSON Schema 2020-12, without the `$schema` keyword). */
 export function schemaObject(schema: z.ZodType): Record<string, unknown> {

@@ -1,5 +1,5 @@
-import { pagePaths } from "../site/routes.ts";
 import { problemAnchor, problems, type ProblemCode } from "./problems.ts";
+import { pagePaths } from "../paths.ts";
 
 export const problemContentType = "application/problem+json";
 

@@ -1,4 +1,4 @@
-import { apiBase, resourcePaths } from "../site/routes.ts";
+import { apiBase, resourcePaths, openApiPath, briefsPath } from "../paths.ts";
 
 /**
  * Every path under /api that exists, and its methods. Reads are prebuilt JSON files that the platform serves
@@ -14,13 +14,11 @@ export interface ApiRoute {
 
 const read = ["GET", "HEAD", "OPTIONS"] as const;
 
-export const openApiPath = `${apiBase}/openapi.json`;
-
 export const apiRoutes: readonly ApiRoute[] = [
   ...Object.values(resourcePaths).map((path) => ({ path, methods: read, kind: "read" as const })),
   { path: `${resourcePaths["case-studies"]}/:id`, methods: read, kind: "read" },
   { path: openApiPath, methods: read, kind: "read" },
-  { path: `${apiBase}/briefs`, methods: ["POST", "OPTIONS"], kind: "function" },
+  { path: briefsPath, methods: ["POST", "OPTIONS"], kind: "function" },
 ];
 
 const segment = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;

@@ -3,10 +3,11 @@ import { fileBrief } from "../briefs/pipeline.ts";
 import { readCapped } from "../http/read-capped.ts";
 import type { Limiter } from "../limits/limiter.ts";
 import { escapeHtml as e, pageHeaders, renderPage, type PageShell } from "../site/function-page.ts";
-import { pagePaths } from "../site/routes.ts";
+
 import { honeypot, type FormField } from "./fields.ts";
 import { contactFormAnchor as formAnchor } from "../resources/contact.ts";
 import { contactFormHtml } from "./render.ts";
+import { pagePaths } from "../paths.ts";
 
 export interface ContactDeps {
   baseUrl: string;

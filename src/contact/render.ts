@@ -1,3 +1,4 @@
+import { pagePaths } from "../paths.ts";
 import type { FieldError } from "../briefs/validate.ts";
 import { escapeHtml as e } from "../site/function-page.ts";
 import { honeypot, type FormField } from "./fields.ts";
@@ -49,5 +50,5 @@ export function contactFormHtml(
     }${error ? `<span class="field-error" id="${f.name}-error">${e(personMessage(f, error))}</span>` : ""}${control(f, values[f.name] ?? "", ids, !!error)}</div>`;
   });
   const trap = `<div class="trap" aria-hidden="true"><label for="${honeypot}">Leave this empty</label><input id="${honeypot}" name="${honeypot}" tabindex="-1" autocomplete="off"></div>`;
-  return `${summary}<form class="form" method="post" action="/contact" novalidate>${rows.join("")}${trap}<button class="button primary" type="submit">Send the brief</button></form>`;
+  return `${summary}<form class="form" method="post" action="${pagePaths.contact}" novalidate>${rows.join("")}${trap}<button class="button primary" type="submit">Send the brief</button></form>`;
 }

@@ -1,9 +1,7 @@
-import { openApiPath } from "../api/routes.ts";
 import type { Site } from "../site/model.ts";
-import { absolute, apiBase, pagePaths } from "../site/routes.ts";
+import { openApiPath, absolute, apiBase, pagePaths, apiCatalogPath, llmsPath } from "../paths.ts";
 
 /** RFC 9727's media type for the catalog, a linkset (RFC 9264) with the RFC 9727 profile. */
-export const apiCatalogPath = "/.well-known/api-catalog";
 export const apiCatalogContentType = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';
 export const openApiMediaType = "application/vnd.oai.openapi+json;version=3.1";
 
@@ -32,7 +30,7 @@ export function pageLinks(markdownTwin: string): { rel: string; href: string; ty
     { rel: "api-catalog", href: apiCatalogPath, type: "application/linkset+json" },
     { rel: "service-desc", href: openApiPath, type: openApiMediaType },
     { rel: "service-doc", href: pagePaths.developers, type: "text/html" },
-    { rel: "describedby", href: "/llms.txt", type: "text/plain" },
+    { rel: "describedby", href: llmsPath, type: "text/plain" },
   ];
 }
 

@@ -1,5 +1,5 @@
 import type { Site, SiteCaseStudy } from "../site/model.ts";
-import { absolute, caseStudyPath, pagePaths } from "../site/routes.ts";
+import { absolute, caseStudyPath, pagePaths } from "../paths.ts";
 
 /** schema.org structured data (JSON-LD) for the pages, from the same site model as everything else. */
 type Thing = Record<string, unknown>;

@@ -1,13 +1,21 @@
 import type { Twin } from "../markdown/twins.ts";
 import { link, text } from "../markdown/syntax.ts";
-import { a2aPath, agentCardPath } from "../a2a/paths.ts";
-import { openApiPath } from "../api/routes.ts";
-import { mcpPath, serverCardWellKnownPath } from "../mcp/paths.ts";
-import { oauthPaths } from "../oauth/metadata.ts";
-import { skillsIndexPath } from "./skills/index.ts";
+
 import { indexablePages } from "../resources/pages.ts";
 import type { Site } from "../site/model.ts";
-import { absolute, pagePaths, resourcePaths } from "../site/routes.ts";
+import {
+  a2aPath,
+  agentCardPath,
+  openApiPath,
+  mcpPath,
+  serverCardWellKnownPath,
+  oauthPaths,
+  skillsIndexPath,
+  absolute,
+  pagePaths,
+  resourcePaths,
+  llmsFullPath,
+} from "../paths.ts";
 
 /** /llms.txt (llmstxt.org): what the site is, and where its Markdown and machine interfaces are. */
 export function llmsTxt(site: Site): string {
@@ -53,7 +61,7 @@ export function llmsTxt(site: Site): string {
     "",
     "## Optional",
     "",
-    entry("The whole site as one Markdown file", url("/llms-full.txt")),
+    entry("The whole site as one Markdown file", url(llmsFullPath)),
     "",
   ].join("\n");
 }

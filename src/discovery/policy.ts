@@ -1,3 +1,4 @@
+import { oauthBase } from "../paths.ts";
 /**
  * What the site tells crawlers and AI agents. An agency changes these two tables to change its policy; robots.txt,
  * the Content-Signal headers and the developer page follow.
@@ -28,4 +29,4 @@ export const aiCrawlers: { agent: string; purpose: string; allow: boolean }[] = 
 ];
 
 /** Paths no crawler needs: the consent screen is for a person in the middle of an OAuth flow. */
-export const disallowedPaths = ["/oauth/"];
+export const disallowedPaths = [`${oauthBase}/`];

@@ -1,5 +1,5 @@
-import { absolute } from "../site/routes.ts";
 import { aiCrawlers, contentSignals, contentSignalValue, disallowedPaths } from "./policy.ts";
+import { absolute, sitemapPath } from "../paths.ts";
 
 /** robots.txt (RFC 9309) with explicit groups for AI crawlers and a Content-Signal line. */
 export function robotsTxt(baseUrl: string): string {
@@ -20,7 +20,7 @@ export function robotsTxt(baseUrl: string): string {
       ...rules(c.allow),
       "",
     ]),
-    `Sitemap: ${absolute(baseUrl, "/sitemap.xml")}`,
+    `Sitemap: ${absolute(baseUrl, sitemapPath)}`,
     "",
   ].join("\n");
 }

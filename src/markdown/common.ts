@@ -1,6 +1,7 @@
 import type { Site, SitePage } from "../site/model.ts";
-import { absolute } from "../site/routes.ts";
+
 import { heading, text } from "./syntax.ts";
+import { absolute } from "../paths.ts";
 
 /** Content bodies are Markdown already; their site-relative links become absolute in a twin. */
 export const absolutizeLinks = (markdown: string, baseUrl: string) =>

@@ -1,8 +1,9 @@
 import type { Site } from "../site/model.ts";
-import { absolute, pagePaths } from "../site/routes.ts";
+
 import { contactFormAnchor } from "../resources/contact.ts";
 import { opening, sampleNotice } from "./common.ts";
 import { bullets, document, heading, link, text } from "./syntax.ts";
+import { absolute, pagePaths } from "../paths.ts";
 
 export function contactMarkdown(site: Site): string {
   const { contact } = site;

@@ -1,8 +1,9 @@
 import type { Site } from "../site/model.ts";
 import { describeChange, formatValue, usd } from "../site/format.ts";
-import { absolute, caseStudyPath, pagePaths } from "../site/routes.ts";
+
 import { opening, sampleNotice } from "./common.ts";
 import { bullets, document, heading, link, text } from "./syntax.ts";
+import { absolute, caseStudyPath, pagePaths } from "../paths.ts";
 
 export function homeMarkdown(site: Site): string {
   const url = (path: string) => absolute(site.baseUrl, path);

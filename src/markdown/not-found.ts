@@ -1,7 +1,8 @@
 import type { Site } from "../site/model.ts";
-import { absolute, pagePaths, type PageId } from "../site/routes.ts";
+
 import { opening } from "./common.ts";
 import { bullets, document, link } from "./syntax.ts";
+import { absolute, pagePaths, type PageId } from "../paths.ts";
 
 export function notFoundMarkdown(site: Site): string {
   return document(

@@ -1,8 +1,9 @@
 import type { Site } from "../site/model.ts";
 import { range, usd } from "../site/format.ts";
-import { absolute, pagePaths } from "../site/routes.ts";
+
 import { opening, sampleNotice } from "./common.ts";
 import { bullets, document, heading, link, table, text } from "./syntax.ts";
+import { absolute, pagePaths } from "../paths.ts";
 
 export function offersMarkdown(site: Site): string {
   const { siteOffers, carePlan, contact } = site;

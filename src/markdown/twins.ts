@@ -1,5 +1,5 @@
 import type { Site } from "../site/model.ts";
-import { caseStudyPath, markdownPath, notFoundPath, pagePaths } from "../site/routes.ts";
+
 import { contactMarkdown } from "./contact.ts";
 import { developersMarkdown } from "./developers.ts";
 import { homeMarkdown } from "./home.ts";
@@ -7,6 +7,7 @@ import { notFoundMarkdown } from "./not-found.ts";
 import { offersMarkdown } from "./offers.ts";
 import { servicesMarkdown } from "./services.ts";
 import { caseStudyMarkdown, workMarkdown } from "./work.ts";
+import { caseStudyPath, markdownPath, notFoundPath, pagePaths } from "../paths.ts";
 
 export interface Twin {
   /** The page's URL path. */

@@ -1,8 +1,9 @@
 import type { Site, SiteCaseStudy } from "../site/model.ts";
 import { describeChange, formatValue, longDate } from "../site/format.ts";
-import { absolute, caseStudyPath, pagePaths } from "../site/routes.ts";
+
 import { absolutizeLinks, opening, sampleNotice } from "./common.ts";
 import { bullets, document, heading, link, table, text } from "./syntax.ts";
+import { absolute, caseStudyPath, pagePaths } from "../paths.ts";
 
 const resultsTable = (study: SiteCaseStudy) =>
   table(

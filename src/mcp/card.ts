@@ -5,10 +5,11 @@ import { briefSchema } from "../briefs/schema.ts";
 import { policies } from "../limits/policies.ts";
 import { protectedResourceMetadataUrl, scopes } from "../oauth/metadata.ts";
 import { siteSizeIds, type PrebuiltResources } from "../resources/prebuilt.ts";
-import { absolute, pagePaths } from "../site/routes.ts";
+
 import { briefToolName, briefToolScope } from "./brief-tool.ts";
-import { maxMcpBodyBytes, mcpPath } from "./paths.ts";
+import { maxMcpBodyBytes } from "./constants.ts";
 import { createMcpServer, mcpTools, serverInfo, serverVersion } from "./server.ts";
+import { absolute, pagePaths, mcpPath } from "../paths.ts";
 
 export const serverCardSchemaUrl = "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json";
 

@@ -1,4 +1,4 @@
-import { absolute, pagePaths } from "../site/routes.ts";
+import { absolute, pagePaths } from "../paths.ts";
 
 /**
  * Errors the HTTP layer answers before the SDK sees a message, as JSON-RPC error bodies (MCP clients read JSON-RPC,

@@ -12,8 +12,9 @@ import { scopesNeeded } from "./auth-gate.ts";
 import { rpcError, type TransportError } from "./errors.ts";
 import { checkMessage } from "./json-rpc.ts";
 import { hostsOf } from "./origins.ts";
-import { maxMcpBodyBytes, serverCardMediaType, serverCardPath } from "./paths.ts";
+import { maxMcpBodyBytes, serverCardMediaType } from "./constants.ts";
 import { requestedPath } from "../http/emulator-retry.ts";
+import { serverCardPath } from "../paths.ts";
 
 export interface McpHandlerOptions {
   baseUrl: string;

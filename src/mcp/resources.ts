@@ -1,6 +1,6 @@
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
 import { resourceCatalog } from "../resources/catalog.ts";
-import { absolute, caseStudyResourcePath, resourcePaths } from "../site/routes.ts";
+import { absolute, caseStudyResourcePath, resourcePaths } from "../paths.ts";
 
 /** An MCP resource: the prebuilt JSON of one REST resource, named by its https URL (a client may also GET it). */
 export interface ResourceDefinition {

@@ -1,3 +1,4 @@
+import { oauthPaths } from "../paths.ts";
 import { escapeHtml, renderPage, type PageShell } from "../site/function-page.ts";
 import { scopes, type Scope } from "./metadata.ts";
 
@@ -34,7 +35,7 @@ export function consentPage(shell: PageShell, view: ConsentView): string {
 <h2 class="consent-subtitle">It will be able to</h2>
 <ul class="consent-scopes">${granted.map((s) => `<li>${escapeHtml(scopes[s])}</li>`).join("")}</ul>
 <p>After you decide, you go back to <strong>${escapeHtml(redirect.host)}</strong>${local ? ", an application running on this computer" : ""}.</p>
-<form method="post" action="/oauth/authorize">
+<form method="post" action="${oauthPaths.authorize}">
 <input type="hidden" name="request" value="${escapeHtml(view.requestToken)}">
 <div class="actions"><button class="button primary" type="submit" name="decision" value="approve">Approve</button><button class="button secondary" type="submit" name="decision" value="deny">Deny</button></div>
 </form>`,

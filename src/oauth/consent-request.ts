@@ -1,8 +1,7 @@
 import { createLocalJWKSet, jwtVerify, SignJWT } from "jose";
 import { constantTimeEqual, randomToken, sha256 } from "./clients.ts";
 import type { SigningKeys } from "./keys.ts";
-import { oauthPaths } from "./metadata.ts";
-import { absolute } from "../site/routes.ts";
+import { oauthPaths, absolute } from "../paths.ts";
 
 /**
  * CSRF protection for the consent form. GET /oauth/authorize seals the validated authorization request into a

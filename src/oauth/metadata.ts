@@ -1,17 +1,17 @@
-import { absolute, pagePaths } from "../site/routes.ts";
+import {
+  absolute,
+  oauthPaths,
+  pagePaths,
+  protectedResourceMetadataPath,
+  protectedResourcePaths,
+  type ProtectedResource,
+} from "../paths.ts";
 
 /**
- * The authorization server's public shape: endpoints, scopes, resources and the discovery documents built from
- * them. The static documents (Astro endpoints) and the functions both read this module, so they cannot disagree.
+ * The authorization server's public shape: scopes, resources and the discovery documents built from them and from
+ * the paths in src/paths.ts. The static documents (Astro endpoints) and the functions both read this module, so they
+ * cannot disagree.
  */
-export const oauthPaths = {
-  authorize: "/oauth/authorize",
-  token: "/oauth/token",
-  register: "/oauth/register",
-  jwks: "/.well-known/jwks.json",
-  authorizationServerMetadata: "/.well-known/oauth-authorization-server",
-} as const;
-
 /** Every scope, with what it lets a client do in plain words (the consent screen and the developer page say this). */
 export const scopes = {
   "svc:read": "Read the studio's public information",
@@ -25,24 +25,18 @@ export const scopeNames = Object.keys(scopes) as Scope[];
 export const accessTokenLifetimeSeconds = 3600;
 export const authorizationCodeLifetimeSeconds = 60;
 
-/** The protected resources (RFC 8707 resource indicators), by their path below the base URL; "" is the origin. */
+/** The protected resources (RFC 8707 resource indicators), named for people; their paths are in src/paths.ts. */
 export const protectedResources = {
-  origin: { path: "", name: "public facts and project briefs (REST)" },
-  mcp: { path: "/mcp", name: "MCP server" },
-  a2a: { path: "/a2a/v1", name: "A2A agent" },
+  origin: { path: protectedResourcePaths.origin, name: "public facts and project briefs (REST)" },
+  mcp: { path: protectedResourcePaths.mcp, name: "MCP server" },
+  a2a: { path: protectedResourcePaths.a2a, name: "A2A agent" },
 } as const;
-
-export type ProtectedResource = keyof typeof protectedResources;
 
 export const resourceIdentifier = (baseUrl: string, resource: ProtectedResource) => absolute(baseUrl, protectedResources[resource].path);
 
 /** Every audience a token may carry; a token for any of them is accepted at all of them (spec: Resource indicator). */
 export const resourceIdentifiers = (baseUrl: string) =>
   (Object.keys(protectedResources) as ProtectedResource[]).map((r) => resourceIdentifier(baseUrl, r));
-
-/** RFC 9728 §3.1: the well-known segment goes between the host and the resource's path. */
-export const protectedResourceMetadataPath = (resource: ProtectedResource) =>
-  `/.well-known/oauth-protected-resource${protectedResources[resource].path}`;
 
 export const protectedResourceMetadataUrl = (baseUrl: string, resource: ProtectedResource) =>
   absolute(baseUrl, protectedResourceMetadataPath(resource));

@@ -1,5 +1,6 @@
 import { bearerChallenge, type createAccessTokenVerifier } from "./verify.ts";
-import { protectedResourceMetadataUrl, type ProtectedResource, type Scope } from "./metadata.ts";
+import { protectedResourceMetadataUrl, type Scope } from "./metadata.ts";
+import { type ProtectedResource } from "../paths.ts";
 
 export type Verifier = ReturnType<typeof createAccessTokenVerifier>;
 

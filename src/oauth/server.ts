@@ -4,12 +4,13 @@ import { pageHeaders } from "../site/function-page.ts";
 import { createAuthorizationHandler } from "./authorize.ts";
 import { errorPage } from "./consent-page.ts";
 import { jsonResponse } from "./errors.ts";
-import { oauthPaths } from "./metadata.ts";
+
 import { QuotaExceeded, rateLimitedDescription, rateLimitedError, RequestQuota } from "./quota.ts";
 import { createRegistrationHandler } from "./register.ts";
 import type { OAuthServerOptions } from "./server-options.ts";
 import { createTokenHandler } from "./token.ts";
 import { requestedPath } from "../http/emulator-retry.ts";
+import { oauthPaths } from "../paths.ts";
 
 export interface RequestContext {
   /** The client's IP address as the platform saw the connection: every OAuth quota is counted per address. */

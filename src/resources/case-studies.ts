@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { absolute, caseStudyPath, caseStudyResourcePath, pagePaths } from "../site/routes.ts";
+
 import type { Site, SiteCaseStudy } from "../site/model.ts";
 import { isoDate, isoDateSchema, pageLinks, pageLinksSchema } from "./common.ts";
+import { absolute, caseStudyPath, caseStudyResourcePath, pagePaths } from "../paths.ts";
 
 const resultSchema = z.object({
   metric: z.string().describe("What was measured."),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { absolute, markdownPath } from "../site/routes.ts";
+import { absolute, markdownPath } from "../paths.ts";
 
 /** Dates are published as ISO 8601 calendar dates (UTC). */
 export const isoDate = (d: Date) => d.toISOString().slice(0, 10);

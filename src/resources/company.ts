@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { pagePaths } from "../site/routes.ts";
+
 import type { Site } from "../site/model.ts";
 import { pageLinks, pageLinksSchema, sampleContentSchema } from "./common.ts";
+import { pagePaths } from "../paths.ts";
 
 export const companyResourceSchema = z
   .object({

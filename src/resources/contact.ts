@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { absolute, pagePaths } from "../site/routes.ts";
+
 import type { Site } from "../site/model.ts";
 import { pageLinks, pageLinksSchema } from "./common.ts";
+import { absolute, pagePaths } from "../paths.ts";
 
 export const contactFormAnchor = "brief";
 

@@ -1,14 +1,25 @@
 import { z } from "zod";
-import { absolute, pagePaths, resourcePaths } from "../site/routes.ts";
-import { openApiPath } from "../api/routes.ts";
-import { apiCatalogPath } from "../discovery/api-catalog.ts";
-import { skillsIndexPath } from "../discovery/skills/index.ts";
-import { oauthPaths, protectedResourceMetadataUrl } from "../oauth/metadata.ts";
-import { mcpPath, serverCardPath } from "../mcp/paths.ts";
+
+import { protectedResourceMetadataUrl } from "../oauth/metadata.ts";
+
 import { catalogIds, resourceCatalog } from "./catalog.ts";
 import type { Site } from "../site/model.ts";
 import { sampleContentSchema } from "./common.ts";
-import { a2aPath, agentCardPath, protocolVersions } from "../a2a/paths.ts";
+import { protocolVersions } from "../a2a/constants.ts";
+import {
+  absolute,
+  pagePaths,
+  resourcePaths,
+  openApiPath,
+  apiCatalogPath,
+  skillsIndexPath,
+  oauthPaths,
+  mcpPath,
+  serverCardPath,
+  a2aPath,
+  agentCardPath,
+  llmsPath,
+} from "../paths.ts";
 
 export const apiIndexSchema = z
   .object({
@@ -76,7 +87,7 @@ export function apiIndex(site: Site): z.infer<typeof apiIndexSchema> {
       oauth_authorization_server_url: absolute(site.baseUrl, oauthPaths.authorizationServerMetadata),
       oauth_protected_resource_urls: (["origin", "mcp", "a2a"] as const).map((r) => protectedResourceMetadataUrl(site.baseUrl, r)),
       jwks_url: absolute(site.baseUrl, oauthPaths.jwks),
-      llms_txt_url: absolute(site.baseUrl, "/llms.txt"),
+      llms_txt_url: absolute(site.baseUrl, llmsPath),
     },
     mcp: {
       url: absolute(site.baseUrl, mcpPath),

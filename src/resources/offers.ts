@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { pagePaths } from "../site/routes.ts";
+
 import type { Site } from "../site/model.ts";
 import { pageLinks, pageLinksSchema, usdAmountSchema } from "./common.ts";
+import { pagePaths } from "../paths.ts";
 
 const rangeSchema = z.object({ min: z.number().int().describe("Lower bound."), max: z.number().int().describe("Upper bound.") });
 

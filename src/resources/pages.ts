@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { absolute, caseStudyPath, markdownPath, pagePaths, type PageId } from "../site/routes.ts";
+
 import type { Site } from "../site/model.ts";
 import { isoDate, isoDateSchema } from "./common.ts";
+import { absolute, caseStudyPath, markdownPath, pagePaths, type PageId } from "../paths.ts";
 
 export const indexablePageSchema = z.object({
   id: z.string().describe("Stable id: a page id, or `case-study/<id>`."),

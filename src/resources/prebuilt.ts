@@ -34,7 +34,6 @@ export function prebuiltResources(site: Site) {
 export type PrebuiltResources = ReturnType<typeof prebuiltResources>;
 
 /** The file's path under dist/, and the build that writes it. */
-export const prebuiltPath = "/api/v1/prebuilt.json";
 
 export const siteSizeIds = (prebuilt: Pick<PrebuiltResources, "offers">) => {
   const ids = prebuilt.offers.site_sizes.map((s) => s.id);

@@ -3,14 +3,14 @@ import { briefSchema } from "../briefs/schema.ts";
 import { policies } from "../limits/policies.ts";
 import { briefTool, briefToolName, briefToolScope } from "../mcp/brief-tool.ts";
 import { mcpErrorsAnchor, transportErrors, type TransportError } from "../mcp/errors.ts";
-import { maxMcpBodyBytes, mcpPath, serverCardPath, serverCardWellKnownPath } from "../mcp/paths.ts";
+import { maxMcpBodyBytes } from "../mcp/constants.ts";
 import { promptDefinitions } from "../mcp/prompts.ts";
 import { readTools } from "../mcp/read-tools.ts";
 import { resourceDefinitions } from "../mcp/resources.ts";
-import { protectedResourceMetadataPath } from "../oauth/metadata.ts";
+
 import { prebuiltResources, siteSizeIds } from "../resources/prebuilt.ts";
 import type { Site } from "./model.ts";
-import { absolute } from "./routes.ts";
+import { mcpPath, serverCardPath, serverCardWellKnownPath, protectedResourceMetadataPath, absolute } from "../paths.ts";
 
 /** The developer page's MCP section, from the same definitions the server registers. */
 export function mcpGuide(site: Site) {

@@ -1,11 +1,11 @@
 import { deprecations as liveDeprecations, type Deprecation } from "../api/deprecations.ts";
 import { openApiDocument } from "../api/openapi.ts";
 import { problemAnchor, problems, type ProblemCode } from "../api/problems.ts";
-import { openApiPath } from "../api/routes.ts";
+
 import { policyField } from "../limits/headers.ts";
 import { perWindow, policies, type PolicyName, type QuotaPolicy } from "../limits/policies.ts";
 import { metadataDocumentLimits } from "../oauth/cimd.ts";
-import { accessTokenLifetimeSeconds, oauthPaths, protectedResourceMetadataPath, resourceIdentifiers, scopes } from "../oauth/metadata.ts";
+import { accessTokenLifetimeSeconds, resourceIdentifiers, scopes } from "../oauth/metadata.ts";
 import { caseStudyResourceSchema } from "../resources/case-studies.ts";
 import { catalogIds, resourceCatalog } from "../resources/catalog.ts";
 import { apiIndexSchema } from "../resources/index.ts";
@@ -16,11 +16,23 @@ import { mcpGuide } from "./developers-mcp.ts";
 import { fieldDocs } from "./schema-fields.ts";
 import { securitySchemeNames } from "../a2a/card.ts";
 import { rpcErrorCodes } from "../a2a/errors.ts";
-import { a2aPath, agentCardPath, maxA2ABodyBytes, maxStoredHistoryBytes, protocolVersions, taskLifetimeSeconds } from "../a2a/paths.ts";
+import { maxA2ABodyBytes, maxStoredHistoryBytes, protocolVersions, taskLifetimeSeconds } from "../a2a/constants.ts";
 import { briefExamples, briefSkillDescription, briefSkillId, readSkillDescription, readSkills } from "../a2a/skills.ts";
 import { offersResource } from "../resources/offers.ts";
 import type { Site } from "./model.ts";
-import { absolute, caseStudyResourcePath, pagePaths, resourcePaths } from "./routes.ts";
+import {
+  openApiPath,
+  oauthPaths,
+  protectedResourceMetadataPath,
+  a2aPath,
+  agentCardPath,
+  absolute,
+  caseStudyResourcePath,
+  pagePaths,
+  resourcePaths,
+  mcpPath,
+  briefsPath,
+} from "../paths.ts";
 
 /** What the developer page says, as data, so its HTML and its Markdown twin cannot disagree. */
 export function developerGuide(site: Site, deprecations: readonly Deprecation[] = liveDeprecations) {
@@ -125,9 +137,9 @@ function oauthGuide(baseUrl: string) {
     register: `Register once with a JSON POST to ${url(oauthPaths.register)} (RFC 7591). Keep the client_id and the client_secret: the secret is shown only once and stored only as a hash. Registrations never expire, so their number is bounded by the registration limit: ${registrations.quota} ${perWindow(registrations.windowSeconds)} per IP address. Register once and keep the client.`,
     registerExample: `curl -X POST ${url(oauthPaths.register)} \\\n  -H 'Content-Type: application/json' \\\n  -d '{"client_name":"My script","grant_types":["client_credentials"],"token_endpoint_auth_method":"client_secret_post"}'`,
     clientCredentials: "For a program acting on its own behalf: post the client's id and secret in the form body (client_secret_post).",
-    clientCredentialsExample: `curl -X POST ${url(oauthPaths.token)} \\\n  -d grant_type=client_credentials -d client_id="$CLIENT_ID" -d client_secret="$CLIENT_SECRET" \\\n  -d scope=svc:brief -d resource=${url("/mcp")}`,
+    clientCredentialsExample: `curl -X POST ${url(oauthPaths.token)} \\\n  -d grant_type=client_credentials -d client_id="$CLIENT_ID" -d client_secret="$CLIENT_SECRET" \\\n  -d scope=svc:brief -d resource=${url(mcpPath)}`,
     authorizationCode: `For an app a person uses: register with redirect_uris (https, or http on 127.0.0.1, [::1] or localhost, where any port matches) and, for an app that cannot keep a secret, token_endpoint_auth_method none. Send the person to ${url(oauthPaths.authorize)} with PKCE (code_challenge_method S256 is required); they see one consent screen naming your client as unverified, and the code comes back to your redirect URI with state and iss. Codes live 60 seconds and work once. Instead of registering, an app may use the https URL of its client metadata document as its client_id: a JSON object of at most ${documents.maxBytes / 1024} KiB, served within ${documents.timeoutMs / 1000} seconds without a redirect from a public address, whose client_id is its own URL exactly, with redirect_uris, token_endpoint_auth_method none and no secret. An accepted document is cached ${documents.cacheSeconds / 60} minutes. A refused one gets the same invalid_client answer whatever the reason (we do not say which rule failed, nor anything about the network behind the URL) and is remembered for ${documents.refusalCacheSeconds} seconds: check it against these rules yourself.`,
-    authorizationCodeExample: `${url(oauthPaths.authorize)}?response_type=code&client_id=$CLIENT_ID\\\n  &redirect_uri=${encodeURIComponent(loopback)}&state=$STATE\\\n  &code_challenge=$CHALLENGE&code_challenge_method=S256&scope=svc:brief&resource=${encodeURIComponent(url("/mcp"))}\n\ncurl -X POST ${url(oauthPaths.token)} \\\n  -d grant_type=authorization_code -d code="$CODE" -d code_verifier="$VERIFIER" \\\n  -d redirect_uri=${loopback} -d client_id="$CLIENT_ID"`,
+    authorizationCodeExample: `${url(oauthPaths.authorize)}?response_type=code&client_id=$CLIENT_ID\\\n  &redirect_uri=${encodeURIComponent(loopback)}&state=$STATE\\\n  &code_challenge=$CHALLENGE&code_challenge_method=S256&scope=svc:brief&resource=${encodeURIComponent(url(mcpPath))}\n\ncurl -X POST ${url(oauthPaths.token)} \\\n  -d grant_type=authorization_code -d code="$CODE" -d code_verifier="$VERIFIER" \\\n  -d redirect_uri=${loopback} -d client_id="$CLIENT_ID"`,
     scopes: Object.entries(scopes).map(
       ([name, meaning]) => [name, name === "svc:read" ? `${meaning}. Always granted.` : `${meaning}. Granted when asked for.`] as const,
     ),
@@ -142,8 +154,8 @@ function briefsGuide(site: Site) {
   const url = (path: string) => absolute(site.baseUrl, path);
   const quota = policies["briefs-per-client"];
   return {
-    intro: `POST ${url("/api/v1/briefs")} files a project brief: a real lead that a person at ${site.company.name} answers by e-mail. File one only when the person you act for asked to be contacted and confirmed their name, company and e-mail. It needs a token with the scope svc:brief.`,
-    example: `curl -X POST ${url("/api/v1/briefs")} \\\n  -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \\\n  -H "Idempotency-Key: $(uuidgen)" \\\n  -d '{"full_name":"Ada Lovelace","company_name":"Analytical Engines","work_email":"ada@engines.example","site_size":"${site.siteOffers[0]!.id}","dry_run":true}'`,
+    intro: `POST ${url(briefsPath)} files a project brief: a real lead that a person at ${site.company.name} answers by e-mail. File one only when the person you act for asked to be contacted and confirmed their name, company and e-mail. It needs a token with the scope svc:brief.`,
+    example: `curl -X POST ${url(briefsPath)} \\\n  -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \\\n  -H "Idempotency-Key: $(uuidgen)" \\\n  -d '{"full_name":"Ada Lovelace","company_name":"Analytical Engines","work_email":"ada@engines.example","site_size":"${site.siteOffers[0]!.id}","dry_run":true}'`,
     fields: fieldDocs(briefSchema(site.siteOffers.map((o) => o.id) as [string, ...string[]])),
     rules: [
       "Text is trimmed and inner runs of spaces collapse; one-line fields refuse line breaks, control characters and invisible formatting characters (bidirectional overrides and isolates, zero-width spaces). Unknown fields are reported, not dropped.",

@@ -1,10 +1,10 @@
-import { apiCatalogPath, linkHeader, pageLinks } from "../discovery/api-catalog.ts";
+import { linkHeader, pageLinks } from "../discovery/api-catalog.ts";
 import { contentSignalValue } from "../discovery/policy.ts";
 import { twins } from "../markdown/twins.ts";
 import { markdownContentType } from "../twins/serve.ts";
 import { countTokens } from "../twins/tokens.ts";
 import type { Site } from "./model.ts";
-import { absolute, notFoundPath } from "./routes.ts";
+import { apiCatalogPath, absolute, notFoundPath } from "../paths.ts";
 
 /**
  * Netlify's `_headers` file for the static pages and their twins. Per-page headers depend on the content

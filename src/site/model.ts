@@ -3,7 +3,8 @@ import type { Company } from "../schemas/company.ts";
 import type { Contact } from "../schemas/contact.ts";
 import type { CarePlan, Offer, SiteOffer } from "../schemas/offer.ts";
 import type { Page } from "../schemas/page.ts";
-import { notFoundPageId, pagePaths, type PageId } from "./routes.ts";
+import { notFoundPageId } from "./routes.ts";
+import { pagePaths, type PageId } from "../paths.ts";
 
 /** One content entry as a loader hands it over: its id (the file name), validated data, body and file. */
 export interface Entry<T> {

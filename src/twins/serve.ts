@@ -1,6 +1,7 @@
 import { contentSignalValue } from "../discovery/policy.ts";
-import { markdownPath, notFoundPath } from "../site/routes.ts";
+
 import { prefersMarkdown } from "./negotiate.ts";
+import { markdownPath, notFoundPath } from "../paths.ts";
 
 /** Reads a file of the published site by its path, as the platform serves it. */
 export type StaticFetch = (path: string) => Promise<Response>;

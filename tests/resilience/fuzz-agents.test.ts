@@ -1,11 +1,12 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serverCard } from "../../src/mcp/card.ts";
-import { resourcePaths } from "../../src/site/routes.ts";
+
 import { briefBody } from "./support/briefs.ts";
 import { prebuilt, startDeployment, type Deployment } from "./support/deployment.ts";
 import { defined, fuzz, headerValue, jsonValue, mutated, text, wire } from "./support/fuzz.ts";
 import { checkJsonRpc } from "./support/protocols.ts";
+import { resourcePaths } from "../../src/paths.ts";
 
 const card = (await serverCard(await prebuilt())) as unknown as { tools: { name: string }[]; prompts: { name: string }[] };
 

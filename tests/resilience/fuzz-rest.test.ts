@@ -2,13 +2,14 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { twins } from "../../src/markdown/twins.ts";
 import { buildSite } from "../../src/site/model.ts";
-import { apiBase, caseStudyResourcePath, resourcePaths } from "../../src/site/routes.ts";
+
 import { serveMarkdownTwin } from "../../src/twins/serve.ts";
 import { loadContentDir } from "../support/content.ts";
 import { briefBody } from "./support/briefs.ts";
 import { startDeployment, type Deployment } from "./support/deployment.ts";
 import { defined, fuzz, headerValue, text, token, wire } from "./support/fuzz.ts";
 import { checkPage, checkProblem } from "./support/protocols.ts";
+import { apiBase, caseStudyResourcePath, resourcePaths } from "../../src/paths.ts";
 
 /** The REST surface (the /api gateway with POST /api/v1/briefs behind it, and the contact form) under generated input. */
 let d: Deployment;

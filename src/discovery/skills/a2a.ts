@@ -1,10 +1,11 @@
-import { a2aPath, agentCardPath, taskLifetimeSeconds } from "../../a2a/paths.ts";
+import { taskLifetimeSeconds } from "../../a2a/constants.ts";
 import { briefExamples, briefSkillId, readSkills } from "../../a2a/skills.ts";
 import { perWindow, policies } from "../../limits/policies.ts";
-import { oauthPaths, protectedResourceMetadataPath } from "../../oauth/metadata.ts";
+
 import type { Site } from "../../site/model.ts";
-import { absolute, pagePaths } from "../../site/routes.ts";
+
 import { confirmationRule, skillPrefix, type Skill } from "./common.ts";
+import { a2aPath, agentCardPath, oauthPaths, protectedResourceMetadataPath, absolute, pagePaths } from "../../paths.ts";
 
 export function a2aSkill(site: Site): Skill {
   const url = (path: string) => absolute(site.baseUrl, path);

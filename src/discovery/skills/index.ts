@@ -1,11 +1,10 @@
+import { skillPath } from "../../paths.ts";
 import type { Site } from "../../site/model.ts";
 import { skillFile, type Skill } from "./common.ts";
 import { a2aSkill } from "./a2a.ts";
 import { mcpSkill } from "./mcp.ts";
 import { restSkill } from "./rest.ts";
 
-export const skillsIndexPath = "/.well-known/agent-skills/index.json";
-export const skillPath = (name: string) => `/.well-known/agent-skills/${name}/SKILL.md`;
 export const skillsSchema = "https://schemas.agentskills.io/discovery/0.2.0/schema.json";
 
 /** One SKILL.md per protocol. */

@@ -1,12 +1,13 @@
 import { briefToolName } from "../../mcp/brief-tool.ts";
-import { mcpPath, serverCardWellKnownPath } from "../../mcp/paths.ts";
+
 import { readTools } from "../../mcp/read-tools.ts";
 import { policies } from "../../limits/policies.ts";
-import { protectedResourceMetadataPath } from "../../oauth/metadata.ts";
+
 import { prebuiltResources } from "../../resources/prebuilt.ts";
 import type { Site } from "../../site/model.ts";
-import { absolute, pagePaths } from "../../site/routes.ts";
+
 import { confirmationRule, skillPrefix, type Skill } from "./common.ts";
+import { mcpPath, serverCardWellKnownPath, protectedResourceMetadataPath, absolute, pagePaths, a2aPath } from "../../paths.ts";
 
 export function mcpSkill(site: Site): Skill {
   const url = (path: string) => absolute(site.baseUrl, path);
@@ -31,7 +32,7 @@ Every resource is also an MCP resource (\`resources/list\`, \`resources/read\`),
 
 ${confirmationRule}
 
-Calling \`${briefToolName}\` without a token answers HTTP 401 with \`WWW-Authenticate: Bearer resource_metadata="${url(protectedResourceMetadataPath("mcp"))}", scope="svc:brief"\`: standard MCP clients then run OAuth by themselves (metadata discovery, dynamic registration or a client metadata document, PKCE). A token without \`svc:brief\` answers 403 \`insufficient_scope\`: ask for a token with that scope. Tokens issued for ${url(mcpPath)}, ${url("/a2a/v1")} or ${url("")} all work.
+Calling \`${briefToolName}\` without a token answers HTTP 401 with \`WWW-Authenticate: Bearer resource_metadata="${url(protectedResourceMetadataPath("mcp"))}", scope="svc:brief"\`: standard MCP clients then run OAuth by themselves (metadata discovery, dynamic registration or a client metadata document, PKCE). A token without \`svc:brief\` answers 403 \`insufficient_scope\`: ask for a token with that scope. Tokens issued for ${url(mcpPath)}, ${url(a2aPath)} or ${url("")} all work.
 
 Pass \`dry_run: true\` first, then the real call; pass an \`idempotency_key\` to make retries safe. When a field is invalid the tool result has \`isError: true\` and names each field: fix them, confirm with the person, call again.
 

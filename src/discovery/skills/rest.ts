@@ -1,9 +1,9 @@
-import { openApiPath } from "../../api/routes.ts";
 import { policies } from "../../limits/policies.ts";
-import { oauthPaths } from "../../oauth/metadata.ts";
+
 import type { Site } from "../../site/model.ts";
-import { absolute, apiBase, pagePaths } from "../../site/routes.ts";
+
 import { confirmationRule, problemTable, skillPrefix, type Skill } from "./common.ts";
+import { openApiPath, oauthPaths, absolute, apiBase, pagePaths } from "../../paths.ts";
 
 const block = (s: string) => `\`\`\`sh\n${s}\n\`\`\``;
 

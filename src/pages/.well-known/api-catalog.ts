@@ -1,11 +1,11 @@
 import type { APIRoute } from "astro";
-import { a2aPath, agentCardPath } from "../../a2a/paths.ts";
+
 import { apiCatalog } from "../../discovery/api-catalog.ts";
-import { skillPath, skills } from "../../discovery/skills/index.ts";
-import { mcpPath, serverCardMediaType, serverCardPath } from "../../mcp/paths.ts";
+import { skills } from "../../discovery/skills/index.ts";
+import { serverCardMediaType } from "../../mcp/constants.ts";
 import { jsonResponse } from "../../resources/json.ts";
 import { loadSite } from "../../site/load.ts";
-import { absolute, pagePaths } from "../../site/routes.ts";
+import { a2aPath, agentCardPath, skillPath, mcpPath, serverCardPath, absolute, pagePaths } from "../../paths.ts";
 
 export const GET: APIRoute = async () => {
   const site = await loadSite();

@@ -17,11 +17,12 @@ import { generateKeySet, importSigningKeys } from "../../../src/oauth/keys.ts";
 import { oauthHandlerFromEnv } from "../../../src/oauth/from-env.ts";
 import { prebuiltResources, type PrebuiltResources } from "../../../src/resources/prebuilt.ts";
 import { buildSite } from "../../../src/site/model.ts";
-import { caseStudyResourcePath, resourcePaths } from "../../../src/site/routes.ts";
+
 import { loadContentDir } from "../../support/content.ts";
 import { startPostmarkStandIn, type PostmarkStandIn } from "../../support/postmark-standin.ts";
 import { realRedisAvailable, startRedisGateway } from "../../support/upstash-gateway.ts";
 import { startFaultFront, type FaultFront } from "./fault-front.ts";
+import { caseStudyResourcePath, resourcePaths } from "../../../src/paths.ts";
 
 export const base = "https://studio.example";
 

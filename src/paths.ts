@@ -1,0 +1,86 @@
+/**
+ * Every URL path the site, the functions and the discovery documents use, in one leaf module: it imports nothing,
+ * so anything may import it without making a cycle. netlify.toml and the functions' `config.path` must repeat some of
+ * these as literals (Netlify reads them statically); tests/unit/paths.test.ts holds them to this module.
+ */
+
+/** The pages of the site. Paths are fixed by the code, not the content, so links never break silently. */
+export const pagePaths = {
+  home: "/",
+  services: "/services",
+  offers: "/offers",
+  work: "/work",
+  contact: "/contact",
+  developers: "/developers",
+} as const;
+
+export type PageId = keyof typeof pagePaths;
+
+/** The page shown for unknown paths; it has a Markdown twin but is not indexable. */
+export const notFoundPath = "/404";
+
+export const caseStudyPath = (id: string) => `${pagePaths.work}/${id}`;
+
+/** The Markdown twin of a page: `/` -> `/index.md`, `/work/x` -> `/work/x.md`. */
+export const markdownPath = (path: string) => (path === "/" ? "/index.md" : `${path.replace(/\/+$/, "")}.md`);
+
+/** The REST API: the JSON read resources, the one write, and the OpenAPI document. */
+export const apiBase = "/api/v1";
+export const resourcePaths = {
+  index: apiBase,
+  company: `${apiBase}/company`,
+  offers: `${apiBase}/offers`,
+  "case-studies": `${apiBase}/case-studies`,
+  pages: `${apiBase}/pages`,
+  contact: `${apiBase}/contact`,
+} as const;
+
+export type ResourceId = keyof typeof resourcePaths;
+
+export const caseStudyResourcePath = (id: string) => `${resourcePaths["case-studies"]}/${id}`;
+export const briefsPath = `${apiBase}/briefs`;
+export const openApiPath = `${apiBase}/openapi.json`;
+/** Every read resource in one document, for the functions (not routed under /api). */
+export const prebuiltPath = `${apiBase}/prebuilt.json`;
+
+/** The authorization server. */
+export const oauthBase = "/oauth";
+export const oauthPaths = {
+  authorize: `${oauthBase}/authorize`,
+  token: `${oauthBase}/token`,
+  register: `${oauthBase}/register`,
+  jwks: "/.well-known/jwks.json",
+  authorizationServerMetadata: "/.well-known/oauth-authorization-server",
+} as const;
+
+/** The MCP server, and its card: SEP-2127's location beside the endpoint, and the well-known one scanners probe. */
+export const mcpPath = "/mcp";
+export const serverCardPath = `${mcpPath}/server-card`;
+export const serverCardWellKnownPath = "/.well-known/mcp/server-card.json";
+
+/** The A2A agent and its card. */
+export const a2aPath = "/a2a/v1";
+export const agentCardPath = "/.well-known/agent-card.json";
+
+/** The protected resources (RFC 8707 resource indicators) by their path below the base URL; "" is the origin. */
+export const protectedResourcePaths = { origin: "", mcp: mcpPath, a2a: a2aPath } as const;
+export type ProtectedResource = keyof typeof protectedResourcePaths;
+
+/** RFC 9728 §3.1: the well-known segment goes between the host and the resource's path. */
+export const protectedResourceMetadataPath = (resource: ProtectedResource) =>
+  `/.well-known/oauth-protected-resource${protectedResourcePaths[resource]}`;
+
+/** Site-level discovery. */
+export const apiCatalogPath = "/.well-known/api-catalog";
+export const skillsIndexPath = "/.well-known/agent-skills/index.json";
+export const skillPath = (name: string) => `/.well-known/agent-skills/${name}/SKILL.md`;
+export const llmsPath = "/llms.txt";
+export const llmsFullPath = "/llms-full.txt";
+export const robotsPath = "/robots.txt";
+export const sitemapPath = "/sitemap.xml";
+
+/** The scheduled lead delivery job, as netlify dev exposes it (the local runtime calls it every minute). */
+export const deliverLeadsFunctionPath = "/.netlify/functions/deliver-leads";
+
+/** Joins a site path onto the base URL, keeping the base URL's own path if it has one. */
+export const absolute = (baseUrl: string, path: string) => `${baseUrl.replace(/\/+$/, "")}${path}`;

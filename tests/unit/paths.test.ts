@@ -1,0 +1,59 @@
+import { readFile } from "node:fs/promises";
+import madge from "madge";
+import { describe, expect, it } from "vitest";
+import {
+  a2aPath,
+  apiCatalogPath,
+  briefsPath,
+  mcpPath,
+  oauthPaths,
+  pagePaths,
+  protectedResourceMetadataPath,
+  serverCardPath,
+} from "../../src/paths.ts";
+
+const source = (path: string) => readFile(new URL(`../../${path}`, import.meta.url), "utf8");
+
+describe("the modules of src/", () => {
+  it("import one another without a cycle", async () => {
+    const graph = await madge(new URL("../../src", import.meta.url).pathname, {
+      fileExtensions: ["ts"],
+      tsConfig: new URL("../../tsconfig.json", import.meta.url).pathname,
+    });
+    expect(Object.keys(graph.obj()).length).toBeGreaterThan(100);
+    expect(graph.circular()).toEqual([]);
+  });
+
+  it("take every URL path from src/paths.ts, a leaf that imports nothing", async () => {
+    expect(await source("src/paths.ts")).not.toMatch(/^\s*import\b/m);
+  });
+});
+
+/** Netlify reads `config` and netlify.toml without running them, so they repeat paths as literals: they must agree. */
+describe("the literals Netlify reads statically", () => {
+  const configPaths = async (file: string) => {
+    const match = /export const config[^=]*=\s*\{[^}]*?path:\s*(\[[^\]]*\]|"[^"]*")/s.exec(await source(file));
+    return [JSON.parse(match![1]!)].flat() as string[];
+  };
+
+  it.each([
+    ["functions/oauth.ts", [oauthPaths.register, oauthPaths.token, oauthPaths.authorize]],
+    ["functions/jwks.ts", [oauthPaths.jwks]],
+    ["functions/mcp.ts", [mcpPath, serverCardPath]],
+    ["functions/a2a.ts", [a2aPath]],
+    ["functions/briefs.ts", [briefsPath]],
+    ["functions/contact.ts", [pagePaths.contact]],
+    ["functions/edge/media-types.ts", [apiCatalogPath]],
+  ])("%s serves the paths of src/paths.ts", async (file, paths) => {
+    expect(await configPaths(file)).toEqual(paths);
+  });
+
+  it("netlify.toml rewrites every protected resource metadata path to its prebuilt file", async () => {
+    const toml = await source("netlify.toml");
+    for (const resource of ["origin", "mcp", "a2a"] as const) {
+      const path = protectedResourceMetadataPath(resource);
+      expect(toml).toContain(`from = "${path}"\n  to = "${path}.json"`);
+    }
+    expect(toml).toContain(`from = "${oauthPaths.authorizationServerMetadata}"`);
+  });
+});
