@@ -1,6 +1,6 @@
 import { Role, TaskState, type Message, type Part, type Task } from "@a2a-js/sdk";
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
-import { dryRunBody, receipt } from "../briefs/http.ts";
+import { accepted } from "../briefs/receipt.ts";
 import { fileBrief, type FilingResult, type PipelineDeps } from "../briefs/pipeline.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
 
@@ -130,14 +130,6 @@ export function createAgentExecutor({ prebuilt, pipeline }: ExecutorDeps): Agent
           ],
         };
       }
-      case "dry_run": {
-        const body = dryRunBody(result.brief);
-        return {
-          state: TaskState.TASK_STATE_COMPLETED,
-          parts: [textPart(body.message)],
-          artifact: { name: "dry-run", parts: [dataPart(body), textPart(body.message)] },
-        };
-      }
       case "quota_exceeded":
         return {
           state: TaskState.TASK_STATE_REJECTED,
@@ -148,17 +140,24 @@ export function createAgentExecutor({ prebuilt, pipeline }: ExecutorDeps): Agent
         };
       case "idempotency_conflict":
         return { state: TaskState.TASK_STATE_FAILED, parts: [textPart("The brief conflicts with an earlier one.")] };
+      case "dry_run":
       case "filed":
       case "already_filed": {
-        const body = {
-          ...receipt(result.lead, studio, prebuilt.site.response_time),
-          ...(result.kind === "already_filed" ? { status: "already_received" } : {}),
-        };
-        const text = `${result.kind === "filed" ? "Filed" : "Already received"} as lead ${body.lead_id}. ${body.next_steps}`;
+        const outcome = accepted(result, { studio, responseTime: prebuilt.site.response_time });
+        if (outcome.kind === "dry_run") {
+          const { message } = outcome.result;
+          return {
+            state: TaskState.TASK_STATE_COMPLETED,
+            parts: [textPart(message)],
+            artifact: { name: "dry-run", parts: [dataPart(outcome.result), textPart(message)] },
+          };
+        }
+        const { receipt } = outcome;
+        const text = `${outcome.kind === "repeat" ? "Already received" : "Filed"} as lead ${receipt.lead_id}. ${receipt.next_steps}`;
         return {
           state: TaskState.TASK_STATE_COMPLETED,
           parts: [textPart(text)],
-          artifact: { name: "receipt", parts: [dataPart(body), textPart(text)] },
+          artifact: { name: "receipt", parts: [dataPart(receipt), textPart(text)] },
         };
       }
     }

@@ -2,9 +2,8 @@ import { problemResponse } from "../api/problem.ts";
 import { readCapped } from "../http/read-capped.ts";
 import type { ProblemCode } from "../api/problems.ts";
 import { quotaHeaders } from "../limits/headers.ts";
-import type { Lead } from "./lead.ts";
 import { fileBrief, type PipelineDeps } from "./pipeline.ts";
-import type { Brief } from "./schema.ts";
+import { accepted } from "./receipt.ts";
 
 /** An Idempotency-Key: 1 to 255 visible ASCII characters (spaces allowed after the first). */
 export const idempotencyKeyPattern = /^[\x21-\x7E][\x20-\x7E]{0,254}$/;
@@ -24,23 +23,7 @@ export interface BriefsHandlerDeps {
   responseTime: string;
 }
 
-/** The body of a filed brief: the lead id, when it was received, what happens next, and the normalised brief. */
-export function receipt(lead: Lead, studio: string, responseTime: string) {
-  return {
-    lead_id: lead.id,
-    status: "received" as const,
-    received_at: lead.received_at,
-    next_steps: `A person at ${studio} will reply by e-mail to ${lead.brief.work_email}. ${responseTime}`,
-    brief: lead.brief,
-  };
-}
-
-export const dryRunBody = (brief: Brief) => ({
-  dry_run: true as const,
-  valid: true as const,
-  message: "Dry run: the brief is valid and the token may file it. Nothing was filed and nobody was e-mailed.",
-  brief,
-});
+const noStore = { "Cache-Control": "no-store" };
 
 /** POST /api/v1/briefs. */
 export function createBriefsHandler({ baseUrl, authenticate, pipeline, responseTime }: BriefsHandlerDeps) {
@@ -87,7 +70,6 @@ export function createBriefsHandler({ baseUrl, authenticate, pipeline, responseT
       console.error(`brief not accepted, the lead store failed: ${String(error)}`);
       return problem("service_unavailable", "The lead store is unavailable; the brief was not recorded.", { "Retry-After": "30" });
     }
-    const studio = pipeline.studio;
     switch (result.kind) {
       case "invalid":
         return problem(
@@ -97,24 +79,18 @@ export function createBriefsHandler({ baseUrl, authenticate, pipeline, responseT
           { errors: result.errors },
         );
       case "dry_run":
-        return Response.json(dryRunBody(result.brief), { status: 200, headers: { "Cache-Control": "no-store" } });
+      case "filed":
+      case "already_filed": {
+        const outcome = accepted(result, { studio: pipeline.studio, responseTime });
+        if (outcome.kind === "dry_run") return Response.json(outcome.result, { status: 200, headers: noStore });
+        // A repeat is the earlier lead (200); a new lead and its idempotent replay are the same 201.
+        const headers = outcome.kind === "replayed" ? { ...noStore, "Idempotent-Replayed": "true" } : noStore;
+        return Response.json(outcome.receipt, { status: outcome.kind === "repeat" ? 200 : 201, headers });
+      }
       case "quota_exceeded":
         return problem("brief_quota_exceeded", undefined, quotaHeaders(result.quota));
       case "idempotency_conflict":
         return problem("idempotency_key_reused");
-      case "filed":
-        return Response.json(receipt(result.lead, studio, responseTime), { status: 201, headers: { "Cache-Control": "no-store" } });
-      case "already_filed":
-        // Always this client's own lead (pipeline.ts): its idempotent replay, or its exact repeat.
-        return result.reason === "idempotency_key"
-          ? Response.json(receipt(result.lead, studio, responseTime), {
-              status: 201,
-              headers: { "Cache-Control": "no-store", "Idempotent-Replayed": "true" },
-            })
-          : Response.json(
-              { ...receipt(result.lead, studio, responseTime), status: "already_received" },
-              { status: 200, headers: { "Cache-Control": "no-store" } },
-            );
     }
   };
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { dryRunBody, idempotencyKeyPattern, receipt } from "../briefs/http.ts";
+import { idempotencyKeyPattern } from "../briefs/http.ts";
+import { accepted } from "../briefs/receipt.ts";
 import type { FilingRequest, FilingResult } from "../briefs/pipeline.ts";
 import type { BriefSchema } from "../briefs/schema.ts";
 import type { FieldError } from "../briefs/validate.ts";
@@ -85,32 +86,27 @@ export function briefTool(filing: BriefFiling): Tool {
         console.error(`MCP brief not accepted, the lead store failed: ${String(error)}`);
         return toolError("The lead store is unavailable, so the brief was NOT recorded. Try again in 30 seconds.");
       }
-      const { studio, responseTime } = filing;
       switch (result.kind) {
         case "invalid":
           return invalid(result.errors);
-        case "dry_run": {
-          const value = dryRunBody(result.brief);
-          return structuredResult(`${value.message}`, value);
-        }
         case "quota_exceeded":
           return toolError(
             `The brief was NOT filed: this client has filed its ${result.quota.limit} briefs for now. Try again in ${Math.max(1, result.quota.resetSeconds)} seconds, or use the contact form.`,
           );
         case "idempotency_conflict":
           return toolError("The brief was NOT filed: this idempotency_key was already used for a different brief. Use a new key.");
-        case "filed": {
-          const value = receipt(result.lead, studio, responseTime);
-          return structuredResult(`Filed: lead ${value.lead_id}, received ${value.received_at}. ${value.next_steps}`, value);
-        }
+        case "dry_run":
+        case "filed":
         case "already_filed": {
-          const value = receipt(result.lead, studio, responseTime);
-          if (result.reason === "idempotency_key")
-            return structuredResult(`Already filed with this idempotency_key: lead ${value.lead_id}. ${value.next_steps}`, value);
-          return structuredResult(
-            `You sent this very brief a few minutes ago: it was not filed again. Lead ${value.lead_id}. ${value.next_steps}`,
-            { ...value, status: "already_received" },
-          );
+          const outcome = accepted(result, filing);
+          if (outcome.kind === "dry_run") return structuredResult(outcome.result.message, outcome.result);
+          const { receipt } = outcome;
+          const said = {
+            filed: `Filed: lead ${receipt.lead_id}, received ${receipt.received_at}.`,
+            replayed: `Already filed with this idempotency_key: lead ${receipt.lead_id}.`,
+            repeat: `You sent this very brief a few minutes ago: it was not filed again. Lead ${receipt.lead_id}.`,
+          }[outcome.kind];
+          return structuredResult(`${said} ${receipt.next_steps}`, receipt);
         }
       }
     },
