@@ -1,11 +1,14 @@
-import type { Config, Context } from "@netlify/functions";
-import json from "../dist/api/v1/prebuilt.json" with { type: "json" };
-import { a2aHandlerFromEnv } from "../src/a2a/from-env.ts";
+import type { Config } from "@netlify/functions";
 import { platformEnv } from "../src/config/env.ts";
+import { netlifyFunction } from "../src/http/netlify.ts";
 import type { PrebuiltResources } from "../src/resources/prebuilt.ts";
 
-const handler = a2aHandlerFromEnv(platformEnv, json as PrebuiltResources);
-
-export default (request: Request, context: Context) => handler(request, { ip: context.ip, background: (work) => context.waitUntil(work) });
+export default netlifyFunction(async () => {
+  const [{ a2aHandlerFromEnv }, { default: json }] = await Promise.all([
+    import("../src/a2a/from-env.ts"),
+    import("../dist/api/v1/prebuilt.json", { with: { type: "json" } }),
+  ]);
+  return a2aHandlerFromEnv(platformEnv, json as PrebuiltResources);
+}, platformEnv);
 
 export const config: Config = { path: ["/a2a/v1"] };

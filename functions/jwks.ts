@@ -1,9 +1,7 @@
 import type { Config } from "@netlify/functions";
 import { platformEnv } from "../src/config/env.ts";
-import { jwksHandlerFromEnv } from "../src/oauth/jwks-from-env.ts";
+import { netlifyFunction } from "../src/http/netlify.ts";
 
-const handler = jwksHandlerFromEnv(platformEnv);
-
-export default (request: Request) => handler(request);
+export default netlifyFunction(async () => (await import("../src/oauth/jwks-from-env.ts")).jwksHandlerFromEnv(platformEnv), platformEnv);
 
 export const config: Config = { path: "/.well-known/jwks.json", method: ["GET"] };

@@ -1,12 +1,15 @@
-import type { Config, Context } from "@netlify/functions";
-import json from "../dist/api/v1/prebuilt.json" with { type: "json" };
-import card from "../dist/.well-known/mcp/server-card.json" with { type: "json" };
+import type { Config } from "@netlify/functions";
 import { platformEnv } from "../src/config/env.ts";
-import { mcpHandlerFromEnv } from "../src/mcp/from-env.ts";
+import { netlifyFunction } from "../src/http/netlify.ts";
 import type { PrebuiltResources } from "../src/resources/prebuilt.ts";
 
-const handler = mcpHandlerFromEnv(platformEnv, json as PrebuiltResources, card);
-
-export default (request: Request, context: Context) => handler(request, { ip: context.ip });
+export default netlifyFunction(async () => {
+  const [{ mcpHandlerFromEnv }, { default: json }, { default: card }] = await Promise.all([
+    import("../src/mcp/from-env.ts"),
+    import("../dist/api/v1/prebuilt.json", { with: { type: "json" } }),
+    import("../dist/.well-known/mcp/server-card.json", { with: { type: "json" } }),
+  ]);
+  return mcpHandlerFromEnv(platformEnv, json as PrebuiltResources, card);
+}, platformEnv);
 
 export const config: Config = { path: ["/mcp", "/mcp/server-card"] };

@@ -1,9 +1,7 @@
-import type { Config, Context } from "@netlify/functions";
+import type { Config } from "@netlify/functions";
 import { platformEnv } from "../src/config/env.ts";
-import { oauthHandlerFromEnv } from "../src/oauth/from-env.ts";
+import { netlifyFunction } from "../src/http/netlify.ts";
 
-const handler = oauthHandlerFromEnv(platformEnv);
-
-export default (request: Request, context: Context) => handler(request, { ip: context.ip });
+export default netlifyFunction(async () => (await import("../src/oauth/from-env.ts")).oauthHandlerFromEnv(platformEnv), platformEnv);
 
 export const config: Config = { path: ["/oauth/register", "/oauth/token", "/oauth/authorize"] };

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Redis } from "@upstash/redis";
-import { createApiGateway, type GatewayContext } from "../../src/api/gateway.ts";
+import { createApiGateway } from "../../src/api/gateway.ts";
+import type { HandlerContext } from "../../src/http/context.ts";
 import { upstashLimiter } from "../../src/limits/limiter.ts";
 import { realRedisAvailable, startRedisGateway } from "../../tests/support/upstash-gateway.ts";
 import { startLocalStore } from "../local-store/store.ts";
@@ -33,7 +34,11 @@ export default async function apiBench() {
     const file = async () => new Response(company, { headers: { "content-type": "application/json" } });
     let client = 0;
     // A new client address for every request, so no request is refused and every one is counted.
-    const context = (): GatewayContext => ({ ip: `10.${(client >> 16) & 255}.${(client >> 8) & 255}.${client++ & 255}`, next: file });
+    const context = (): HandlerContext => ({
+      ip: `10.${(client >> 16) & 255}.${(client >> 8) & 255}.${client++ & 255}`,
+      waitUntil: () => {},
+      next: file,
+    });
 
     const bare = await measure(async () => (await file()).arrayBuffer());
     const before = commands;

@@ -55,7 +55,7 @@ export default async function briefsBench() {
             headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
             body: text,
           }),
-          () => {},
+          { ip: "10.0.0.1", waitUntil: () => {} },
         );
         if (response.status !== 200) throw new Error(`the briefs function answered ${response.status}: ${await response.text()}`);
         await response.arrayBuffer();

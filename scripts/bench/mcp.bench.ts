@@ -61,7 +61,10 @@ export default async function mcpBench() {
     const viaHandler = (body: object) => async () => {
       // A new client address each time, so the quota counts but never refuses.
       const ip = `10.${(client >> 16) & 255}.${(client >> 8) & 255}.${client++ & 255}`;
-      const response = await handler(new Request(`${baseUrl}/mcp`, { method: "POST", headers, body: JSON.stringify(body) }), { ip });
+      const response = await handler(new Request(`${baseUrl}/mcp`, { method: "POST", headers, body: JSON.stringify(body) }), {
+        ip,
+        waitUntil: () => {},
+      });
       if (response.status !== 200) throw new Error(`handler answered ${response.status}`);
       await response.arrayBuffer();
     };

@@ -1,39 +1,47 @@
+import type { ConditionName } from "../http/conditions.ts";
+import { jsonRpc } from "../http/formats.ts";
+
 /**
- * JSON-RPC errors this agent answers itself, before the SDK sees a request. The A2A codes (-32001 to -32009) and
- * JSON-RPC's own are the protocol's; A2A 1.0 defines no codes for quota, authentication and outages, so those four use
- * the implementation-defined server-error range, next to their HTTP status (429, 401, 403, 503), with a
- * google.rpc.ErrorInfo.
+ * A2A's own JSON-RPC errors that this agent answers before the SDK sees a request (the SDK answers the rest: task not
+ * found, and so on). Refusals common to every door (quota, tokens, outages, sizes) come from the conditions table.
  */
-export const rpcErrorCodes = {
-  parse_error: -32700,
-  invalid_request: -32600,
-  method_not_found: -32601,
+export const a2aProtocolErrors = {
   invalid_params: -32602,
   unsupported_operation: -32004,
   content_type_not_supported: -32005,
   version_not_supported: -32009,
-  rate_limited: -32090,
-  invalid_token: -32091,
-  insufficient_scope: -32092,
-  service_unavailable: -32093,
 } as const;
 
-export type RpcErrorName = keyof typeof rpcErrorCodes;
+export type A2AProtocolError = keyof typeof a2aProtocolErrors;
 
-export interface RpcError {
-  code: number;
-  message: string;
-  data?: { "@type": string; reason: string; domain: string; metadata?: Record<string, string> }[];
-}
+/** A google.rpc.ErrorInfo (A2A 1.0 §9: error details), naming who defines the code. */
+const errorInfo = (reason: string, domain: string) => [
+  { "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: reason.toUpperCase(), domain },
+];
 
-export const rpcError = (name: RpcErrorName, message: string): RpcError => ({
-  code: rpcErrorCodes[name],
-  message,
-  data: [
+/** The agent's refusals from the conditions table, as JSON-RPC errors with an ErrorInfo. */
+export const a2aErrors = jsonRpc({ data: (name: ConditionName) => errorInfo(name, "frontdoor"), messageErrorsAs200: true });
+
+/** An A2A protocol error answering a request that was read (HTTP 200, as the JSON-RPC binding answers errors). */
+export const protocolError = (name: A2AProtocolError, message: string, id: unknown) =>
+  Response.json(
     {
-      "@type": "type.googleapis.com/google.rpc.ErrorInfo",
-      reason: name.toUpperCase(),
-      domain: rpcErrorCodes[name] <= -32090 ? "frontdoor" : "a2a-protocol.org",
+      jsonrpc: "2.0",
+      id: typeof id === "string" || typeof id === "number" ? id : null,
+      error: { code: a2aProtocolErrors[name], message, data: errorInfo(name, "a2a-protocol.org") },
     },
-  ],
-});
+    { headers: { "Cache-Control": "no-store" } },
+  );
+
+/** The conditions /a2a/v1 answers before the SDK sees a request, for its documentation. */
+export const a2aConditions = [
+  "invalid_json",
+  "invalid_request",
+  "unsupported_media_type",
+  "method_not_allowed",
+  "payload_too_large",
+  "invalid_token",
+  "insufficient_scope",
+  "rate_limited",
+  "service_unavailable",
+] as const satisfies ConditionName[];

@@ -1,12 +1,14 @@
 import { Role, TaskState, type Message, type Part, type Task } from "@a2a-js/sdk";
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
-import { accepted } from "../briefs/receipt.ts";
+import { outcomeOf } from "../briefs/receipt.ts";
+import { conditionOf } from "../http/conditions.ts";
+import { Refusal } from "../http/refusal.ts";
 import { fileBrief, type FilingResult, type PipelineDeps } from "../briefs/pipeline.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
 
 import type { BriefSchema } from "../briefs/schema.ts";
 import type { Scope } from "../oauth/metadata.ts";
-import { decidedRoute, scopesOf } from "./caller.ts";
+import { decidedRoute, scopesOf, waitUntilOf } from "./caller.ts";
 import { chooseSkill, dataObjects, viewOfMessage, type Route } from "./route.ts";
 import { briefSkillId, readSkills } from "./skills.ts";
 import { absolute, caseStudyResourcePath, resourcePaths } from "../paths.ts";
@@ -106,7 +108,7 @@ export function createAgentExecutor({ prebuilt, pipeline }: ExecutorDeps): Agent
 
     let result: FilingResult;
     try {
-      result = await fileBrief({ body, channel: "a2a", clientId: user.userName }, pipeline());
+      result = await fileBrief({ body, channel: "a2a", clientId: user.userName, waitUntil: waitUntilOf(context.context) }, pipeline());
     } catch (error) {
       console.error(`brief not accepted, the lead store failed: ${String(error)}`);
       return {
@@ -114,53 +116,40 @@ export function createAgentExecutor({ prebuilt, pipeline }: ExecutorDeps): Agent
         parts: [textPart("The lead store is unavailable; the brief was not recorded. Try again in a minute.")],
       };
     }
-    const { studio } = pipeline();
-    switch (result.kind) {
-      case "invalid": {
-        const n = result.errors.length;
+    const outcome = outcomeOf(result, { studio: pipeline().studio, responseTime: prebuilt.site.response_time });
+    if (outcome instanceof Refusal) {
+      const { detail, extensions, headers } = outcome.options;
+      const text = detail ?? conditionOf(outcome.condition).when;
+      if (outcome.condition === "invalid_brief")
         return {
           carried: fieldsToCarry(pipeline().schema, body),
           state: TaskState.TASK_STATE_INPUT_REQUIRED,
-          parts: [
-            textPart(
-              `${n} field${n === 1 ? " is" : "s are"} missing or invalid: ${result.errors.map((e) => e.message).join("; ")}. ` +
-                "Reply in this task with a data part holding the corrected fields.",
-            ),
-            dataPart({ errors: result.errors }),
-          ],
+          parts: [textPart(`${text} Reply in this task with a data part holding the corrected fields.`), dataPart(extensions)],
         };
-      }
-      case "quota_exceeded":
-        return {
-          state: TaskState.TASK_STATE_REJECTED,
-          parts: [
-            textPart(`This client has filed its quota of briefs; try again in ${result.quota.resetSeconds} seconds.`),
-            dataPart({ code: "brief_quota_exceeded", retry_after: result.quota.resetSeconds }),
-          ],
-        };
-      case "idempotency_conflict":
-        return { state: TaskState.TASK_STATE_FAILED, parts: [textPart("The brief conflicts with an earlier one.")] };
-      case "dry_run":
-      case "filed":
-      case "already_filed": {
-        const outcome = accepted(result, { studio, responseTime: prebuilt.site.response_time });
-        if (outcome.kind === "dry_run") {
-          const { message } = outcome.result;
-          return {
-            state: TaskState.TASK_STATE_COMPLETED,
-            parts: [textPart(message)],
-            artifact: { name: "dry-run", parts: [dataPart(outcome.result), textPart(message)] },
-          };
-        }
-        const { receipt } = outcome;
-        const text = `${outcome.kind === "repeat" ? "Already received" : "Filed"} as lead ${receipt.lead_id}. ${receipt.next_steps}`;
-        return {
-          state: TaskState.TASK_STATE_COMPLETED,
-          parts: [textPart(text)],
-          artifact: { name: "receipt", parts: [dataPart(receipt), textPart(text)] },
-        };
-      }
+      const retryAfter = Number(headers?.["Retry-After"] ?? 0) || undefined;
+      return {
+        state: outcome.condition === "brief_quota_exceeded" ? TaskState.TASK_STATE_REJECTED : TaskState.TASK_STATE_FAILED,
+        parts: [
+          textPart(text),
+          dataPart({ code: conditionOf(outcome.condition).problem, ...(retryAfter ? { retry_after: retryAfter } : {}) }),
+        ],
+      };
     }
+    if (outcome.kind === "dry_run") {
+      const { message } = outcome.result;
+      return {
+        state: TaskState.TASK_STATE_COMPLETED,
+        parts: [textPart(message)],
+        artifact: { name: "dry-run", parts: [dataPart(outcome.result), textPart(message)] },
+      };
+    }
+    const { receipt } = outcome;
+    const text = `${outcome.kind === "repeat" ? "Already received" : "Filed"} as lead ${receipt.lead_id}. ${receipt.next_steps}`;
+    return {
+      state: TaskState.TASK_STATE_COMPLETED,
+      parts: [textPart(text)],
+      artifact: { name: "receipt", parts: [dataPart(receipt), textPart(text)] },
+    };
   }
 
   return {

@@ -1,19 +1,18 @@
 import { AgentCard } from "@a2a-js/sdk";
 import { DefaultRequestHandler } from "@a2a-js/sdk/server";
 import { isLocal, pipelineFromEnv } from "../briefs/config.ts";
-import type { Background } from "../briefs/from-env.ts";
 import type { PipelineDeps } from "../briefs/pipeline.ts";
 import { baseUrlFrom, type Env } from "../config/env.ts";
-import { builtOnce } from "../config/once.ts";
 import { upstashLimiter } from "../limits/limiter.ts";
 import { signingKeysFromEnv } from "../oauth/keys.ts";
 import { createAccessTokenVerifier } from "../oauth/verify.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
 import { redisFromEnv } from "../store/redis.ts";
 import { agentCard } from "./card.ts";
-import { rpcError } from "./errors.ts";
 import { createAgentExecutor } from "./executor.ts";
 import { createA2AHandler } from "./http.ts";
+import { a2aErrors } from "./errors.ts";
+import { builtOnFirstUse } from "../http/door.ts";
 import { UpstashTaskStore } from "./task-store.ts";
 
 /** The SDK's request handler over our executor and task store; the card is the one the build publishes (unsigned). */
@@ -27,36 +26,14 @@ export function a2aRequestHandler(baseUrl: string, prebuilt: PrebuiltResources, 
 
 /** POST /a2a/v1 wired to the deployment: Upstash (tasks, quota), the shared token verifier, the brief pipeline. */
 export function a2aHandlerFromEnv(env: Env, prebuilt: PrebuiltResources) {
-  let background: Background | undefined;
   const build = async () => {
     const baseUrl = baseUrlFrom(env);
     const verifier = createAccessTokenVerifier({ baseUrl, jwks: (await signingKeysFromEnv(env)).publicJwks });
     const redis = redisFromEnv(env);
     let pipeline: PipelineDeps | undefined;
-    // The first delivery attempt runs after the response (context.waitUntil of the current call).
-    const lazyPipeline = () => (pipeline ??= pipelineFromEnv(env, prebuilt, (work) => background?.(work)));
+    const lazyPipeline = () => (pipeline ??= pipelineFromEnv(env, prebuilt));
     const { card, requestHandler } = a2aRequestHandler(baseUrl, prebuilt, new UpstashTaskStore(redis), lazyPipeline);
-    return createA2AHandler({
-      baseUrl,
-      card,
-      requestHandler,
-      verifier,
-      limiter: upstashLimiter(redis, { cacheBlocked: !isLocal(env) }),
-      emulatorRetries: isLocal(env),
-    });
+    return createA2AHandler({ baseUrl, card, requestHandler, verifier, limiter: upstashLimiter(redis, { cacheBlocked: !isLocal(env) }) });
   };
-  const handle = builtOnce(build, () =>
-    Response.json(
-      {
-        jsonrpc: "2.0",
-        id: null,
-        error: rpcError("service_unavailable", "The agent is not configured correctly; its operator has been alerted in the logs."),
-      },
-      { status: 503, headers: { "Retry-After": "300", "Cache-Control": "no-store", "Access-Control-Allow-Origin": "*" } },
-    ),
-  );
-  return (request: Request, context: { ip: string; background?: Background }): Promise<Response> => {
-    background = context.background;
-    return handle(request, context);
-  };
+  return builtOnFirstUse(build, a2aErrors);
 }

@@ -2,6 +2,7 @@ import { Task } from "@a2a-js/sdk";
 import { UnsupportedOperationError } from "@a2a-js/sdk/errors";
 import type { ServerCallContext, TaskStore } from "@a2a-js/sdk/server";
 import type { Redis } from "@upstash/redis";
+import { markStoreFailed } from "./caller.ts";
 import { maxStoredHistoryBytes, taskLifetimeSeconds } from "./constants.ts";
 
 const key = (id: string) => `a2a:task:${id}`;
@@ -14,15 +15,18 @@ interface StoredTask {
   task: unknown;
 }
 
-/** What a store failure throws through the SDK; the HTTP layer answers it as service_unavailable (503). */
-export const taskStoreUnavailable = "The task store is briefly unavailable; nothing was changed. Retry in 30 seconds.";
+/** A failure to reach the task store: the call is marked (caller.ts) and answered service_unavailable. */
+export class TaskStoreUnavailable extends Error {
+  override name = "TaskStoreUnavailable";
+}
 
-async function reaching<T>(call: () => Promise<T>): Promise<T> {
+async function reaching<T>(context: ServerCallContext, call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
     console.error(`A2A task store failed: ${String(error)}`);
-    throw new Error(taskStoreUnavailable);
+    markStoreFailed(context);
+    throw new TaskStoreUnavailable("The task store is briefly unavailable; nothing was changed. Retry in 30 seconds.");
   }
 }
 
@@ -40,11 +44,11 @@ export class UpstashTaskStore implements TaskStore {
 
   async save(task: Task, context: ServerCallContext): Promise<void> {
     const record: StoredTask = { owner: ownerOf(context), task: withBoundedHistory(Task.toJSON(task) as TaskJson) };
-    await reaching(() => this.redis.set(key(task.id), JSON.stringify(record), { ex: this.lifetimeSeconds }));
+    await reaching(context, () => this.redis.set(key(task.id), JSON.stringify(record), { ex: this.lifetimeSeconds }));
   }
 
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
-    const stored = await reaching(() => this.redis.get<StoredTask | string>(key(taskId)));
+    const stored = await reaching(context, () => this.redis.get<StoredTask | string>(key(taskId)));
     const record = typeof stored === "string" ? (JSON.parse(stored) as StoredTask) : stored;
     if (!record || record.owner !== ownerOf(context)) return undefined;
     return Task.fromJSON(record.task);

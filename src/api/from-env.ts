@@ -1,9 +1,10 @@
 import { baseUrlFrom, type Env } from "../config/env.ts";
+import { problemJson } from "../http/formats.ts";
+import { builtOnFirstUse } from "../http/door.ts";
 import { upstashLimiter } from "../limits/limiter.ts";
 import { redisFromEnv } from "../store/redis.ts";
 import { deprecations } from "./deprecations.ts";
-import { createApiGateway, type GatewayContext } from "./gateway.ts";
-import { configurationProblem } from "./problem.ts";
+import { createApiGateway } from "./gateway.ts";
 
 /**
  * The /api edge gateway wired to the deployment, built on the first request and kept for the life of the isolate
@@ -11,20 +12,14 @@ import { configurationProblem } from "./problem.ts";
  * next request tries again.
  */
 export function apiGatewayFromEnv(env: Env) {
-  let gateway: ReturnType<typeof createApiGateway> | undefined;
-  return async (request: Request, context: GatewayContext): Promise<Response> => {
-    try {
-      const emulator = env("NETLIFY_DEV") === "true";
-      gateway ??= createApiGateway({
+  return builtOnFirstUse(
+    async () =>
+      createApiGateway({
         baseUrl: baseUrlFrom(env),
-        limiter: upstashLimiter(redisFromEnv(env), { cacheBlocked: !emulator }),
+        // Under netlify dev the tests reset quota windows in the store, which an in-memory cache would not see.
+        limiter: upstashLimiter(redisFromEnv(env), { cacheBlocked: env("NETLIFY_DEV") !== "true" }),
         deprecations,
-        emulatorRetries: emulator,
-      });
-    } catch (error) {
-      console.error(`CONFIGURATION ERROR: ${error instanceof Error ? error.message : String(error)}`);
-      return configurationProblem(request);
-    }
-    return gateway(request, context);
-  };
+      }),
+    (refusal, c) => problemJson(new URL(c.req.url).origin)(refusal, c),
+  );
 }

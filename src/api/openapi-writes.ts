@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { maxBriefBytes } from "../briefs/http.ts";
+import { maxBriefBytes } from "../briefs/limits.ts";
 import { briefSchema } from "../briefs/schema.ts";
 import { perWindow, policies } from "../limits/policies.ts";
 import { clientMetadataLimits } from "../oauth/client-metadata.ts";

@@ -10,13 +10,12 @@ import { briefSchema } from "./schema.ts";
 export { isLocal };
 
 /** Everything the brief pipeline needs, from the environment and the prebuilt content. */
-export function pipelineFromEnv(env: Env, prebuilt: PrebuiltResources, background?: PipelineDeps["background"]): PipelineDeps {
+export function pipelineFromEnv(env: Env, prebuilt: PrebuiltResources): PipelineDeps {
   const redis = redisFromEnv(env);
   return {
     ...deliveryFromEnv(env, prebuilt, redis),
     schema: briefSchema(siteSizeIds(prebuilt)),
     limiter: upstashLimiter(redis, { cacheBlocked: !isLocal(env) }),
     dailyEmailLimit: dailyEmailLimitFrom(env("LEADS_EMAIL_DAILY_LIMIT")),
-    background,
   };
 }

@@ -1,5 +1,6 @@
 import type { Limiter, QuotaResult } from "../limits/limiter.ts";
 import { attemptOwed, type DeliveryDeps } from "./deliver.ts";
+import { idempotencyKeyPattern } from "./limits.ts";
 import { newLeadId, type Channel, type Lead } from "./lead.ts";
 import { briefQuotaSubject } from "./quota-subject.ts";
 import type { Brief, BriefSchema } from "./schema.ts";
@@ -12,8 +13,6 @@ export interface PipelineDeps extends DeliveryDeps {
   limiter: Limiter;
   /** LEADS_EMAIL_DAILY_LIMIT: leads e-mailed one by one per UTC day (of `now`); later ones are held (0 holds all). */
   dailyEmailLimit: number;
-  /** Runs work after the response (Netlify's context.waitUntil); the first delivery attempt goes there. */
-  background?: (work: Promise<unknown>) => void;
 }
 
 export interface FilingRequest {
@@ -21,7 +20,13 @@ export interface FilingRequest {
   channel: Channel;
   /** The OAuth client filing it, or `form:<ip>` for the contact form. */
   clientId: string;
-  idempotencyKey?: string;
+  /** As the client sent it (REST: the Idempotency-Key header; MCP: idempotency_key); validated here, once. */
+  idempotencyKey?: unknown;
+  /**
+   * The request's waitUntil: the first e-mail attempt runs there, after the answer, so a slow Postmark never delays
+   * it. Every door passes its own; without one (scripts, tests) the attempt is awaited before the result.
+   */
+  waitUntil?: (work: Promise<unknown>) => void;
 }
 
 /**
@@ -30,6 +35,7 @@ export interface FilingRequest {
  */
 export type FilingResult =
   | { kind: "invalid"; errors: FieldError[] }
+  | { kind: "invalid_idempotency_key" }
   | { kind: "dry_run"; brief: Brief }
   | { kind: "quota_exceeded"; quota: QuotaResult }
   | { kind: "idempotency_conflict" }
@@ -63,6 +69,9 @@ const personOf = (brief: Brief) => sha256(`${brief.work_email.toLowerCase()}\n${
  * client's brief and no client's brief is ever dropped because of another's.
  */
 export async function fileBrief(request: FilingRequest, deps: PipelineDeps): Promise<FilingResult> {
+  const { idempotencyKey } = request;
+  if (idempotencyKey !== undefined && (typeof idempotencyKey !== "string" || !idempotencyKeyPattern.test(idempotencyKey)))
+    return { kind: "invalid_idempotency_key" };
   const validation = validateBrief(deps.schema, request.body);
   if (!validation.ok) return { kind: "invalid", errors: validation.errors };
   const { brief } = validation;
@@ -71,7 +80,7 @@ export async function fileBrief(request: FilingRequest, deps: PipelineDeps): Pro
   const { store } = deps;
   const leadId = newLeadId();
   const print = await fingerprint(brief);
-  const keyHash = request.idempotencyKey === undefined ? undefined : await sha256(request.idempotencyKey);
+  const keyHash = idempotencyKey === undefined ? undefined : await sha256(idempotencyKey);
 
   if (keyHash) {
     const claim = await store.claimIdempotencyKey(request.clientId, keyHash, { fingerprint: print, lead_id: leadId });
@@ -125,7 +134,7 @@ async function record(
   const first = Promise.all(owed.map((id) => attemptOwed(id, deps))).catch((error: unknown) =>
     console.error(`first delivery attempt of ${lead.id}: ${String(error)}`),
   );
-  if (deps.background) deps.background(first);
+  if (r.waitUntil) r.waitUntil(first);
   else await first;
   return { kind: "filed", lead: { ...lead, delivery }, quota };
 }

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { Refusal } from "../http/refusal.ts";
+import { quotaHeaders } from "../limits/headers.ts";
 import type { FilingResult } from "./pipeline.ts";
 import { repeatWindowSeconds } from "./store.ts";
 import type { BriefSchema } from "./schema.ts";
@@ -54,9 +56,36 @@ export const dryRunMessage = "Dry run: the brief is valid and the token may file
  */
 export type Accepted = { kind: "filed" | "replayed" | "repeat"; receipt: Receipt } | { kind: "dry_run"; result: DryRunResult };
 
+/**
+ * The outcome of a filing as every door tells it: an accepted brief (a receipt or a dry run), or a Refusal with its
+ * condition, which each door renders in its own protocol.
+ */
+export function outcomeOf(result: FilingResult, wording: ReceiptWording): Accepted | Refusal {
+  switch (result.kind) {
+    case "invalid": {
+      const n = result.errors.length;
+      return new Refusal("invalid_brief", {
+        detail: `${n} field${n === 1 ? " is" : "s are"} missing or invalid: ${result.errors.map((e) => e.message).join("; ")}.`,
+        extensions: { errors: result.errors },
+      });
+    }
+    case "invalid_idempotency_key":
+      return new Refusal("invalid_idempotency_key");
+    case "idempotency_conflict":
+      return new Refusal("idempotency_key_reused");
+    case "quota_exceeded":
+      return new Refusal("brief_quota_exceeded", {
+        detail: `This client has filed its ${result.quota.limit} briefs for now; retry in ${Math.max(1, result.quota.resetSeconds)} seconds.`,
+        headers: quotaHeaders(result.quota),
+      });
+    default:
+      return accepted(result, wording);
+  }
+}
+
 type AcceptedResult = Extract<FilingResult, { kind: "filed" | "already_filed" | "dry_run" }>;
 
-export function accepted(result: AcceptedResult, { studio, responseTime }: ReceiptWording): Accepted {
+function accepted(result: AcceptedResult, { studio, responseTime }: ReceiptWording): Accepted {
   if (result.kind === "dry_run")
     return { kind: "dry_run", result: { dry_run: true, valid: true, message: dryRunMessage, brief: result.brief } };
   const { lead } = result;

@@ -1,6 +1,6 @@
 import { isLocal, pipelineFromEnv } from "../briefs/config.ts";
 import { baseUrlFrom, type Env } from "../config/env.ts";
-import { builtOnce } from "../config/once.ts";
+import { builtOnFirstUse } from "../http/door.ts";
 import { upstashLimiter } from "../limits/limiter.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
 import { escapeHtml, pageHeaders, renderPage } from "../site/function-page.ts";
@@ -9,12 +9,10 @@ import { redisFromEnv } from "../store/redis.ts";
 import { contactFields } from "./fields.ts";
 import { createContactHandler } from "./handler.ts";
 
-type Context = { ip: string; background?: (work: Promise<unknown>) => void };
-
 /** POST /contact wired to the deployment, once per function instance. */
 export function contactHandlerFromEnv(env: Env, prebuilt: PrebuiltResources) {
   const email = prebuilt.contact.email;
-  return builtOnce<Context>(
+  return builtOnFirstUse(
     async () =>
       createContactHandler({
         baseUrl: baseUrlFrom(env),

@@ -1,5 +1,8 @@
 import type { PipelineDeps } from "../briefs/pipeline.ts";
 import { fileBrief } from "../briefs/pipeline.ts";
+import { outcomeOf } from "../briefs/receipt.ts";
+import type { HandlerContext } from "../http/context.ts";
+import { Refusal } from "../http/refusal.ts";
 import { readCapped } from "../http/read-capped.ts";
 import type { Limiter } from "../limits/limiter.ts";
 import { escapeHtml as e, pageHeaders, renderPage, type PageShell } from "../site/function-page.ts";
@@ -33,7 +36,7 @@ export function createContactHandler({ baseUrl, shell, fields, pipeline, limiter
     });
   const writeToUs = `<p>You can also write to <a href="mailto:${e(contact.email)}">${e(contact.email)}</a>.</p>`;
 
-  return async (request: Request, { ip, background }: { ip: string; background?: (work: Promise<unknown>) => void }): Promise<Response> => {
+  return async (request: Request, { ip, waitUntil }: HandlerContext): Promise<Response> => {
     const origin = request.headers.get("origin");
     if (origin !== null && origin !== new URL(baseUrl).origin) {
       return page(
@@ -56,17 +59,13 @@ export function createContactHandler({ baseUrl, shell, fields, pipeline, limiter
     let result: Awaited<ReturnType<typeof fileBrief>>;
     try {
       const quota = await limiter.consume("contact-form", ip);
-      if (!quota.allowed) {
-        return page(429, "Too many briefs", `<h1>Too many briefs from this network</h1><p>Please try again in an hour.</p>${writeToUs}`, {
-          "Retry-After": String(Math.max(1, quota.resetSeconds)),
-        });
-      }
+      if (!quota.allowed) return tooMany(String(Math.max(1, quota.resetSeconds)));
       if ((form.get(honeypot) ?? "") !== "") {
         log(`contact form: discarded a submission that filled the hidden field (${ip})`);
         return confirmation(values.full_name ?? "", values.work_email ?? "", undefined);
       }
       const body = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== ""));
-      result = await fileBrief({ body, channel: "form", clientId: `form:${ip}` }, { ...pipeline, background });
+      result = await fileBrief({ body, channel: "form", clientId: `form:${ip}`, waitUntil }, pipeline);
     } catch (error) {
       // The quota store or the lead store failed (they are one Upstash database): nothing was recorded.
       log(`contact form: the store failed, nothing recorded: ${String(error)}`);
@@ -77,25 +76,27 @@ export function createContactHandler({ baseUrl, shell, fields, pipeline, limiter
         { "Retry-After": "60" },
       );
     }
-    switch (result.kind) {
-      case "invalid":
-        return page(
-          422,
-          "Check the form",
-          `<h1>Almost there</h1><h2 id="${formAnchor}">Send a project brief</h2>${contactFormHtml(fields, { values, errors: result.errors })}`,
-        );
-      case "quota_exceeded":
-        return page(429, "Too many briefs", `<h1>Too many briefs from this network</h1><p>Please try again in an hour.</p>${writeToUs}`, {
-          "Retry-After": String(Math.max(1, result.quota.resetSeconds)),
-        });
-      case "dry_run":
-      case "idempotency_conflict":
-        return page(400, "Not sent", `<h1>Not sent</h1>${writeToUs}`);
-      case "filed":
-      case "already_filed":
-        return confirmation(result.lead.brief.full_name, result.lead.brief.work_email, result.lead.id);
+    if (result.kind === "invalid")
+      return page(
+        422,
+        "Check the form",
+        `<h1>Almost there</h1><h2 id="${formAnchor}">Send a project brief</h2>${contactFormHtml(fields, { values, errors: result.errors })}`,
+      );
+    const outcome = outcomeOf(result, { studio: pipeline.studio, responseTime: contact.responseTime });
+    if (outcome instanceof Refusal) {
+      if (outcome.condition === "brief_quota_exceeded") return tooMany(outcome.options.headers?.["Retry-After"] ?? "3600");
+      return page(400, "Not sent", `<h1>Not sent</h1>${writeToUs}`);
     }
+    // The form never sends dry_run (it is not a field of the form).
+    if (outcome.kind === "dry_run") return page(400, "Not sent", `<h1>Not sent</h1>${writeToUs}`);
+    return confirmation(outcome.receipt.brief.full_name, outcome.receipt.brief.work_email, outcome.receipt.lead_id);
   };
+
+  function tooMany(retryAfter: string) {
+    return page(429, "Too many briefs", `<h1>Too many briefs from this network</h1><p>Please try again in an hour.</p>${writeToUs}`, {
+      "Retry-After": retryAfter,
+    });
+  }
 
   function confirmation(name: string, email: string, leadId: string | undefined) {
     return page(

@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { idempotencyKeyPattern } from "../briefs/http.ts";
-import { accepted } from "../briefs/receipt.ts";
+import { outcomeOf } from "../briefs/receipt.ts";
+import { conditions } from "../http/conditions.ts";
+import { Refusal } from "../http/refusal.ts";
 import type { FilingRequest, FilingResult } from "../briefs/pipeline.ts";
 import type { BriefSchema } from "../briefs/schema.ts";
 import type { FieldError } from "../briefs/validate.ts";
@@ -73,42 +74,33 @@ export function briefTool(filing: BriefFiling): Tool {
       // The HTTP layer already answered 401/403 for these; this keeps the tool safe on its own.
       if (!caller?.scopes.includes(briefToolScope))
         return toolError(`Filing a brief needs an access token with the scope ${briefToolScope}. Nothing was filed.`);
-      const { idempotency_key: key, ...body } = args;
-      if (key !== undefined && (typeof key !== "string" || !idempotencyKeyPattern.test(key))) {
-        return invalid([
-          { field: "/idempotency_key", code: "invalid_format", message: "idempotency_key must be 1 to 255 visible ASCII characters" },
-        ]);
-      }
+      const { idempotency_key: idempotencyKey, ...body } = args;
       let result: FilingResult;
       try {
-        result = await filing.file({ body, clientId: caller.clientId, idempotencyKey: key });
+        result = await filing.file({ body, clientId: caller.clientId, idempotencyKey, waitUntil: caller.waitUntil });
       } catch (error) {
         console.error(`MCP brief not accepted, the lead store failed: ${String(error)}`);
         return toolError("The lead store is unavailable, so the brief was NOT recorded. Try again in 30 seconds.");
       }
-      switch (result.kind) {
-        case "invalid":
-          return invalid(result.errors);
-        case "quota_exceeded":
-          return toolError(
-            `The brief was NOT filed: this client has filed its ${result.quota.limit} briefs for now. Try again in ${Math.max(1, result.quota.resetSeconds)} seconds, or use the contact form.`,
-          );
-        case "idempotency_conflict":
-          return toolError("The brief was NOT filed: this idempotency_key was already used for a different brief. Use a new key.");
-        case "dry_run":
-        case "filed":
-        case "already_filed": {
-          const outcome = accepted(result, filing);
-          if (outcome.kind === "dry_run") return structuredResult(outcome.result.message, outcome.result);
-          const { receipt } = outcome;
-          const said = {
-            filed: `Filed: lead ${receipt.lead_id}, received ${receipt.received_at}.`,
-            replayed: `Already filed with this idempotency_key: lead ${receipt.lead_id}.`,
-            repeat: `You sent this very brief a few minutes ago: it was not filed again. Lead ${receipt.lead_id}.`,
-          }[outcome.kind];
-          return structuredResult(`${said} ${receipt.next_steps}`, receipt);
-        }
-      }
+      if (result.kind === "invalid") return invalid(result.errors);
+      if (result.kind === "invalid_idempotency_key")
+        return invalid([
+          { field: "/idempotency_key", code: "invalid_format", message: "idempotency_key must be 1 to 255 visible ASCII characters" },
+        ]);
+      const outcome = outcomeOf(result, filing);
+      // A refusal the model can act on is a tool result with isError, not a protocol error (MCP: tools).
+      if (outcome instanceof Refusal)
+        return toolError(
+          `The brief was NOT filed: ${outcome.options.detail ?? conditions[outcome.condition].when} ${conditions[outcome.condition].resolution}`,
+        );
+      if (outcome.kind === "dry_run") return structuredResult(outcome.result.message, outcome.result);
+      const { receipt } = outcome;
+      const said = {
+        filed: `Filed: lead ${receipt.lead_id}, received ${receipt.received_at}.`,
+        replayed: `Already filed with this idempotency_key: lead ${receipt.lead_id}.`,
+        repeat: `You sent this very brief a few minutes ago: it was not filed again. Lead ${receipt.lead_id}.`,
+      }[outcome.kind];
+      return structuredResult(`${said} ${receipt.next_steps}`, receipt);
     },
   };
 }

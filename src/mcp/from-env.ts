@@ -1,14 +1,14 @@
 import { isLocal, pipelineFromEnv } from "../briefs/config.ts";
 import { fileBrief } from "../briefs/pipeline.ts";
 import { baseUrlFrom, type Env } from "../config/env.ts";
-import { builtOnce } from "../config/once.ts";
+import { builtOnFirstUse } from "../http/door.ts";
 import { upstashLimiter } from "../limits/limiter.ts";
 import { signingKeysFromEnv } from "../oauth/keys.ts";
 import { createAccessTokenVerifier } from "../oauth/verify.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
 import { redisFromEnv } from "../store/redis.ts";
-import { rpcError } from "./errors.ts";
-import { createMcpHandler, type McpRequestContext } from "./http.ts";
+import { mcpErrors } from "./errors.ts";
+import { createMcpHandler } from "./http.ts";
 import { allowedOriginsFrom } from "./origins.ts";
 import { createMcpServer, mcpTools } from "./server.ts";
 
@@ -30,13 +30,7 @@ export function mcpHandlerFromEnv(env: Env, prebuilt: PrebuiltResources, card: o
       verifier: createAccessTokenVerifier({ baseUrl, jwks: (await signingKeysFromEnv(env)).publicJwks }),
       createServer: () => createMcpServer(prebuilt, tools),
       card,
-      emulatorRetries: isLocal(env),
     });
   };
-  return builtOnce(build, (request) =>
-    rpcError(new URL(request.url).origin, "service_unavailable", {
-      detail: "The server is not configured correctly; its operator has been alerted in the logs.",
-      headers: { "Retry-After": "300" },
-    }),
-  );
+  return builtOnFirstUse(build, (refusal, c) => mcpErrors(new URL(c.req.url).origin)(refusal, c));
 }

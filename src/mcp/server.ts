@@ -41,7 +41,8 @@ export const serverInstructions = (prebuilt: PrebuiltResources) =>
   `Every read tool and resource needs no token. ${briefToolName} files a real lead that a person answers by e-mail: call it only ` +
   `when the person asked to be contacted and confirmed their name, company and work e-mail; it needs a token with ${briefToolScope}.`;
 
-const callerOf = (auth: AuthInfo | undefined): Caller | undefined => (auth ? { clientId: auth.clientId, scopes: auth.scopes } : undefined);
+const callerOf = (auth: AuthInfo | undefined): Caller | undefined =>
+  auth ? { clientId: auth.clientId, scopes: auth.scopes, waitUntil: auth.extra?.waitUntil as Caller["waitUntil"] } : undefined;
 
 /**
  * The MCP server for one request (the transport is stateless, so nothing outlives the request). Resources and prompts

@@ -11,10 +11,11 @@ export interface ToolDefinition {
   annotations: ToolAnnotations;
 }
 
-/** Who is calling, as the HTTP layer verified it (no token: undefined). */
+/** Who is calling, as the HTTP layer verified it (no token: undefined), and the request's waitUntil. */
 export interface Caller {
   clientId: string;
   scopes: string[];
+  waitUntil?: (work: Promise<unknown>) => void;
 }
 
 export interface Tool extends ToolDefinition {

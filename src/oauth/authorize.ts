@@ -12,8 +12,8 @@ import {
 import { OAuthError } from "./errors.ts";
 import { grantedAudience, grantedScope } from "./grant.ts";
 import { isCodeChallenge } from "./pkce.ts";
-import type { RequestQuota } from "./quota.ts";
 import { matchRedirectUri } from "./redirect-uri.ts";
+import type { CountQuota } from "./cimd.ts";
 import { findClient, type OAuthServerOptions } from "./server-options.ts";
 
 export const maxConsentBodyBytes = 8 * 1024;
@@ -39,7 +39,7 @@ export function createAuthorizationHandler(options: OAuthServerOptions) {
     return new Response(null, { status, headers });
   };
 
-  async function show(request: Request, quota: RequestQuota): Promise<Response> {
+  async function show(request: Request, count: CountQuota): Promise<Response> {
     let values: Record<string, string>;
     try {
       ({ values } = singleValues(new URL(request.url).searchParams));
@@ -50,7 +50,7 @@ export function createAuthorizationHandler(options: OAuthServerOptions) {
     if (!values.client_id) return showError("The request does not name a client (client_id is missing).");
     let client;
     try {
-      client = await findClient(options, values.client_id, quota);
+      client = await findClient(options, values.client_id, count);
     } catch (error) {
       if (error instanceof OAuthError) return showError(error.description);
       throw error;
@@ -136,5 +136,5 @@ export function createAuthorizationHandler(options: OAuthServerOptions) {
   }
 
   /** The request was counted against `oauth` already; showing it may also count a metadata document fetch. */
-  return (request: Request, quota: RequestQuota) => (request.method === "POST" ? decide(request) : show(request, quota));
+  return (request: Request, count: CountQuota) => (request.method === "POST" ? decide(request) : show(request, count));
 }

@@ -2,7 +2,7 @@ import type { Redis } from "@upstash/redis";
 import { validateClientMetadata } from "./client-metadata.ts";
 import { sha256, type ClientRecord } from "./clients.ts";
 import { OAuthError } from "./errors.ts";
-import type { RequestQuota } from "./quota.ts";
+import type { PolicyName } from "../limits/policies.ts";
 import { FetchRefused, fetchJsonGuarded } from "./ssrf.ts";
 
 /**
@@ -10,10 +10,13 @@ import { FetchRefused, fetchJsonGuarded } from "./ssrf.ts";
  * names a JSON document of client metadata, fetched on use and cached briefly. Such clients are public (PKCE, no
  * secret) and never stored as registrations.
  */
+/** Counts one more quota for the current request (a metadata document fetch); throws a Refusal past its limit. */
+export type CountQuota = (policy: PolicyName) => Promise<unknown>;
+
 export interface MetadataDocumentOptions {
   redis: Redis;
-  /** The requesting client IP's quotas: a fetch counts against `oauth-client-metadata`; a cached answer does not. */
-  quota: Pick<RequestQuota, "count">;
+  /** Counts a fetch against the requesting IP's `oauth-client-metadata` quota; a cached answer does not count. */
+  count: CountQuota;
   /** Test-only mode: http on loopback hosts is accepted and fetched. Never on by default. */
   allowLoopback: boolean;
   fetchJson?: typeof fetchJsonGuarded;
@@ -75,7 +78,7 @@ type CachedDocument = ClientRecord | { refused: true };
 
 /**
  * The client a metadata document URL names. A document is fetched at most once per cache period, accepted or
- * refused, and each fetch counts against the requesting IP's `oauth-client-metadata` quota (QuotaExceeded past it).
+ * refused, and each fetch counts against the requesting IP's `oauth-client-metadata` quota (a rate_limited Refusal past it).
  * Every refusal is the same invalid_client; its reason is logged in one line with the URL.
  */
 export async function resolveMetadataDocumentClient(clientId: string, options: MetadataDocumentOptions): Promise<ClientRecord> {
@@ -95,7 +98,7 @@ export async function resolveMetadataDocumentClient(clientId: string, options: M
   if (cached && "refused" in cached) throw refusedDocument();
   if (cached) return cached;
 
-  await options.quota.count("oauth-client-metadata");
+  await options.count("oauth-client-metadata");
   let record: ClientRecord;
   try {
     const limits = { maxBytes: metadataDocumentLimits.maxBytes, timeoutMs: metadataDocumentLimits.timeoutMs };

@@ -50,11 +50,3 @@ export async function answering(run: () => Promise<Response>): Promise<Response>
     throw error;
   }
 }
-
-/** The answer while the deployment is misconfigured (no key set, no store): the operator has a log line to act on. */
-export const misconfiguredResponse = () =>
-  jsonResponse(
-    { error: "server_error", error_description: "The authorization server is not configured correctly; the operator has been told." },
-    503,
-    { "Retry-After": "300" },
-  );

@@ -1,6 +1,6 @@
 import type { Env } from "../config/env.ts";
-import { builtOnce } from "../config/once.ts";
-import { misconfiguredResponse } from "./errors.ts";
+import { builtOnFirstUse } from "../http/door.ts";
+import { oauthJson } from "../http/formats.ts";
 import { jwksResponse } from "./jwks.ts";
 import { signingKeysFromEnv } from "./keys.ts";
 
@@ -9,7 +9,7 @@ import { signingKeysFromEnv } from "./keys.ts";
  * nothing of the authorization server (no store client, no schemas): it starts several times faster.
  */
 export const jwksHandlerFromEnv = (env: Env) =>
-  builtOnce<void>(async () => {
+  builtOnFirstUse(async () => {
     const response = jwksResponse(await signingKeysFromEnv(env));
     return async () => response.clone();
-  }, misconfiguredResponse);
+  }, oauthJson);

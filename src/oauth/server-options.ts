@@ -1,9 +1,8 @@
 import type { Redis } from "@upstash/redis";
 import type { Limiter } from "../limits/limiter.ts";
-import { resolveMetadataDocumentClient, looksLikeMetadataDocumentUrl } from "./cimd.ts";
+import { resolveMetadataDocumentClient, looksLikeMetadataDocumentUrl, type CountQuota } from "./cimd.ts";
 import { findRegisteredClient, type ClientRecord } from "./clients.ts";
 import type { SigningKeys } from "./keys.ts";
-import type { RequestQuota } from "./quota.ts";
 
 /** Everything the authorization server's handlers need, passed in (no handler reads the environment). */
 export interface OAuthServerOptions {
@@ -16,8 +15,6 @@ export interface OAuthServerOptions {
   page: { studioName: string; stylesheet: string };
   /** Test-only: client ID metadata documents may live on loopback http (FRONTDOOR_ALLOW_LOOPBACK_CIMD). */
   allowLoopbackMetadataDocuments?: boolean;
-  /** Under netlify dev only: a 403/404 is retried at `/oauth/authorize.html` and the like; those calls are not counted. */
-  emulatorRetries?: boolean;
   /** Where refused client metadata documents are explained (console.error by default). */
   log?: (line: string) => void;
   now?: () => number;
@@ -27,11 +24,11 @@ export interface OAuthServerOptions {
  * A client by its client_id: a registration, or a client ID metadata document, whose fetch counts against the
  * requesting IP's quota.
  */
-export function findClient(options: OAuthServerOptions, clientId: string, quota: RequestQuota): Promise<ClientRecord | undefined> {
+export function findClient(options: OAuthServerOptions, clientId: string, count: CountQuota): Promise<ClientRecord | undefined> {
   if (looksLikeMetadataDocumentUrl(clientId)) {
     return resolveMetadataDocumentClient(clientId, {
       redis: options.redis,
-      quota,
+      count,
       allowLoopback: options.allowLoopbackMetadataDocuments ?? false,
       ...(options.log ? { log: options.log } : {}),
     });

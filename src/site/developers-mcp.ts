@@ -2,7 +2,8 @@ import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js"
 import { briefSchema } from "../briefs/schema.ts";
 import { policies } from "../limits/policies.ts";
 import { briefTool, briefToolName, briefToolScope } from "../mcp/brief-tool.ts";
-import { mcpErrorsAnchor, transportErrors, type TransportError } from "../mcp/errors.ts";
+import { conditionOf } from "../http/conditions.ts";
+import { mcpConditions, mcpErrorsAnchor } from "../mcp/errors.ts";
 import { maxMcpBodyBytes } from "../mcp/constants.ts";
 import { promptDefinitions } from "../mcp/prompts.ts";
 import { readTools } from "../mcp/read-tools.ts";
@@ -48,12 +49,10 @@ export function mcpGuide(site: Site) {
     limits: `Every response from /mcp and /mcp/server-card counts against the quota "mcp": ${quota.quota} requests per ${quota.windowSeconds} seconds per client IP, reported with the same RateLimit headers as /api. Past it, HTTP 429 with Retry-After and a JSON-RPC error. Request bodies are limited to ${maxMcpBodyBytes / 1024} KB (HTTP 413). Filed briefs also count against briefs-per-client (see Quota).`,
     card: `The server card (the MCP server card proposal, SEP-2127) describes the endpoint, its tools, resources, prompts, authentication and limits; it is generated from the server's own listing at build time. It is served at ${url(serverCardPath)} (application/mcp-server-card+json) and ${url(serverCardWellKnownPath)}.`,
     cardUrl: url(serverCardPath),
-    errors: (Object.entries(transportErrors) as [TransportError, (typeof transportErrors)[TransportError]][]).map(([code, e]) => ({
-      code,
-      status: e.status,
-      rpc: e.rpc,
-      meaning: `${e.title}: ${e.detail}`,
-    })),
+    errors: mcpConditions.map((name) => {
+      const c = conditionOf(name);
+      return { code: c.problem ?? name, status: c.status, rpc: c.rpc!, meaning: `${c.title}: ${c.when}` };
+    }),
     errorsIntro:
       "Errors of the HTTP layer are JSON-RPC error objects (never problem+json) with data.code, the same stable code the REST API uses where one exists. Protocol errors are the standard JSON-RPC codes: -32700 parse error, -32600 invalid request, -32601 unknown method, -32602 invalid params or unknown tool. A tool that runs but cannot do what was asked answers a result with isError true.",
   };

@@ -10,12 +10,13 @@ import { caseStudyResourceSchema } from "../resources/case-studies.ts";
 import { catalogIds, resourceCatalog } from "../resources/catalog.ts";
 import { apiIndexSchema } from "../resources/index.ts";
 import { fieldErrorSchema } from "../api/openapi-writes.ts";
-import { maxBriefBytes } from "../briefs/http.ts";
+import { maxBriefBytes } from "../briefs/limits.ts";
 import { briefSchema } from "../briefs/schema.ts";
 import { mcpGuide } from "./developers-mcp.ts";
 import { fieldDocs } from "./schema-fields.ts";
 import { securitySchemeNames } from "../a2a/card.ts";
-import { rpcErrorCodes } from "../a2a/errors.ts";
+import { a2aConditions, a2aProtocolErrors } from "../a2a/errors.ts";
+import { conditionOf } from "../http/conditions.ts";
 import { maxA2ABodyBytes, maxStoredHistoryBytes, protocolVersions, taskLifetimeSeconds } from "../a2a/constants.ts";
 import { briefExamples, briefSkillDescription, briefSkillId, readSkillDescription, readSkills } from "../a2a/skills.ts";
 import { offersResource } from "../resources/offers.ts";
@@ -234,6 +235,11 @@ function a2aGuide(site: Site) {
     brief: `The brief travels as one data part with the REST field names, dry_run included. Missing or invalid fields put the task in TASK_STATE_INPUT_REQUIRED: its status message names each field (a data part with the same errors array as the REST invalid_brief problem); reply in the same task (message.taskId) with a data part holding the corrected fields, and they are added to what you sent. A filed brief completes the task with a "receipt" artifact (lead_id, received_at, next_steps, the normalised brief), as POST /api/v1/briefs answers; a dry run completes it with a "dry-run" artifact. Tasks are kept ${taskLifetimeSeconds / 3600} hours with the newest ${maxStoredHistoryBytes / 1024} KiB of their history, and only the OAuth client that made a task can fetch it. Every message to this skill, valid or not, counts against the a2a-briefs quota (${policies["a2a-briefs"].quota} ${perWindow(policies["a2a-briefs"].windowSeconds)} per client); past it, HTTP 429 with Retry-After and a JSON-RPC error -32090.`,
     auth: `Reads need no token. A brief needs an access token with the scope svc:brief from either security scheme of the card (${Object.values(securitySchemeNames).join(", ")}); the same token works at /mcp. Without a token the call is refused with HTTP 401, with a token that lacks the scope with 403, both with WWW-Authenticate: Bearer ... scope="svc:brief", resource_metadata="${url(protectedResourceMetadataPath("a2a"))}" and a JSON-RPC error body.`,
     limits: `A quota of ${quota.quota} requests per ${quota.windowSeconds} seconds per client IP (policy "a2a", reported with the same RateLimit headers as /api); past it, HTTP 429 with Retry-After and a JSON-RPC error. Request bodies up to ${maxA2ABodyBytes / 1024} KiB; a larger one is refused with HTTP 413 and a JSON-RPC error.`,
-    errors: (Object.entries(rpcErrorCodes) as [string, number][]).map(([name, code]) => [String(code), name] as const),
+    errors: [
+      ...(Object.entries(a2aProtocolErrors) as [string, number][]),
+      ...a2aConditions.map((name) => [name, conditionOf(name).rpc!] as [string, number]),
+    ]
+      .sort(([, a], [, b]) => b - a)
+      .map(([name, code]) => [String(code), name] as const),
   };
 }

@@ -16,7 +16,7 @@ describe("found by fuzzing /mcp", () => {
     for (const authorization of ["", "Bearer", "Basic x"]) {
       const res = await d.mcp(mcpCall("resources/read", { uri: "" }, "req-7", { authorization }));
       expect(res.status).toBe(401);
-      expect((await expectRpcError(res, "req-7")).error.code).toBe(-32001);
+      expect((await expectRpcError(res, "req-7")).error.code).toBe(-32091);
     }
   });
 
@@ -54,7 +54,10 @@ describe("found by the Upstash fault cases", () => {
     const log = vi.spyOn(console, "error").mockImplementation(() => {});
     try {
       const handler = a2aHandlerFromEnv((name) => ({ URL: "https://studio.example" })[name], d.resources);
-      const res = await handler(new Request("https://studio.example/a2a/v1", a2aSend([{ text: "offers" }])), { ip: "10.9.9.9" });
+      const res = await handler(new Request("https://studio.example/a2a/v1", a2aSend([{ text: "offers" }])), {
+        ip: "10.9.9.9",
+        waitUntil: () => {},
+      });
       expect(res.status).toBe(503);
       expect(res.headers.get("retry-after")).toBe("300");
       expect((await expectRpcError(res)).error.code).toBe(-32093);
@@ -73,7 +76,7 @@ describe("found by the Upstash fault cases", () => {
           method: "POST",
           body: new URLSearchParams({ grant_type: "client_credentials" }),
         }),
-        { ip: "10.9.9.9" },
+        { ip: "10.9.9.9", waitUntil: () => {} },
       );
       expect(res.status).toBe(503);
       expect(res.headers.get("content-type")).toBe("application/json");

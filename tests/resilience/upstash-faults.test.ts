@@ -108,7 +108,7 @@ describe.each(["down", "slow", "http-500", "malformed"] as const)("when Upstash 
         for (const res of [list, file]) {
           expect(res.status).toBe(503);
           expectRetryAfter(res);
-          expect((await expectRpcError(res)).error.code).toBe(-32010);
+          expect((await expectRpcError(res)).error.code).toBe(-32093);
         }
       }
     },
@@ -138,21 +138,31 @@ describe.each(["down", "slow", "http-500", "malformed"] as const)("when Upstash 
     },
   );
 
-  it("/oauth register, token, authorize and consent answer temporarily_unavailable (503, Retry-After)", async () => {
+  it("/oauth register and token answer temporarily_unavailable (503, Retry-After); the consent screen and form a 503 page", async () => {
     await d.upstash.set(undefined);
     const consent = await consentForm(d, client.client_id);
     await d.upstash.set(fault);
-    const calls = [
+    const json503 = [
       d.oauth("/oauth/register", json({ client_name: "x", redirect_uris: ["http://127.0.0.1/cb"] })),
       d.oauth(
         "/oauth/token",
         form({ grant_type: "client_credentials", client_id: client.client_id, client_secret: client.client_secret, scope: "svc:brief" }),
       ),
+    ];
+    for (const res of await Promise.all(json503.map((c) => answered(c)))) {
+      await expectOAuthError(res, 503, "temporarily_unavailable");
+      expectRetryAfter(res);
+    }
+    // A person in a browser reads a page there, never a redirect: the client and its redirect URI are not trusted yet.
+    const pages = [
       d.oauth(`/oauth/authorize?response_type=code&client_id=${client.client_id}&redirect_uri=http://127.0.0.1/callback`),
       d.oauth("/oauth/authorize", form({ request: consent.request, decision: "approve" }, { cookie: consent.cookie })),
     ];
-    for (const res of await Promise.all(calls.map((c) => answered(c)))) {
-      await expectOAuthError(res, 503, "temporarily_unavailable");
+    for (const res of await Promise.all(pages.map((c) => answered(c)))) {
+      expect(res.status).toBe(503);
+      expect(res.headers.get("content-type")).toMatch(/^text\/html/);
+      expect(res.headers.get("location")).toBeNull();
+      expect(await res.text()).toContain("Retry after");
       expectRetryAfter(res);
     }
   });

@@ -229,7 +229,7 @@ describe("limits and errors", () => {
       params: { message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "x".repeat(70_000) }] } },
     });
     expect(res.status).toBe(413);
-    expect(((await res.json()) as { error: { code: number } }).error.code).toBe(-32600);
+    expect(((await res.json()) as { error: { code: number } }).error.code).toBe(-32094);
   });
 
   it("counts 120 requests a minute per IP (refusals counted once, emulator retries not at all), then 429 with Retry-After", async () => {

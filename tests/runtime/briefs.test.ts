@@ -133,7 +133,11 @@ describe("filing", () => {
     const res = await post(freshBrief());
     expect(res.status).toBe(201);
     const { lead_id } = (await res.json()) as { lead_id: string };
-    await expect.poll(async () => (await store.get<Lead>(`lead:${lead_id}`))?.delivery.state, { timeout: 10_000 }).toBe("pending");
+    // The first attempt (after the answer) has run and failed: the lead waits for the job, its lock released.
+    await expect
+      .poll(async () => (await store.get<Lead>(`lead:${lead_id}`))?.delivery, { timeout: 10_000 })
+      .toMatchObject({ state: "pending", attempts: 1 });
+    await expect.poll(() => store.exists(`lead:${lead_id}:lock`), { timeout: 5_000 }).toBe(0);
     expect(await sentFor(lead_id)).toHaveLength(0);
     expect((await runDeliveryJob()).status).toBe(200);
     expect(await sentFor(lead_id)).toHaveLength(1);

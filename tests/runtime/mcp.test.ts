@@ -144,7 +144,7 @@ describe("authentication", () => {
     expect(res.status).toBe(401);
     expect(res.headers.get("www-authenticate")).toBe(`Bearer scope="svc:brief", resource_metadata="${metadataUrl}"`);
     expect(res.headers.get("ratelimit-policy")).toBe('"mcp";q=120;w=60');
-    expect(await res.json()).toMatchObject({ jsonrpc: "2.0", id: 1, error: { code: -32001, data: { code: "invalid_token" } } });
+    expect(await res.json()).toMatchObject({ jsonrpc: "2.0", id: 1, error: { code: -32091, data: { code: "invalid_token" } } });
   });
 
   it("refuses a token that fails verification with 401, even on a read", async () => {
@@ -164,7 +164,7 @@ describe("authentication", () => {
     expect(res.headers.get("www-authenticate")).toBe(
       `Bearer error="insufficient_scope", error_description="The access token lacks the scope svc:brief.", scope="svc:brief", resource_metadata="${metadataUrl}"`,
     );
-    expect(await res.json()).toMatchObject({ id: "s1", error: { code: -32003, data: { code: "insufficient_scope" } } });
+    expect(await res.json()).toMatchObject({ id: "s1", error: { code: -32092, data: { code: "insufficient_scope" } } });
     // The emulator's retries of the 403 (at /mcp.html and the like) are not counted again.
     expect(res.headers.get("ratelimit")).toMatch(/^"mcp";r=119;t=\d+$/);
     const next = await post({ jsonrpc: "2.0", id: 2, method: "ping" });
@@ -316,7 +316,7 @@ describe("the /mcp quota: 120 requests per 60 seconds per client IP", () => {
     expect(refused.status).toBe(429);
     expect(refused.headers.get("ratelimit-remaining")).toBe("0");
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(Number(refused.headers.get("ratelimit-reset")));
-    expect(await refused.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32005, data: { code: "rate_limited" } } });
+    expect(await refused.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32090, data: { code: "rate_limited" } } });
   }, 180_000);
 });
 

@@ -57,7 +57,7 @@ export async function inProcessAgent({ bare = false } = {}) {
           headers: { "content-type": "application/json", "a2a-version": "1.0", ...headers },
           body: typeof body === "string" ? body : JSON.stringify(body),
         }),
-        { ip: from },
+        { ip: from, waitUntil: () => {} },
       ),
     handler,
     redis,

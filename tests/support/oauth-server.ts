@@ -29,7 +29,7 @@ export async function inProcessOAuthServer(overrides: Partial<OAuthServerOptions
     store,
     /** Calls the handler; every call comes from a new client IP unless one is given. */
     call: (path: string, init: RequestInit = {}, from = `10.0.${Math.floor(++ip / 250)}.${ip % 250}`) =>
-      handler(new Request(`${options.baseUrl}${path}`, init), { ip: from }),
+      handler(new Request(`${options.baseUrl}${path}`, init), { ip: from, waitUntil: () => {} }),
     close: () => store.close(),
   };
 }

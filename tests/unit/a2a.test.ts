@@ -131,7 +131,7 @@ describe("bounded storage", () => {
     for (let i = 0; i < 30; i++) await call(send([{ data: { full_name: "Ada" } }], { skillId: "svc-project-brief" }), auth);
     const { res, body } = await call(send([{ data: { full_name: "Ada" } }], { skillId: "svc-project-brief" }), auth);
     expect(res.status).toBe(429);
-    expect(res.headers.get("ratelimit-policy")).toBe('"a2a-briefs";q=30;w=3600');
+    expect(res.headers.get("ratelimit-policy")).toContain('"a2a-briefs";q=30;w=3600');
     expect(body.error?.code).toBe(-32090);
     // Reads are not counted.
     expect((await call(send([{ text: "offers" }]), auth)).res.status).toBe(200);
@@ -148,7 +148,7 @@ describe("protocol errors, never a 5xx", () => {
     ["no parts", send([]), 200, -32005],
     ["streaming", { ...send([{ text: "offers" }]), method: "SendStreamingMessage" }, 200, -32004],
     ["ListTasks", { jsonrpc: "2.0", id: 1, method: "ListTasks", params: {} }, 200, -32004],
-    ["an oversized body", send([{ text: "x".repeat(70_000) }]), 413, -32600],
+    ["an oversized body", send([{ text: "x".repeat(70_000) }]), 413, -32094],
   ])("answers %s with a JSON-RPC error", async (_, body, status, code) => {
     const { res, body: answer } = await call(body);
     expect(res.status).toBe(status);

@@ -122,15 +122,6 @@ describe("the /api gateway", () => {
     expect(body.resolution).toContain(`Wait ${retryAfter} seconds`);
   });
 
-  it("reports the quota without counting an emulator retry, for the path the client asked for", async () => {
-    const local = createApiGateway({ baseUrl: base, limiter, deprecations: [], emulatorRetries: true, log: () => {} });
-    const ip = freshIp();
-    await local(new Request(`${base}/api/v1/nope`), staticNext(files, ip));
-    const retry = await local(new Request(`${base}/api/v1/nope/index.htm`), staticNext(files, ip));
-    expect(retry.headers.get("ratelimit")).toMatch(/r=119;/);
-    expect(((await retry.json()) as { instance: string }).instance).toBe("/api/v1/nope");
-  });
-
   it("keeps public reads available when the quota store is unreachable, and says so once", async () => {
     const lines: string[] = [];
     const down: Limiter = {

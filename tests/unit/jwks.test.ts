@@ -7,7 +7,10 @@ describe("GET /.well-known/jwks.json", () => {
     const keys = await generateKeySet();
     const handler = jwksHandlerFromEnv((name) => (name === "OAUTH_SIGNING_KEYS" ? JSON.stringify(keys) : undefined));
     for (let i = 0; i < 2; i++) {
-      const response = await handler(new Request("https://studio.example/.well-known/jwks.json"));
+      const response = await handler(new Request("https://studio.example/.well-known/jwks.json"), {
+        ip: "203.0.113.1",
+        waitUntil: () => {},
+      });
       expect(response.status).toBe(200);
       const { keys: published } = (await response.json()) as { keys: Record<string, unknown>[] };
       expect(published.map((k) => k.kid)).toEqual(keys.keys.map((k) => k.kid));
@@ -19,11 +22,13 @@ describe("GET /.well-known/jwks.json", () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
     let variable: string | undefined;
     const handler = jwksHandlerFromEnv((name) => (name === "OAUTH_SIGNING_KEYS" ? variable : undefined));
-    const missing = await handler(new Request("https://studio.example/.well-known/jwks.json"));
+    const missing = await handler(new Request("https://studio.example/.well-known/jwks.json"), { ip: "203.0.113.1", waitUntil: () => {} });
     expect(missing.status).toBe(503);
     expect(missing.headers.get("retry-after")).toBe("300");
     expect(await missing.json()).toMatchObject({ error: "server_error" });
     variable = JSON.stringify(await generateKeySet());
-    expect((await handler(new Request("https://studio.example/.well-known/jwks.json"))).status).toBe(200);
+    expect(
+      (await handler(new Request("https://studio.example/.well-known/jwks.json"), { ip: "203.0.113.1", waitUntil: () => {} })).status,
+    ).toBe(200);
   });
 });

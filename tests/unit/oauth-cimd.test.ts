@@ -4,7 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { refusedDocumentDescription, resolveMetadataDocumentClient } from "../../src/oauth/cimd.ts";
 import { sha256 } from "../../src/oauth/clients.ts";
 import { OAuthError } from "../../src/oauth/errors.ts";
-import { QuotaExceeded, RequestQuota } from "../../src/oauth/quota.ts";
+import { Refusal } from "../../src/http/refusal.ts";
+import { quotaHeaders } from "../../src/limits/headers.ts";
+import type { PolicyName } from "../../src/limits/policies.ts";
 import { isPublicAddress } from "../../src/oauth/ssrf.ts";
 import { inProcessOAuthServer } from "../support/oauth-server.ts";
 
@@ -43,8 +45,13 @@ let addresses = 0;
 const newIp = () => `198.51.100.${++addresses}`;
 
 function resolve(clientId: string, { allowLoopback = true, ip = newIp(), log = (_line: string) => {} } = {}) {
-  const quota = new RequestQuota(server.options.limiter, ip);
-  return resolveMetadataDocumentClient(clientId, { redis: server.options.redis, quota, allowLoopback, log });
+  // What the OAuth door counts for a request from `ip` (countAlso in src/http/quota.ts).
+  const count = async (policy: PolicyName) => {
+    const result = await server.options.limiter.consume(policy, ip);
+    if (!result.allowed) throw new Refusal("rate_limited", { headers: quotaHeaders(result) });
+    return result;
+  };
+  return resolveMetadataDocumentClient(clientId, { redis: server.options.redis, count, allowLoopback, log });
 }
 const publish = (path: string, body: object | string, extra: { status?: number; headers?: Record<string, string> } = {}) =>
   documents.set(path, { body: typeof body === "string" ? body : JSON.stringify(body), ...extra });
@@ -151,8 +158,11 @@ describe("client ID metadata documents", () => {
     }
     publish("/n21.json", validDocument(`${origin}/n21.json`));
     const refused = await resolve(`${origin}/n21.json`, { ip }).catch((e: unknown) => e);
-    expect(refused).toBeInstanceOf(QuotaExceeded);
-    expect((refused as QuotaExceeded).result).toMatchObject({ policy: "oauth-client-metadata", allowed: false, limit: 20 });
+    expect(refused).toBeInstanceOf(Refusal);
+    expect((refused as Refusal).options.headers).toMatchObject({
+      "RateLimit-Policy": '"oauth-client-metadata";q=20;w=3600',
+      "RateLimit-Remaining": "0",
+    });
     expect(hits.get("/n21.json")).toBeUndefined();
     expect(await resolve(`${origin}/cached.json`, { ip })).toMatchObject({ client_name: "Doc client" });
     expect(await resolve(`${origin}/n21.json`, { ip: newIp() })).toMatchObject({ client_id: `${origin}/n21.json` });

@@ -13,7 +13,7 @@ let clientId: string;
 const redirectUri = "http://127.0.0.1/cb";
 
 beforeAll(async () => {
-  server = await inProcessOAuthServer({ allowLoopbackMetadataDocuments: true, emulatorRetries: true });
+  server = await inProcessOAuthServer({ allowLoopbackMetadataDocuments: true });
   const registered = await server.call(
     "/oauth/register",
     jsonPost({ client_name: "Limits", redirect_uris: [redirectUri], token_endpoint_auth_method: "none" }),
@@ -78,21 +78,6 @@ describe("the oauth policy: /oauth/token and /oauth/authorize", () => {
       expect(res.headers.get("ratelimit")).toMatch(/^"oauth";r=0;t=\d+$/);
       expect(await res.text()).toContain("retry after");
     }
-  });
-
-  it("counts a netlify dev retry at /oauth/authorize.html once: it reports the quota and answers as the first call did", async () => {
-    await inFreshWindow(60, 5);
-    const ip = newIp();
-    const refused = await server.call("/oauth/authorize", formPost({ decision: "approve" }), ip);
-    expect(refused.status).toBe(403);
-    expect(refused.headers.get("ratelimit")).toMatch(/^"oauth";r=59;/);
-    for (const variant of ["/oauth/authorize.html", "/oauth/authorize/index.htm"]) {
-      const retried = await server.call(variant, formPost({ decision: "approve" }), ip);
-      expect(retried.status).toBe(403);
-      expect(retried.headers.get("ratelimit")).toMatch(/^"oauth";r=59;/);
-    }
-    await spend("oauth", ip, 59);
-    expect((await server.call("/oauth/authorize.html", formPost({ decision: "approve" }), ip)).status).toBe(403);
   });
 
   it("counts no preflight and no wrong method", async () => {

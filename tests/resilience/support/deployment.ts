@@ -22,7 +22,7 @@ import { loadContentDir } from "../../support/content.ts";
 import { startPostmarkStandIn, type PostmarkStandIn } from "../../support/postmark-standin.ts";
 import { realRedisAvailable, startRedisGateway } from "../../support/upstash-gateway.ts";
 import { startFaultFront, type FaultFront } from "./fault-front.ts";
-import { caseStudyResourcePath, resourcePaths } from "../../../src/paths.ts";
+import { caseStudyResourcePath, resourcePaths, briefsPath } from "../../../src/paths.ts";
 
 export const base = "https://studio.example";
 
@@ -81,7 +81,8 @@ export async function startDeployment(db: number) {
 
   // Work the platform runs after a response (context.waitUntil): kept so tests can wait for it.
   const pending: Promise<unknown>[] = [];
-  const background = (work: Promise<unknown>) => void pending.push(work);
+  const waitUntil = (work: Promise<unknown>) => void pending.push(work);
+  const from = (ip: string) => ({ ip, waitUntil });
 
   const briefs = briefsHandlerFromEnv(env, resources);
   const gateway = apiGatewayFromEnv(env);
@@ -93,7 +94,7 @@ export async function startDeployment(db: number) {
   /** The platform behind the gateway: the briefs function for the write, the prebuilt files for reads. */
   const platform = async (request: Request) => {
     const path = new URL(request.url).pathname;
-    if (path === resourcePaths.index + "/briefs") return briefs(request, background);
+    if (path === briefsPath) return briefs(request, from("10.255.255.255"));
     const file = files[path];
     return file === undefined ? new Response("<html>404</html>", { status: 404 }) : Response.json(file);
   };
@@ -125,11 +126,11 @@ export async function startDeployment(db: number) {
       (await issueAccessToken(keys, base, { clientId, scope, audience: base }, Date.now())).access_token,
     nextIp,
     // Each call comes from a new client address unless one is given, so quotas only count where a test means them to.
-    api: (path: string, init?: RequestInit, ip = nextIp()) => gateway(at(path, init), { ip, next: platform }),
-    contact: (init: RequestInit, ip = nextIp()) => contact(at("/contact", init), { ip, background }),
-    mcp: (init: RequestInit, ip = nextIp(), path = "/mcp") => mcp(at(path, init), { ip }),
-    a2a: (init: RequestInit, ip = nextIp()) => a2a(at("/a2a/v1", init), { ip, background }),
-    oauth: (path: string, init?: RequestInit, ip = nextIp()) => oauth(at(path, init), { ip }),
+    api: (path: string, init?: RequestInit, ip = nextIp()) => gateway(at(path, init), { ...from(ip), next: platform }),
+    contact: (init: RequestInit, ip = nextIp()) => contact(at("/contact", init), from(ip)),
+    mcp: (init: RequestInit, ip = nextIp(), path = "/mcp") => mcp(at(path, init), from(ip)),
+    a2a: (init: RequestInit, ip = nextIp()) => a2a(at("/a2a/v1", init), from(ip)),
+    oauth: (path: string, init?: RequestInit, ip = nextIp()) => oauth(at(path, init), from(ip)),
     async close() {
       await mail.close();
       await postmark.close();

@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { problemContentType } from "../../../src/api/problem.ts";
+import { problemContentType } from "../../../src/http/formats.ts";
 
 /**
  * What every answer of each protocol must look like, whatever was asked: never a 5xx, and every error in the protocol's
@@ -7,11 +7,13 @@ import { problemContentType } from "../../../src/api/problem.ts";
  */
 
 /** REST under /api: errors are RFC 9457 problems with this API's members. */
-export async function checkProblem(res: Response): Promise<number> {
+export async function checkProblem(res: Response, { head = false } = {}): Promise<number> {
   const text = await res.text();
   expect(res.status).toBeLessThan(500);
   if (res.status < 400) return res.status;
   expect(res.headers.get("content-type")).toBe(problemContentType);
+  // A HEAD answer has the headers of the problem and no body (RFC 9110 §9.3.2).
+  if (head) return (expect(text).toBe(""), res.status);
   const body = JSON.parse(text) as Record<string, unknown>;
   expect(body).toMatchObject({
     type: expect.stringMatching(/^https:\/\/studio\.example\/developers#error-/),
@@ -54,7 +56,7 @@ const oauthErrors = new Set([
  * OAuth: JSON errors with an RFC 6749 / 7591 / 8707 code; at /oauth/authorize, a page for the person when the client or
  * its redirect URI cannot be trusted, else a redirect carrying `error` (or `code`) and `iss` (RFC 9207).
  */
-export async function checkOAuth(res: Response): Promise<number> {
+export async function checkOAuth(res: Response, { head = false } = {}): Promise<number> {
   const text = await res.text();
   expect(res.status).toBeLessThan(500);
   const type = res.headers.get("content-type") ?? "";
@@ -67,7 +69,8 @@ export async function checkOAuth(res: Response): Promise<number> {
   }
   if (res.status < 400) return res.status;
   if (type.startsWith("text/html")) {
-    expect(text).toMatch(/<h1[ >]/);
+    // A HEAD answer has the page's headers and no body (RFC 9110 §9.3.2).
+    expect(text).toMatch(head ? /^$/ : /<h1[ >]/);
     return res.status;
   }
   expect(type).toMatch(/^application\/json/);

@@ -1,0 +1,173 @@
+import { maxBriefBytes } from "../briefs/limits.ts";
+import { perWindow, policies } from "../limits/policies.ts";
+
+/**
+ * Every condition a door can refuse a request for, with its answer in every protocol: the HTTP status, the REST
+ * problem code (RFC 9457, under /api), the OAuth error (RFC 6749/6750, under /oauth) and the JSON-RPC error number
+ * (on /mcp and /a2a/v1 alike). This table is the only definition: the doors render it, and the developer page, the
+ * OpenAPI document and the agents' documentation are generated from it.
+ *
+ * JSON-RPC numbers: the standard ones (-32700, -32600, -32602) where JSON-RPC defines the condition, else our own
+ * -32090 to -32099. They never clash with the SDKs' own (MCP: -32000 connection closed, -32001 request timeout,
+ * -32002 resource not found, -32022 unsupported protocol version, -32042 URL elicitation; A2A: -32001 to -32009).
+ */
+export interface Condition {
+  status: number;
+  /** The `code` of the problem document under /api; undefined where /api never answers it. */
+  problem?: string;
+  /** The `error` of an OAuth error response; undefined where /oauth never answers it. */
+  oauth?: string;
+  /** The JSON-RPC `error.code` on /mcp and /a2a/v1; undefined where neither answers it. */
+  rpc?: number;
+  title: string;
+  /** When it happens, for the documentation. */
+  when: string;
+  /** What the client should do next. */
+  resolution: string;
+}
+
+const briefs = policies["briefs-per-client"];
+
+export const conditions = {
+  not_found: {
+    status: 404,
+    problem: "not_found",
+    oauth: "invalid_request",
+    title: "Not found",
+    when: "The path is not a resource of this API.",
+    resolution:
+      "Check the path against the resource list in the API index at /api/v1; paths are case-sensitive and have no trailing slash.",
+  },
+  method_not_allowed: {
+    status: 405,
+    problem: "method_not_allowed",
+    oauth: "invalid_request",
+    rpc: -32095,
+    title: "Method not allowed",
+    when: "The resource does not support the method; the Allow header lists the methods it does support.",
+    resolution: "Use one of the methods in the Allow header. Reads are GET (or HEAD); the only write is POST /api/v1/briefs.",
+  },
+  unsupported_media_type: {
+    status: 415,
+    oauth: "invalid_request",
+    rpc: -32099,
+    title: "Unsupported media type",
+    when: "The request body is not of the media type the endpoint reads (application/json, or a form at /oauth).",
+    resolution: "Send the body with the Content-Type the endpoint names.",
+  },
+  invalid_json: {
+    status: 400,
+    problem: "invalid_json",
+    oauth: "invalid_request",
+    rpc: -32700,
+    title: "Invalid JSON",
+    when: "The request body is not JSON, or not the JSON object the endpoint expects.",
+    resolution: "Send a JSON object with Content-Type: application/json.",
+  },
+  invalid_request: {
+    status: 400,
+    oauth: "invalid_request",
+    rpc: -32600,
+    title: "Invalid request",
+    when: "The body is JSON but not a JSON-RPC 2.0 request, notification or response.",
+    resolution: "Send one JSON-RPC 2.0 object with jsonrpc, method and (for a request) id.",
+  },
+  payload_too_large: {
+    status: 413,
+    problem: "payload_too_large",
+    oauth: "invalid_request",
+    rpc: -32094,
+    title: "Payload too large",
+    when: "The request body is larger than the endpoint accepts.",
+    resolution: `Send a smaller body: a brief is at most ${maxBriefBytes / 1024} KB of JSON; the developer page lists each endpoint's limit.`,
+  },
+  forbidden_origin: {
+    status: 403,
+    rpc: -32096,
+    title: "Forbidden origin",
+    when: "A browser page from another site called an endpoint that only its own site's pages may call.",
+    resolution: "Call it from a server, a desktop client, or a page of this site.",
+  },
+  rate_limited: {
+    status: 429,
+    problem: "rate_limited",
+    oauth: "rate_limited",
+    rpc: -32090,
+    title: "Too many requests",
+    when: "The request quota of the client's IP address is exhausted for the current window.",
+    resolution: "Wait the number of seconds in the Retry-After header, then retry. Pace requests using the RateLimit header.",
+  },
+  invalid_token: {
+    status: 401,
+    problem: "invalid_token",
+    oauth: "invalid_token",
+    rpc: -32091,
+    title: "Invalid access token",
+    when: "The access token is missing, expired, or not valid here.",
+    resolution: "Get a new token from /oauth/token (tokens last one hour) and send it as Authorization: Bearer <token>.",
+  },
+  insufficient_scope: {
+    status: 403,
+    problem: "insufficient_scope",
+    oauth: "insufficient_scope",
+    rpc: -32092,
+    title: "Insufficient scope",
+    when: "The access token lacks the scope svc:brief.",
+    resolution: "Request a new token with scope=svc:brief; registration and tokens are self-serve.",
+  },
+  invalid_brief: {
+    status: 422,
+    problem: "invalid_brief",
+    rpc: -32602,
+    title: "Invalid brief",
+    when: "A brief field is missing or invalid; the errors array names each one.",
+    resolution: "Fix every field listed in errors and send the brief again.",
+  },
+  invalid_idempotency_key: {
+    status: 400,
+    problem: "invalid_idempotency_key",
+    rpc: -32602,
+    title: "Invalid Idempotency-Key",
+    when: "The Idempotency-Key (the MCP tool's idempotency_key) is empty, longer than 255 characters, or not printable ASCII.",
+    resolution: "Send a unique printable ASCII value of at most 255 characters, such as a UUID, or leave it out.",
+  },
+  idempotency_key_reused: {
+    status: 422,
+    problem: "idempotency_key_reused",
+    rpc: -32097,
+    title: "Idempotency-Key reused",
+    when: "The Idempotency-Key was already used in the last 24 hours with a different brief.",
+    resolution: "Use a new Idempotency-Key for a different brief; repeat a key only to retry the same brief.",
+  },
+  brief_quota_exceeded: {
+    status: 429,
+    problem: "brief_quota_exceeded",
+    rpc: -32098,
+    title: "Too many briefs",
+    when: `This OAuth client (or, for the contact form, this IP address) has filed ${briefs.quota} briefs ${perWindow(briefs.windowSeconds)}.`,
+    resolution: "Wait the number of seconds in Retry-After. Dry runs do not count; repeats of the same brief are collapsed, not counted.",
+  },
+  service_unavailable: {
+    status: 503,
+    problem: "service_unavailable",
+    oauth: "temporarily_unavailable",
+    rpc: -32093,
+    title: "Service unavailable",
+    when: "The service cannot take this request right now: a store it depends on is unavailable.",
+    resolution: "Retry after the number of seconds in the Retry-After header. Nothing was recorded.",
+  },
+  misconfigured: {
+    status: 503,
+    problem: "service_unavailable",
+    oauth: "server_error",
+    rpc: -32093,
+    title: "Service unavailable",
+    when: "The deployment is not configured correctly (a missing or broken variable); its operator has a log line to act on.",
+    resolution: "Retry later; the operator has been alerted. Nothing was recorded.",
+  },
+} as const satisfies Record<string, Condition>;
+
+export type ConditionName = keyof typeof conditions;
+
+/** A condition's row, typed as the table's rows are (optional protocols included). */
+export const conditionOf = (name: ConditionName): Condition => conditions[name];

@@ -1,0 +1,74 @@
+import { absolute, pagePaths } from "../paths.ts";
+import { conditions, type Condition } from "./conditions.ts";
+import type { DoorContext } from "./context.ts";
+import type { Refusal } from "./refusal.ts";
+
+/** Renders a refusal in a door's own protocol. */
+export type Format = (refusal: Refusal, c: DoorContext) => Response;
+
+const noStore = { "Cache-Control": "no-store" };
+const definition = (refusal: Refusal): Condition => conditions[refusal.condition];
+
+/** The developer page's entry for a REST problem code: `invalid_brief` -> `error-invalid-brief`. */
+export const problemAnchor = (code: string) => `error-${code.replaceAll("_", "-")}`;
+export const problemContentType = "application/problem+json";
+
+/** RFC 9457 under /api: `type` resolves to the code's entry on the developer page; `instance` is the requested path. */
+export const problemJson =
+  (baseUrl: string): Format =>
+  (refusal, c) => {
+    const condition = definition(refusal);
+    const code = condition.problem ?? "service_unavailable";
+    const documentation = absolute(baseUrl, pagePaths.developers);
+    const { detail, resolution, headers, extensions } = refusal.options;
+    const body = {
+      type: `${documentation}#${problemAnchor(code)}`,
+      title: condition.title,
+      status: condition.status,
+      detail: detail ?? condition.when,
+      instance: new URL(c.req.url).pathname,
+      code,
+      resolution: resolution ?? condition.resolution,
+      documentation_url: `${documentation}#errors`,
+      ...extensions,
+    };
+    return new Response(JSON.stringify(body, null, 2), {
+      status: condition.status,
+      headers: { ...headers, ...noStore, "Content-Type": problemContentType },
+    });
+  };
+
+/** RFC 6749 §5.2 (and RFC 7591, RFC 6750 where they apply): `{ error, error_description }`, never cached. */
+export const oauthJson: Format = (refusal) => {
+  const condition = definition(refusal);
+  const body = { error: condition.oauth ?? "invalid_request", error_description: refusal.options.detail ?? condition.when };
+  return Response.json(body, { status: condition.status, headers: { ...refusal.options.headers, ...noStore, Pragma: "no-cache" } });
+};
+
+/** JSON-RPC's own numbers: errors in the message itself rather than in the HTTP exchange. */
+const messageErrors = new Set([-32700, -32600, -32602]);
+
+export interface JsonRpcFormatOptions {
+  /** What each protocol carries beside the number (MCP: our code and its documentation; A2A: an ErrorInfo). */
+  data: (name: Refusal["condition"], condition: Condition) => unknown;
+  /**
+   * HTTP 200 for errors in the message itself (parse error, invalid request, invalid params), as A2A's JSON-RPC binding
+   * answers them; MCP's Streamable HTTP answers them with the condition's status (400).
+   */
+  messageErrorsAs200?: boolean;
+}
+
+/** A JSON-RPC error answering the request's id (null until the body was read), with the HTTP status of the condition. */
+export const jsonRpc =
+  ({ data, messageErrorsAs200 = false }: JsonRpcFormatOptions): Format =>
+  (refusal, c) => {
+    const condition = definition(refusal);
+    const id = c.get("rpcId") ?? null;
+    const error = {
+      code: condition.rpc ?? -32603,
+      message: `${condition.title}: ${refusal.options.detail ?? condition.when}`,
+      data: data(refusal.condition, condition),
+    };
+    const status = messageErrorsAs200 && messageErrors.has(error.code) ? 200 : condition.status;
+    return Response.json({ jsonrpc: "2.0", id, error }, { status, headers: { ...refusal.options.headers, ...noStore } });
+  };

@@ -1,0 +1,41 @@
+import type { Context as FunctionContext } from "@netlify/functions";
+import type { Context as EdgeContext } from "@netlify/edge-functions";
+import type { Env } from "../config/env.ts";
+import type { Handler } from "./context.ts";
+import { memoryMemo, storeMemo, underNetlifyDev, type RefusalMemo } from "./netlify-dev.ts";
+
+/**
+ * The adapters from Netlify's functions to the doors. A function module imports only this: its door (the SDKs, the
+ * schemas, jose) is loaded on the first request, so an instance starts fast, and under netlify dev a call the wrapper
+ * answers from its memo never loads the door at all.
+ */
+const underEmulator = (env: Env) => env("NETLIFY_DEV") === "true";
+
+function loaded(load: () => Promise<Handler>): Handler {
+  let handler: Promise<Handler> | undefined;
+  return async (request, context) => {
+    handler ??= load().catch((error: unknown) => {
+      handler = undefined;
+      throw error;
+    });
+    return (await handler)(request, context);
+  };
+}
+
+/** The local store holds the memo: under netlify dev every function call runs in a fresh worker. */
+const localStoreMemo = (env: Env): RefusalMemo => storeMemo(env("UPSTASH_REDIS_REST_URL") ?? "", env("UPSTASH_REDIS_REST_TOKEN") ?? "");
+
+/** A Netlify Function (v2) over a door loaded on first use. */
+export function netlifyFunction(load: () => Promise<Handler>, env: Env) {
+  const door = loaded(load);
+  const served = underEmulator(env) ? underNetlifyDev(door, localStoreMemo(env)) : door;
+  return (request: Request, context: FunctionContext) => served(request, { ip: context.ip, waitUntil: (work) => context.waitUntil(work) });
+}
+
+/** A Netlify Edge Function over a door, which may hand the request on with `next`; the edge process lives on, so memory holds the memo. */
+export function netlifyEdgeFunction(load: () => Promise<Handler>, env: Env) {
+  const door = loaded(load);
+  const served = underEmulator(env) ? underNetlifyDev(door, memoryMemo()) : door;
+  return (request: Request, context: EdgeContext) =>
+    served(request, { ip: context.ip, waitUntil: (work) => context.waitUntil(work), next: (r) => context.next(r) });
+}

@@ -1,0 +1,86 @@
+import type { MiddlewareHandler } from "hono";
+import { policyField, quotaHeaders } from "../limits/headers.ts";
+import { QuotaStoreUnavailable, type Limiter, type QuotaResult } from "../limits/limiter.ts";
+import { perWindow, policies, type PolicyName } from "../limits/policies.ts";
+import { setHeaders, type DoorContext, type DoorEnv } from "./context.ts";
+import { Refusal } from "./refusal.ts";
+
+export interface QuotaOptions {
+  /**
+   * While the quota store cannot be reached: "serve" (public reads stay available, reported with the policy alone)
+   * or "refuse" (503: the door needs the store anyway).
+   */
+  whenUnreachable: "serve" | "refuse";
+  log?: (line: string) => void;
+}
+
+const retryLater = { "Retry-After": "30" };
+
+/**
+ * Counts every request against `policy` for the client's IP, refuses past it (429, Retry-After) and reports the quota
+ * on every response, refusals included. A response that already reports another quota (a function behind an edge
+ * door, a per-client policy) keeps it: RateLimit and RateLimit-Policy list both, and the single-valued fields stay
+ * those that explain the answer.
+ */
+export function quota(
+  limiter: Limiter,
+  policy: PolicyName,
+  { whenUnreachable, log = console.error }: QuotaOptions,
+): MiddlewareHandler<DoorEnv> {
+  let warned = false;
+  return async (c, next) => {
+    let reported: Record<string, string>;
+    try {
+      const result = await limiter.consume(policy, c.env.ip);
+      reported = quotaHeaders(result);
+      if (!result.allowed) throw new Refusal("rate_limited", { detail: exhausted(result), resolution: waitFor(result), headers: reported });
+    } catch (error) {
+      if (error instanceof Refusal) throw error;
+      reported = { "RateLimit-Policy": policyField(policy) };
+      if (!(error instanceof QuotaStoreUnavailable) || whenUnreachable === "refuse") {
+        // A store that answers but refuses (a wrong token, a broken URL) is a configuration error: loud, and no service.
+        log(`quota store ${error instanceof QuotaStoreUnavailable ? "unreachable" : "error"}, ${policy} refused: ${String(error)}`);
+        throw new Refusal("service_unavailable", { headers: { ...reported, ...retryLater } });
+      }
+      if (!warned) log(`quota store unreachable, ${policy} served without quota enforcement: ${String(error)}`);
+      warned = true;
+    }
+    await next();
+    report(c, reported);
+  };
+}
+
+/** Counts one more policy for this request inside a door (a metadata document fetch, say); throws past its limit. */
+export async function countAlso(limiter: Limiter, policy: PolicyName, c: DoorContext): Promise<QuotaResult> {
+  const result = await limiter.consume(policy, c.env.ip);
+  c.set("alsoCounted", [...(c.get("alsoCounted") ?? []), result]);
+  if (!result.allowed)
+    throw new Refusal("rate_limited", { detail: exhausted(result), resolution: waitFor(result), headers: quotaHeaders(result) });
+  return result;
+}
+
+const waitFor = (r: QuotaResult) =>
+  `Wait ${Math.max(1, r.resetSeconds)} seconds (the Retry-After header), then retry; pace requests with the RateLimit header.`;
+
+export const exhausted = ({ policy, limit, resetSeconds }: QuotaResult) =>
+  `This client has used its quota "${policy}" (${limit} ${perWindow(policies[policy].windowSeconds)}); retry after ${Math.max(1, resetSeconds)} seconds.`;
+
+const lists = new Set(["ratelimit", "ratelimit-policy"]);
+
+/** Adds this door's quota (and any counted with it) to the response, next to any quota it already reports. */
+function report(c: DoorContext, own: Record<string, string>) {
+  const merged: Record<string, string> = {};
+  const also = (c.get("alsoCounted") ?? []).map(quotaHeaders);
+  // The single-valued fields explain the last quota counted; the lists name them all.
+  const reported = { ...own, ...also.at(-1) };
+  for (const name of ["RateLimit-Policy", "RateLimit"]) {
+    const listed = [own[name], ...also.map((h) => h[name])].filter(Boolean);
+    if (listed.length > 0) reported[name] = listed.join(", ");
+  }
+  for (const [name, value] of Object.entries(reported)) {
+    const own = c.res.headers.get(name);
+    if (own === null) merged[name] = value;
+    else if (lists.has(name.toLowerCase()) && !own.includes(value)) merged[name] = `${value}, ${own}`;
+  }
+  setHeaders(c, merged);
+}

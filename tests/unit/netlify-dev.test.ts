@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import type { Handler } from "../../src/http/context.ts";
+import { memoryMemo, requestedPath, underNetlifyDev } from "../../src/http/netlify-dev.ts";
+
+/** The one wrapper for netlify dev's calls again after a 403 or 404 (applied only under netlify dev). */
+const context = { ip: "127.0.0.1", waitUntil: () => {} };
+
+function door() {
+  const calls: string[] = [];
+  const handler: Handler = async (request) => {
+    const path = new URL(request.url).pathname;
+    calls.push(path);
+    if (path === "/mcp" && request.headers.get("authorization") === "Bearer read-only")
+      return Response.json({ refused: path, call: calls.length }, { status: 403, headers: { "WWW-Authenticate": "Bearer error" } });
+    if (path === "/ok") return new Response("fine");
+    return Response.json({ missing: path }, { status: 404 });
+  };
+  return { calls, wrapped: underNetlifyDev(handler, memoryMemo()) };
+}
+
+const post = (path: string, auth = "Bearer read-only", body = '{"jsonrpc":"2.0"}') =>
+  new Request(`http://localhost:8888${path}`, { method: "POST", headers: { authorization: auth }, body });
+
+describe("netlify dev's calls again after a refusal", () => {
+  it("are answered with the first refusal, unchanged, without running the door again", async () => {
+    const { calls, wrapped } = door();
+    const first = await wrapped(post("/mcp"), context);
+    expect(first.status).toBe(403);
+    const body = await first.text();
+    for (const variant of ["/mcp.html", "/mcp.htm", "/mcp/index.html", "/mcp/index.htm"]) {
+      const again = await wrapped(post(variant), context);
+      expect(again.status).toBe(403);
+      expect(again.headers.get("www-authenticate")).toBe("Bearer error");
+      expect(await again.text()).toBe(body);
+    }
+    expect(calls).toEqual(["/mcp"]);
+  });
+
+  it("keep a refusal only for the same request: another body or token runs the door for the path asked for", async () => {
+    const { calls, wrapped } = door();
+    await wrapped(post("/mcp"), context);
+    const other = await wrapped(post("/mcp.html", "Bearer read-only", '{"other":1}'), context);
+    expect(other.status).toBe(403);
+    expect(calls).toEqual(["/mcp", "/mcp"]);
+  });
+
+  it("forget the refusal after the last variant", async () => {
+    const { calls, wrapped } = door();
+    await wrapped(post("/mcp"), context);
+    await wrapped(post("/mcp/index.htm"), context);
+    await wrapped(post("/mcp.html"), context);
+    expect(calls).toEqual(["/mcp", "/mcp"]);
+  });
+
+  it("leave answers other than 403 and 404 alone", async () => {
+    const { calls, wrapped } = door();
+    expect(await (await wrapped(new Request("http://localhost:8888/ok"), context)).text()).toBe("fine");
+    expect(calls).toEqual(["/ok"]);
+  });
+
+  it("name the path the client asked for", () => {
+    expect(requestedPath("/api/v1/briefs/index.htm")).toEqual({ path: "/api/v1/briefs", retry: true, last: true });
+    expect(requestedPath("/oauth/authorize.html")).toEqual({ path: "/oauth/authorize", retry: true, last: false });
+    expect(requestedPath("/api/v1/offers")).toEqual({ path: "/api/v1/offers", retry: false, last: false });
+  });
+});
