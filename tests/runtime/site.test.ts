@@ -62,6 +62,14 @@ describe("pages and their Markdown twins", () => {
     await res.body?.cancel();
   });
 
+  it("says what the intro call is, with its words spaced, on /offers and in its twin", async () => {
+    const { booking } = (await (await get("/api/v1/contact")).json()) as { booking: { duration_minutes: number } };
+    const sentence = `Every site is priced on a free ${booking.duration_minutes}-minute intro call.`;
+    const main = /<main[^>]*>([\s\S]*)<\/main>/.exec(await (await get("/offers", browserAccept)).text())![1]!;
+    expect(main.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ")).toContain(sentence);
+    expect(await (await get("/offers", "text/markdown")).text()).toContain(sentence);
+  });
+
   it("serves the explicit .md URL too", async () => {
     const res = await get("/work.md");
     expect(res.headers.get("content-type")).toBe("text/markdown; charset=utf-8");

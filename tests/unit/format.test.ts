@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { describeChange, formatValue } from "../../src/site/format.ts";
+import { homeMarkdown } from "../../src/markdown/home.ts";
+import { offersMarkdown } from "../../src/markdown/offers.ts";
+import { describeChange, formatValue, freeIntroCall, sizesPricingNote } from "../../src/site/format.ts";
+import { buildSite } from "../../src/site/model.ts";
+import { loadContentDir } from "../support/content.ts";
 
 describe("describeChange", () => {
   it.each([
@@ -16,5 +20,15 @@ describe("formatValue", () => {
   it("writes percentages without a space and other units with one", () => {
     expect(formatValue(21.5, "%")).toBe("21.5%");
     expect(formatValue(3100, "KB")).toBe("3,100 KB");
+  });
+});
+
+describe("the intro call, in one phrase", () => {
+  it("spaces its words wherever it is joined, on /offers and its twin alike", async () => {
+    expect(sizesPricingNote(45)).toBe("Every site is priced on a free 45-minute intro call.");
+    const site = buildSite(await loadContentDir("content"), "https://studio.example");
+    const note = sizesPricingNote(site.contact.booking.duration_minutes);
+    expect(offersMarkdown(site)).toContain(note);
+    expect(homeMarkdown(site)).toContain(`each priced on ${freeIntroCall(site.contact.booking.duration_minutes)}.`);
   });
 });
