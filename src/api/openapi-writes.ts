@@ -8,7 +8,8 @@ import type { PrebuiltResources } from "../resources/prebuilt.ts";
 import { siteSizeIds } from "../resources/prebuilt.ts";
 
 import { problems, type ProblemCode } from "./problems.ts";
-import { oauthPaths, apiBase } from "../paths.ts";
+import { oauthPaths } from "../paths.ts";
+import { fileBriefOperation } from "../resources/operations.ts";
 
 /** The parts of the OpenAPI document about writes: the brief, and the OAuth endpoints that issue its token. */
 const ref = (kind: "schemas" | "responses" | "headers", name: string) => ({ $ref: `#/components/${kind}/${name}` });
@@ -182,15 +183,15 @@ export function writePaths(quotaHeaders: Record<string, unknown>) {
   const { oauth, "oauth-register": registrations, "oauth-client-metadata": fetches } = policies;
   const oauthQuota = `more than ${oauth.quota} requests ${perWindow(oauth.windowSeconds)} from this IP address to /oauth/token and /oauth/authorize together (policy "oauth")`;
   return {
-    [`${apiBase}/briefs`]: {
+    [fileBriefOperation.path]: {
       post: {
-        operationId: "fileBrief",
+        operationId: fileBriefOperation.operationId,
         summary: "File a project brief: it creates a real lead that a person answers by e-mail",
         description:
           "Call it only when the person you act for asked to be contacted and confirmed their name, company and e-mail. With `dry_run: true` the brief is authenticated and validated exactly as a real one, then nothing is filed and nobody is e-mailed. " +
           `Bodies are at most ${maxBriefBytes / 1024} KB. Each OAuth client may file 10 briefs an hour (dry runs and collapsed repeats do not count).`,
         tags: ["Briefs"],
-        security: [{ oauth2: ["svc:brief"] }],
+        security: [{ oauth2: [...fileBriefOperation.scopes] }],
         parameters: [
           {
             name: "Idempotency-Key",

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { caseStudyResourceSchema } from "../resources/case-studies.ts";
 import { catalogIds, resourceCatalog } from "../resources/catalog.ts";
 import { apiIndexSchema } from "../resources/index.ts";
+import { readOperation } from "../resources/operations.ts";
 import { policies } from "../limits/policies.ts";
 
 import type { Site } from "../site/model.ts";
@@ -81,9 +82,12 @@ export function openApiDocument(site: Site, deprecations: readonly Deprecation[]
   };
 
   const paths: Record<string, unknown> = {
-    [resourcePaths.index]: read(resourcePaths.index, "getIndex", "Index of every resource", "ApiIndex"),
+    [resourcePaths.index]: read(resourcePaths.index, readOperation("index").operationId, "Index of every resource", "ApiIndex"),
     ...Object.fromEntries(
-      catalogIds.map((id) => [resourcePaths[id], read(resourcePaths[id], `get${pascal(id)}`, resourceCatalog[id].description, pascal(id))]),
+      catalogIds.map((id) => [
+        resourcePaths[id],
+        read(resourcePaths[id], readOperation(id).operationId, resourceCatalog[id].description, pascal(id)),
+      ]),
     ),
     [`${resourcePaths["case-studies"]}/{id}`]: {
       parameters: [
