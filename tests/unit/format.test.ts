@@ -3,6 +3,7 @@ import { homeMarkdown } from "../../src/markdown/home.ts";
 import { offersMarkdown } from "../../src/markdown/offers.ts";
 import { describeChange, formatValue, freeIntroCall, sizesPricingNote } from "../../src/site/format.ts";
 import { buildSite } from "../../src/site/model.ts";
+import { inWords, perWindow } from "../../src/limits/policies.ts";
 import { loadContentDir } from "../support/content.ts";
 
 describe("describeChange", () => {
@@ -30,5 +31,18 @@ describe("the intro call, in one phrase", () => {
     const note = sizesPricingNote(site.contact.booking.duration_minutes);
     expect(offersMarkdown(site)).toContain(note);
     expect(homeMarkdown(site)).toContain(`each priced on ${freeIntroCall(site.contact.booking.duration_minutes)}.`);
+  });
+});
+
+describe("durations and windows in words", () => {
+  it.each([
+    [3600, "one hour", "per hour"],
+    [15 * 60, "15 minutes", "per 900 seconds"],
+    [24 * 3600, "24 hours", "per 24 hours"],
+    [60, "one minute", "per 60 seconds"],
+    [90, "90 seconds", "per 90 seconds"],
+  ])("%i s -> %s, %s", (seconds, duration, window) => {
+    expect(inWords(seconds)).toBe(duration);
+    expect(perWindow(seconds)).toBe(window);
   });
 });
