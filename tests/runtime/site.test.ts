@@ -51,6 +51,7 @@ describe("pages and their Markdown twins", () => {
   it.each([
     ["text/markdown, text/html;q=0.9", "text/markdown"],
     ["text/html, text/markdown", "text/markdown"],
+    ['text/markdown;q=0.5, text/html;note="a,b";q=0.1', "text/markdown"],
     ["text/markdown;q=0.5, text/html", "text/html"],
     ["text/markdown;q=0", "text/html"],
     ["*/*", "text/html"],
