@@ -2,7 +2,7 @@ import { z } from "zod";
 import { caseStudyResourceSchema } from "../resources/case-studies.ts";
 import { catalogIds, resourceCatalog } from "../resources/catalog.ts";
 import { apiIndexSchema } from "../resources/index.ts";
-import { readOperation } from "../resources/operations.ts";
+import { pascal, readOperation } from "../resources/operations.ts";
 import { perWindow, policies } from "../limits/policies.ts";
 
 import type { Site } from "../site/model.ts";
@@ -14,7 +14,6 @@ import { schemaObject } from "./schema-object.ts";
 import { pagePaths, resourcePaths, openApiPath } from "../paths.ts";
 
 const ref = (kind: "schemas" | "responses" | "headers", name: string) => ({ $ref: `#/components/${kind}/${name}` });
-const pascal = (id: string) => id.replace(/(^|[-_])(\w)/g, (_, __, c: string) => c.toUpperCase());
 
 const quotaHeaders = {
   "RateLimit-Policy": ref("headers", "RateLimit-Policy"),

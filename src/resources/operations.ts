@@ -14,7 +14,8 @@ export interface ApiOperation {
   scopes: readonly Scope[];
 }
 
-const pascal = (id: string) => id.replace(/(^|[-_])(\w)/g, (_, __, c: string) => c.toUpperCase());
+/** `case-studies` -> `CaseStudies`: how operationIds and OpenAPI component names spell an id. */
+export const pascal = (id: string) => id.replace(/(^|[-_])(\w)/g, (_, __, c: string) => c.toUpperCase());
 
 export const readOperation = (id: CatalogId | "index"): ApiOperation => ({
   method: "GET",
