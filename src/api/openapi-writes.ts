@@ -1,32 +1,22 @@
 import { z } from "zod";
-import { maxBriefBytes } from "../briefs/limits.ts";
+import { idempotencyKeyMaxLength, idempotencyKeyPattern, maxBriefBytes } from "../briefs/limits.ts";
+import { dryRunSchema, receiptSchema } from "../briefs/receipt.ts";
 import { briefSchema } from "../briefs/schema.ts";
-import { perWindow, policies } from "../limits/policies.ts";
+import { idempotencyTtlSeconds, repeatWindowSeconds } from "../briefs/store.ts";
+import { fieldErrorSchema } from "../briefs/validate.ts";
+import { inWords, perWindow, policies } from "../limits/policies.ts";
 import { clientMetadataLimits } from "../oauth/client-metadata.ts";
 import { accessTokenLifetimeSeconds, scopes } from "../oauth/metadata.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
 import { siteSizeIds } from "../resources/prebuilt.ts";
 
 import { problems, type ProblemCode } from "./problems.ts";
-import { oauthPaths, apiBase } from "../paths.ts";
+import { schemaObject } from "./schema-object.ts";
+import { oauthPaths } from "../paths.ts";
+import { fileBriefOperation } from "../resources/operations.ts";
 
 /** The parts of the OpenAPI document about writes: the brief, and the OAuth endpoints that issue its token. */
 const ref = (kind: "schemas" | "responses" | "headers", name: string) => ({ $ref: `#/components/${kind}/${name}` });
-
-export const fieldErrorSchema = z
-  .object({
-    field: z.string().describe("A JSON Pointer (RFC 6901) to the field in the request body, e.g. /work_email."),
-    code: z
-      .enum(["required", "unknown_field", "invalid_type", "invalid_value", "too_short", "too_long", "invalid_format"])
-      .describe("Stable; safe to branch on."),
-    message: z.string().describe("What is wrong, for people."),
-  })
-  .describe("One offending field of an invalid brief.");
-
-const schemaObject = (schema: z.ZodType) => {
-  const { $schema: _, ...rest } = z.toJSONSchema(schema, { unrepresentable: "any", io: "input" }) as Record<string, unknown>;
-  return rest;
-};
 
 /** Problem responses by status; a status shared by several codes lists them all. */
 export function problemsByStatus(codes: ProblemCode[], headers: Record<string, unknown>) {
@@ -52,36 +42,10 @@ export function writeComponents(prebuilt: Pick<PrebuiltResources, "offers">, bas
   const brief = briefSchema(siteSizeIds(prebuilt));
   return {
     schemas: {
-      Brief: schemaObject(brief),
-      BriefReceipt: {
-        type: "object",
-        description: "A filed brief. A person replies by e-mail to work_email.",
-        required: ["lead_id", "status", "received_at", "next_steps", "brief"],
-        properties: {
-          lead_id: { type: "string", pattern: "^lead_[0-9a-z]{20}$", description: "The lead's id; quote it if you write to the studio." },
-          status: {
-            type: "string",
-            enum: ["received", "already_received"],
-            description:
-              "already_received: this client sent this very brief in the last 15 minutes; this is that lead. Another client's brief is never answered.",
-          },
-          received_at: { type: "string", format: "date-time" },
-          next_steps: { type: "string", description: "What happens next, in words." },
-          brief: { ...schemaObject(brief.omit({ dry_run: true })), description: "The brief as recorded: trimmed and normalised." },
-        },
-      },
-      DryRunResult: {
-        type: "object",
-        description: "A dry run: the brief is valid and the token may file it; nothing was filed and nobody was e-mailed.",
-        required: ["dry_run", "valid", "message", "brief"],
-        properties: {
-          dry_run: { const: true },
-          valid: { const: true },
-          message: { type: "string" },
-          brief: { ...schemaObject(brief.omit({ dry_run: true })), description: "The brief as it would be recorded." },
-        },
-      },
-      FieldError: schemaObject(fieldErrorSchema),
+      Brief: schemaObject(brief, "input"),
+      BriefReceipt: schemaObject(receiptSchema(brief), "output"),
+      DryRunResult: schemaObject(dryRunSchema(brief), "output"),
+      FieldError: schemaObject(fieldErrorSchema, "output"),
       InvalidBriefProblem: {
         allOf: [
           ref("schemas", "Problem"),
@@ -179,33 +143,31 @@ export function writeComponents(prebuilt: Pick<PrebuiltResources, "offers">, bas
 export function writePaths(quotaHeaders: Record<string, unknown>) {
   const oauthError = (description: string) => ({ description, content: { "application/json": { schema: ref("schemas", "OAuthError") } } });
   const rateLimited = <T extends object>(response: T) => ({ ...response, headers: { "Retry-After": ref("headers", "Retry-After") } });
-  const { oauth, "oauth-register": registrations, "oauth-client-metadata": fetches } = policies;
+  const { oauth, "oauth-register": registrations, "oauth-client-metadata": fetches, "briefs-per-client": briefQuota } = policies;
   const oauthQuota = `more than ${oauth.quota} requests ${perWindow(oauth.windowSeconds)} from this IP address to /oauth/token and /oauth/authorize together (policy "oauth")`;
   return {
-    [`${apiBase}/briefs`]: {
+    [fileBriefOperation.path]: {
       post: {
-        operationId: "fileBrief",
+        operationId: fileBriefOperation.operationId,
         summary: "File a project brief: it creates a real lead that a person answers by e-mail",
         description:
           "Call it only when the person you act for asked to be contacted and confirmed their name, company and e-mail. With `dry_run: true` the brief is authenticated and validated exactly as a real one, then nothing is filed and nobody is e-mailed. " +
-          `Bodies are at most ${maxBriefBytes / 1024} KB. Each OAuth client may file 10 briefs an hour (dry runs and collapsed repeats do not count).`,
+          `Bodies are at most ${maxBriefBytes / 1024} KB. Each OAuth client may file ${briefQuota.quota} briefs ${perWindow(briefQuota.windowSeconds)} (policy "briefs-per-client"; dry runs and collapsed repeats do not count).`,
         tags: ["Briefs"],
-        security: [{ oauth2: ["svc:brief"] }],
+        security: [{ oauth2: [...fileBriefOperation.scopes] }],
         parameters: [
           {
             name: "Idempotency-Key",
             in: "header",
             required: false,
-            description:
-              "Retrying with the same key and body returns the same response and files one lead (24 hours); the same key with another body is refused.",
-            schema: { type: "string", maxLength: 255 },
+            description: `Retrying with the same key and body within ${inWords(idempotencyTtlSeconds)} returns the same response and files one lead; the same key with another body is refused.`,
+            schema: { type: "string", minLength: 1, maxLength: idempotencyKeyMaxLength, pattern: idempotencyKeyPattern.source },
           },
         ],
         requestBody: { required: true, content: { "application/json": { schema: ref("schemas", "Brief") } } },
         responses: {
           "200": {
-            description:
-              "A dry run (`dry_run: true`), or an exact repeat of a brief this client filed in the last 15 minutes (`status: already_received`).",
+            description: `A dry run (\`dry_run: true\`), or an exact repeat of a brief this client filed in the last ${inWords(repeatWindowSeconds)} (\`status: already_received\`).`,
             headers: quotaHeaders,
             content: { "application/json": { schema: { oneOf: [ref("schemas", "DryRunResult"), ref("schemas", "BriefReceipt")] } } },
           },
@@ -261,7 +223,7 @@ export function writePaths(quotaHeaders: Record<string, unknown>) {
         requestBody: { required: true, content: { "application/x-www-form-urlencoded": { schema: ref("schemas", "TokenRequest") } } },
         responses: {
           "200": {
-            description: "A one-hour token. `Cache-Control: no-store`.",
+            description: `A token that lives ${inWords(accessTokenLifetimeSeconds)}. \`Cache-Control: no-store\`.`,
             content: { "application/json": { schema: ref("schemas", "TokenResponse") } },
           },
           "400": oauthError(

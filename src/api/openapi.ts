@@ -2,23 +2,18 @@ import { z } from "zod";
 import { caseStudyResourceSchema } from "../resources/case-studies.ts";
 import { catalogIds, resourceCatalog } from "../resources/catalog.ts";
 import { apiIndexSchema } from "../resources/index.ts";
-import { policies } from "../limits/policies.ts";
+import { pascal, readOperation } from "../resources/operations.ts";
+import { perWindow, policies } from "../limits/policies.ts";
 
 import type { Site } from "../site/model.ts";
-import { deprecations as liveDeprecations, findDeprecation, type Deprecation } from "./deprecations.ts";
+import { deprecations as liveDeprecations, findDeprecation, minimumNoticeDays, type Deprecation } from "./deprecations.ts";
 import { problemAnchor, problems, type ProblemCode } from "./problems.ts";
 import { offersResource } from "../resources/offers.ts";
 import { writeComponents, writePaths } from "./openapi-writes.ts";
+import { schemaObject } from "./schema-object.ts";
 import { pagePaths, resourcePaths, openApiPath } from "../paths.ts";
 
-/** A zod schema as an OpenAPI 3.1 schema object (JSON Schema 2020-12, without the `$schema` keyword). */
-export function schemaObject(schema: z.ZodType): Record<string, unknown> {
-  const { $schema: _, ...rest } = z.toJSONSchema(schema, { unrepresentable: "any" }) as Record<string, unknown>;
-  return rest;
-}
-
 const ref = (kind: "schemas" | "responses" | "headers", name: string) => ({ $ref: `#/components/${kind}/${name}` });
-const pascal = (id: string) => id.replace(/(^|[-_])(\w)/g, (_, __, c: string) => c.toUpperCase());
 
 const quotaHeaders = {
   "RateLimit-Policy": ref("headers", "RateLimit-Policy"),
@@ -81,9 +76,12 @@ export function openApiDocument(site: Site, deprecations: readonly Deprecation[]
   };
 
   const paths: Record<string, unknown> = {
-    [resourcePaths.index]: read(resourcePaths.index, "getIndex", "Index of every resource", "ApiIndex"),
+    [resourcePaths.index]: read(resourcePaths.index, readOperation("index").operationId, "Index of every resource", "ApiIndex"),
     ...Object.fromEntries(
-      catalogIds.map((id) => [resourcePaths[id], read(resourcePaths[id], `get${pascal(id)}`, resourceCatalog[id].description, pascal(id))]),
+      catalogIds.map((id) => [
+        resourcePaths[id],
+        read(resourcePaths[id], readOperation(id).operationId, resourceCatalog[id].description, pascal(id)),
+      ]),
     ),
     [`${resourcePaths["case-studies"]}/{id}`]: {
       parameters: [
@@ -124,9 +122,9 @@ export function openApiDocument(site: Site, deprecations: readonly Deprecation[]
       summary: `Public facts about ${site.company.name}, and project briefs.`,
       description: [
         `Public facts about ${site.company.name} as JSON. Reads need no key and no account.`,
-        `Quota: ${policy.quota} requests per ${policy.windowSeconds} seconds per client IP address for everything under /api, reported on every response with RateLimit-Policy and RateLimit (and RateLimit-Limit, -Remaining, -Reset); over it, 429 with Retry-After.`,
+        `Quota: ${policy.quota} requests ${perWindow(policy.windowSeconds)} per client IP address for everything under /api (policy "public-api"), reported on every response with RateLimit-Policy and RateLimit (and RateLimit-Limit, -Remaining, -Reset); over it, 429 with Retry-After.`,
         "Every error is an RFC 9457 application/problem+json document with a stable `code`.",
-        "Versioning: the major version is in the path. Adding a resource or a field is not breaking; removing or renaming one ships under a new major path while the old one keeps working. A deprecated operation answers with Deprecation (RFC 9745) and Sunset (RFC 8594) headers at least 180 days ahead. Nothing under /api/v1 is deprecated.",
+        `Versioning: the major version is in the path. Adding a resource or a field is not breaking; removing or renaming one ships under a new major path while the old one keeps working. A deprecated operation answers with Deprecation (RFC 9745) and Sunset (RFC 8594) headers at least ${minimumNoticeDays} days ahead. ${deprecations.length === 0 ? "Nothing under /api/v1 is deprecated." : "Deprecated operations are marked `deprecated`, with their sunset in `x-sunset`."}`,
       ].join("\n\n"),
       contact: { name: site.company.name, email: site.contact.email, url: developers },
     },

@@ -1,5 +1,6 @@
 /** The largest brief request body accepted, in bytes. */
 export const maxBriefBytes = 32 * 1024;
 
-/** An Idempotency-Key: 1 to 255 visible ASCII characters (spaces allowed after the first). */
-export const idempotencyKeyPattern = /^[\x21-\x7E][\x20-\x7E]{0,254}$/;
+export const idempotencyKeyMaxLength = 255;
+/** An Idempotency-Key: 1 to idempotencyKeyMaxLength visible ASCII characters (spaces allowed after the first). */
+export const idempotencyKeyPattern = new RegExp(`^[\\x21-\\x7E][\\x20-\\x7E]{0,${idempotencyKeyMaxLength - 1}}$`);

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { Refusal } from "../http/refusal.ts";
 import { quotaHeaders } from "../limits/headers.ts";
 import type { FilingResult } from "./pipeline.ts";
+import { inWords } from "../limits/policies.ts";
 import { repeatWindowSeconds } from "./store.ts";
 import type { BriefSchema } from "./schema.ts";
 
@@ -20,7 +21,7 @@ export const receiptSchema = (brief: BriefSchema) =>
       status: z
         .enum(["received", "already_received"])
         .describe(
-          `already_received: this client sent this very brief in the last ${repeatWindowSeconds / 60} minutes; this is that lead. Another client's brief is never answered.`,
+          `already_received: this client sent this very brief in the last ${inWords(repeatWindowSeconds)}; this is that lead. Another client's brief is never answered.`,
         ),
       received_at: z.iso.datetime().describe("When the lead was received, ISO 8601."),
       next_steps: z.string().describe("What happens next, in words, to tell the person."),
@@ -31,8 +32,8 @@ export const receiptSchema = (brief: BriefSchema) =>
 export const dryRunSchema = (brief: BriefSchema) =>
   z
     .object({
-      dry_run: z.literal(true),
-      valid: z.literal(true),
+      dry_run: z.literal(true).describe("Always true here: this was a dry run, so nothing was filed."),
+      valid: z.literal(true).describe("Always true here: the brief is valid and the token may file it."),
       message: z.string().describe("Says plainly that nothing was filed."),
       brief: brief.omit({ dry_run: true }).describe("The brief as it would be recorded."),
     })

@@ -29,7 +29,17 @@ export const projectTypes = ["new_site", "redesign", "migration", "performance",
 export const budgetRanges = ["under_10k", "10k_25k", "25k_50k", "50k_100k", "over_100k", "not_sure"] as const;
 export const timelines = ["asap", "within_3_months", "3_to_6_months", "flexible"] as const;
 
-export const briefLimits = { message: 5000, maxLaunchYears: 3 } as const;
+/** Field lengths and bounds; the descriptions, the contact form and the documentation are written from these. */
+export const briefLimits = {
+  full_name: 120,
+  company_name: 160,
+  work_email: 254,
+  phone: 40,
+  current_website: 2048,
+  page_count: 10_000,
+  message: 5000,
+  maxLaunchYears: 3,
+} as const;
 
 const isTimeZone = (tz: string) => {
   try {
@@ -48,24 +58,32 @@ export function briefSchema(siteSizes: readonly [string, ...string[]]) {
   return z
     .strictObject(
       {
-        full_name: singleLine("full_name", 120).describe(
-          "Name of the person the brief is for; one line, at most 120 characters. Required.",
+        full_name: singleLine("full_name", briefLimits.full_name).describe(
+          `Name of the person the brief is for; one line, at most ${briefLimits.full_name} characters. Required.`,
         ),
-        company_name: singleLine("company_name", 160).describe("Company of that person; one line, at most 160 characters. Required."),
+        company_name: singleLine("company_name", briefLimits.company_name).describe(
+          `Company of that person; one line, at most ${briefLimits.company_name} characters. Required.`,
+        ),
         work_email: z
           .string({ error: "work_email must be a string" })
           .trim()
-          .max(254, "work_email must be at most 254 characters")
-          .pipe(z.email({ error: "work_email must be an e-mail address such as ada@example.com" }))
-          .transform((email) => {
-            const at = email.lastIndexOf("@");
-            return `${email.slice(0, at)}@${email.slice(at + 1).toLowerCase()}`;
-          })
-          .describe("Work e-mail of that person, at most 254 characters; a person at the studio replies to it. Required."),
-        phone: singleLine("phone", 40)
+          .max(briefLimits.work_email, `work_email must be at most ${briefLimits.work_email} characters`)
+          .pipe(
+            // overwrite, not transform: the output stays a described e-mail string in the generated JSON Schemas.
+            z.email({ error: "work_email must be an e-mail address such as ada@example.com" }).overwrite((email) => {
+              const at = email.lastIndexOf("@");
+              return `${email.slice(0, at)}@${email.slice(at + 1).toLowerCase()}`;
+            }),
+          )
+          .describe(
+            `Work e-mail of that person, at most ${briefLimits.work_email} characters; a person at the studio replies to it. Required.`,
+          ),
+        phone: singleLine("phone", briefLimits.phone)
           .pipe(z.string().regex(/^\+?[0-9 ().-]{5,}$/, "phone may contain digits, spaces, + ( ) . and -"))
           .optional()
-          .describe("Phone number with country code for numbers outside the US: digits, spaces, + ( ) . -; at most 40 characters."),
+          .describe(
+            `Phone number with country code for numbers outside the US: digits, spaces, + ( ) . -; at most ${briefLimits.phone} characters.`,
+          ),
         project_type: z
           .enum(projectTypes, { error: `project_type must be one of ${projectTypes.join(", ")}` })
           .optional()
@@ -90,21 +108,21 @@ export function briefSchema(siteSizes: readonly [string, ...string[]]) {
             `launch_date must be within ${briefLimits.maxLaunchYears} years`,
           )
           .optional()
-          .describe("A launch date that matters, as YYYY-MM-DD, not in the past and within 3 years."),
+          .describe(`A launch date that matters, as YYYY-MM-DD, not in the past and within ${briefLimits.maxLaunchYears} years.`),
         current_website: z
           .string({ error: "current_website must be a string" })
           .trim()
-          .max(2048, "current_website must be at most 2048 characters")
+          .max(briefLimits.current_website, `current_website must be at most ${briefLimits.current_website} characters`)
           .pipe(z.url({ protocol: /^https?$/, error: "current_website must be an http(s) URL such as https://example.com" }))
           .optional()
-          .describe("The current website, an http(s) URL of at most 2048 characters."),
+          .describe(`The current website, an http(s) URL of at most ${briefLimits.current_website} characters.`),
         page_count: z
           .number({ error: "page_count must be a number" })
           .int("page_count must be a whole number")
           .min(1, "page_count must be at least 1")
-          .max(10_000, "page_count must be at most 10000")
+          .max(briefLimits.page_count, `page_count must be at most ${briefLimits.page_count}`)
           .optional()
-          .describe("Roughly how many pages the site needs, 1 to 10000."),
+          .describe(`Roughly how many pages the site needs, 1 to ${briefLimits.page_count}.`),
         message: z
           .string({ error: "message must be a string" })
           .refine((s) => !controlCharacters.test(s), { message: "message must not contain control characters", abort: true })
@@ -117,7 +135,7 @@ export function briefSchema(siteSizes: readonly [string, ...string[]]) {
           )
           .optional()
           .describe(
-            "About the project: what the site is for, what exists today, dates that matter. Several lines allowed, at most 5000 characters.",
+            `About the project: what the site is for, what exists today, dates that matter. Several lines allowed, at most ${briefLimits.message} characters.`,
           ),
         time_zone: z
           .string({ error: "time_zone must be a string" })

@@ -1,15 +1,21 @@
-import type { z } from "zod";
+import { z } from "zod";
 import type { Brief, BriefSchema } from "./schema.ts";
 
 /**
  * One entry of `errors` in an invalid_brief problem: where (a JSON Pointer into the request body), a stable code to
- * branch on, and a message for people.
+ * branch on, and a message for people. The OpenAPI document and the developer page are generated from this schema.
  */
-export interface FieldError {
-  field: string;
-  code: "required" | "unknown_field" | "invalid_type" | "invalid_value" | "too_short" | "too_long" | "invalid_format";
-  message: string;
-}
+export const fieldErrorSchema = z
+  .object({
+    field: z.string().describe("A JSON Pointer (RFC 6901) to the field in the request body, e.g. /work_email."),
+    code: z
+      .enum(["required", "unknown_field", "invalid_type", "invalid_value", "too_short", "too_long", "invalid_format"])
+      .describe("Stable; safe to branch on."),
+    message: z.string().describe("What is wrong, for people."),
+  })
+  .describe("One offending field of an invalid brief.");
+
+export type FieldError = z.infer<typeof fieldErrorSchema>;
 
 export type Validation = { ok: true; brief: Brief; dryRun: boolean } | { ok: false; errors: FieldError[] };
 

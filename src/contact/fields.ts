@@ -1,4 +1,4 @@
-import { budgetRanges } from "../briefs/schema.ts";
+import { briefLimits, budgetRanges } from "../briefs/schema.ts";
 
 /** One field of the contact form; `name` is the brief field it fills (the honeypot fills none). */
 export interface FormField {
@@ -24,14 +24,21 @@ const budgetLabels: Record<(typeof budgetRanges)[number], string> = {
 /** The contact form: the brief's required fields and the few optional ones a person fills in easily. */
 export function contactFields(siteSizes: { id: string; name: string; pages: { min: number; max: number } }[]): FormField[] {
   return [
-    { name: "full_name", label: "Your name", kind: "text", required: true, maxLength: 120, autocomplete: "name" },
-    { name: "company_name", label: "Company", kind: "text", required: true, maxLength: 160, autocomplete: "organization" },
+    { name: "full_name", label: "Your name", kind: "text", required: true, maxLength: briefLimits.full_name, autocomplete: "name" },
+    {
+      name: "company_name",
+      label: "Company",
+      kind: "text",
+      required: true,
+      maxLength: briefLimits.company_name,
+      autocomplete: "organization",
+    },
     {
       name: "work_email",
       label: "Work e-mail",
       kind: "email",
       required: true,
-      maxLength: 254,
+      maxLength: briefLimits.work_email,
       autocomplete: "email",
       hint: "We reply to this address.",
     },
@@ -51,7 +58,7 @@ export function contactFields(siteSizes: { id: string; name: string; pages: { mi
       name: "message",
       label: "About the project",
       kind: "textarea",
-      maxLength: 5000,
+      maxLength: briefLimits.message,
       hint: "What the site is for, what exists today, and any dates that matter.",
     },
   ];

@@ -73,6 +73,13 @@ export const policies = {
 
 export type PolicyName = keyof typeof policies;
 
+/** A duration as the documentation says it: "one hour", "15 minutes", "24 hours", "90 seconds". */
+export function inWords(seconds: number): string {
+  const [count, unit] =
+    seconds % 3600 === 0 ? [seconds / 3600, "hour"] : seconds % 60 === 0 ? [seconds / 60, "minute"] : [seconds, "second"];
+  return count === 1 ? `one ${unit}` : `${count} ${unit}s`;
+}
+
 /** A window as the documentation says it: "per hour", "per 60 seconds". */
 export const perWindow = (seconds: number) =>
   seconds === 3600 ? "per hour" : seconds % 3600 === 0 ? `per ${seconds / 3600} hours` : `per ${seconds} seconds`;

@@ -1,5 +1,5 @@
 import type { Site } from "../site/model.ts";
-import { describeChange, formatValue, usd } from "../site/format.ts";
+import { describeChange, formatValue, freeIntroCall, usd } from "../site/format.ts";
 
 import { opening, sampleNotice } from "./common.ts";
 import { bullets, document, heading, link, text } from "./syntax.ts";
@@ -22,7 +22,7 @@ export function homeMarkdown(site: Site): string {
     ),
     heading(2, "Offers"),
     text(
-      `${site.siteOffers.map((o) => o.name).join(", ")}: each priced on a free intro call. ${carePlan.name}: ${usd(carePlan.price.amount)} a month.`,
+      `${site.siteOffers.map((o) => o.name).join(", ")}: each priced on ${freeIntroCall(contact.booking.duration_minutes)}. ${carePlan.name}: ${usd(carePlan.price.amount)} a month.`,
     ) + ` ${link("Compare offers", url(pagePaths.offers))}`,
     heading(2, "Contact"),
     `${link(contact.email, `mailto:${contact.email}`)} · ${link(contact.booking.label, contact.booking.url)} · ${link("Send a brief", url(pagePaths.contact))}`,

@@ -1,5 +1,5 @@
 import type { Site } from "../site/model.ts";
-import { range, usd } from "../site/format.ts";
+import { range, sizesPricingNote, usd } from "../site/format.ts";
 
 import { opening, sampleNotice } from "./common.ts";
 import { bullets, document, heading, link, table, text } from "./syntax.ts";
@@ -20,6 +20,7 @@ export function offersMarkdown(site: Site): string {
         "Priced on an intro call",
       ]),
     ),
+    text(sizesPricingNote(contact.booking.duration_minutes)),
     ...siteOffers.flatMap((o) => [heading(3, o.name), text(o.summary), bullets(o.includes.map(text))]),
     heading(2, `${carePlan.name}: ${usd(carePlan.price.amount)} per month`),
     text(carePlan.summary),

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { outcomeOf } from "../briefs/receipt.ts";
+import { idempotencyKeyMaxLength } from "../briefs/limits.ts";
+import { dryRunSchema, outcomeOf, receiptSchema } from "../briefs/receipt.ts";
 import { conditions } from "../http/conditions.ts";
 import { Refusal } from "../http/refusal.ts";
 import type { FilingRequest, FilingResult } from "../briefs/pipeline.ts";
@@ -23,26 +24,28 @@ export interface BriefFiling {
 const idempotencyKeyProperty = {
   type: "string",
   minLength: 1,
-  maxLength: 255,
+  maxLength: idempotencyKeyMaxLength,
   description:
     "Optional. Any unique string (a UUID, say) that you reuse when you retry the same brief: the retry returns the original receipt instead of filing twice.",
 };
 
-const briefOutputSchema = z
-  .object({
-    lead_id: z.string().optional().describe("The lead's id (filed briefs); quote it when following up."),
-    status: z
-      .enum(["received", "already_received"])
-      .optional()
-      .describe("received, or already_received when this client sent this very brief in the last 15 minutes."),
-    received_at: z.string().optional().describe("When the lead was received, ISO 8601."),
-    next_steps: z.string().optional().describe("What happens next, to tell the person."),
-    dry_run: z.literal(true).optional().describe("Present on a dry run: nothing was filed."),
-    valid: z.literal(true).optional().describe("Present on a dry run: the brief is valid."),
-    message: z.string().optional().describe("Present on a dry run: says plainly that nothing was filed."),
-    brief: z.record(z.string(), z.unknown()).describe("The brief as the studio received it, normalised."),
-  })
-  .describe("A receipt for a filed brief, or the result of a dry run.");
+/**
+ * MCP wants one object type for a tool's output: the receipt's fields and the dry run's, each optional, generated from
+ * the same zod schemas as the REST answers. `brief` is in both.
+ */
+export function briefOutputSchema(schema: BriefSchema) {
+  const receipt = receiptSchema(schema);
+  const dryRun = dryRunSchema(schema);
+  return z
+    .object({
+      ...receipt.partial().shape,
+      ...dryRun.partial().shape,
+      brief: receipt.shape.brief.describe("The brief as recorded (on a dry run: as it would be recorded), trimmed and normalised."),
+    })
+    .describe(
+      `A receipt for a filed brief (${Object.keys(receipt.shape).join(", ")}), or the result of a dry run (${Object.keys(dryRun.shape).join(", ")}).`,
+    );
+}
 
 const fieldLines = (errors: FieldError[]) => errors.map((e) => `- ${e.field} (${e.code}): ${e.message}`).join("\n");
 
@@ -68,7 +71,7 @@ export function briefTool(filing: BriefFiling): Tool {
       "Invalid fields come back as an error naming each field; fix them and call again.",
     ].join(" "),
     inputSchema: { ...brief, properties: { ...properties, idempotency_key: idempotencyKeyProperty } },
-    outputSchema: jsonSchemaOf(briefOutputSchema, "output"),
+    outputSchema: jsonSchemaOf(briefOutputSchema(filing.schema), "output"),
     annotations: { title: "File a project brief", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     run: async (args, caller) => {
       // The HTTP layer already answered 401/403 for these; this keeps the tool safe on its own.
@@ -85,7 +88,11 @@ export function briefTool(filing: BriefFiling): Tool {
       if (result.kind === "invalid") return invalid(result.errors);
       if (result.kind === "invalid_idempotency_key")
         return invalid([
-          { field: "/idempotency_key", code: "invalid_format", message: "idempotency_key must be 1 to 255 visible ASCII characters" },
+          {
+            field: "/idempotency_key",
+            code: "invalid_format",
+            message: `idempotency_key must be 1 to ${idempotencyKeyMaxLength} visible ASCII characters`,
+          },
         ]);
       const outcome = outcomeOf(result, filing);
       // A refusal the model can act on is a tool result with isError, not a protocol error (MCP: tools).

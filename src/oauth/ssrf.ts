@@ -1,70 +1,34 @@
 import { lookup } from "node:dns/promises";
 import http from "node:http";
 import https from "node:https";
-import { BlockList, isIP } from "node:net";
+import { isIP } from "node:net";
+import ipaddr from "ipaddr.js";
 
-/**
+/*
  * Fetching a URL a stranger gave us (a client ID metadata document) without letting them point us at our own
  * network: every address the name resolves to must be public, the connection goes to an address that was checked
  * (no second DNS answer can swap it), no redirects are followed, and size and time are capped.
  */
-const reserved = new BlockList();
-for (const [net, prefix] of [
-  ["0.0.0.0", 8],
-  ["10.0.0.0", 8],
-  ["100.64.0.0", 10],
-  ["127.0.0.0", 8],
-  ["169.254.0.0", 16],
-  ["172.16.0.0", 12],
-  ["192.0.0.0", 24],
-  ["192.0.2.0", 24],
-  ["192.88.99.0", 24],
-  ["192.168.0.0", 16],
-  ["198.18.0.0", 15],
-  ["198.51.100.0", 24],
-  ["203.0.113.0", 24],
-  ["224.0.0.0", 4],
-  ["240.0.0.0", 4],
-] as const) {
-  reserved.addSubnet(net, prefix, "ipv4");
-}
-// IPv6: only global unicast (2000::/3) can be public; within it, Teredo, ORCHID, documentation and 6to4 embed or
-// stand for other addresses. Everything outside 2000::/3 (loopback, unique-local, link-local, multicast, mapped,
-// NAT64) is refused below.
-const reservedGlobal6 = new BlockList();
-for (const [net, prefix] of [
-  ["2001::", 23],
-  ["2001:db8::", 32],
-  ["2002::", 16],
-  ["3fff::", 20],
-] as const) {
-  reservedGlobal6.addSubnet(net, prefix, "ipv6");
-}
-const globalUnicast6 = new BlockList();
-globalUnicast6.addSubnet("2000::", 3, "ipv6");
 
-/** `::ffff:10.0.0.1` (in any spelling) is the IPv4 address it maps; other IPv6 addresses stay as they are. */
-export function unmapIPv4(address: string): string {
-  if (isIP(address) !== 6) return address;
-  const normal = new URL(`http://[${address}]`).hostname.slice(1, -1);
-  const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(normal);
-  if (!mapped) return normal;
-  const [high, low] = [parseInt(mapped[1]!, 16), parseInt(mapped[2]!, 16)];
-  return [high >> 8, high & 255, low >> 8, low & 255].join(".");
-}
+/**
+ * An address as ipaddr.js classifies it; only the canonical notations Node accepts are addresses (not `127.1`).
+ * ipaddr.js names every special-purpose range (RFC 6890 and its successors: private, loopback, link-local,
+ * documentation, benchmarking, 6to4, Teredo, NAT64, ORCHID, ...), and `process` judges IPv4-mapped IPv6
+ * (`::ffff:10.0.0.1` in any spelling) as the IPv4 address it maps.
+ */
+const classify = (address: string) => (isIP(address) === 0 ? undefined : ipaddr.process(address));
 
+/** Outside 2000::/3, IPv6 is special or not yet allocated (ipaddr.js calls the latter unicast): never a public host. */
+const globalUnicast6 = ipaddr.IPv6.parseCIDR("2000::/3");
+
+/** Public: ipaddr.js's plain `unicast`, and for IPv6 within the global unicast space. */
 export function isPublicAddress(address: string): boolean {
-  const ip = unmapIPv4(address);
-  const family = isIP(ip);
-  if (family === 4) return !reserved.check(ip, "ipv4");
-  if (family === 6) return globalUnicast6.check(ip, "ipv6") && !reservedGlobal6.check(ip, "ipv6");
-  return false;
+  const ip = classify(address);
+  if (ip === undefined || ip.range() !== "unicast") return false;
+  return ip.kind() === "ipv4" || ip.match(globalUnicast6);
 }
 
-export const isLoopbackAddress = (address: string) => {
-  const ip = unmapIPv4(address);
-  return ip === "::1" || (isIP(ip) === 4 && ip.startsWith("127."));
-};
+export const isLoopbackAddress = (address: string) => classify(address)?.range() === "loopback";
 
 export class FetchRefused extends Error {
   override name = "FetchRefused";

@@ -2,14 +2,13 @@ import { z } from "zod";
 
 import { protectedResourceMetadataUrl } from "../oauth/metadata.ts";
 
-import { catalogIds, resourceCatalog } from "./catalog.ts";
+import { indexedResources, operationPointer } from "./operations.ts";
 import type { Site } from "../site/model.ts";
 import { sampleContentSchema } from "./common.ts";
 import { protocolVersions } from "../a2a/constants.ts";
 import {
   absolute,
   pagePaths,
-  resourcePaths,
   openApiPath,
   apiCatalogPath,
   skillsIndexPath,
@@ -31,9 +30,21 @@ export const apiIndexSchema = z
       .array(
         z.object({
           id: z.string().describe("Resource id."),
-          url: z.url().describe("Where to GET it."),
+          url: z.url().describe("The resource's URL."),
           methods: z.array(z.string()).describe("HTTP methods the resource supports."),
-          description: z.string().describe("What it holds."),
+          description: z.string().describe("What it holds, or what it does."),
+          operations: z
+            .array(
+              z.object({
+                method: z.enum(["GET", "POST"]).describe("The HTTP method."),
+                operation_id: z.string().describe("The operation's operationId in the OpenAPI document."),
+                openapi_url: z.url().describe("The operation in the OpenAPI document: its URL with a JSON Pointer (RFC 6901) fragment."),
+                scopes: z
+                  .array(z.string())
+                  .describe("OAuth scopes the access token must carry (Authorization: Bearer); empty when no token is needed."),
+              }),
+            )
+            .describe("One entry per method: its OpenAPI operation and the scopes it needs."),
         }),
       )
       .describe("Every resource of the API."),
@@ -71,13 +82,19 @@ export function apiIndex(site: Site): z.infer<typeof apiIndexSchema> {
   return {
     name: `${site.company.name} public API`,
     version: "v1",
-    description: `Public facts about ${site.company.name}. Reads need no key and no account.`,
+    description: `Public facts about ${site.company.name}. Reads need no key and no account; filing a project brief needs an access token, self-serve and anonymous.`,
     sample_content: site.company.sample_content,
-    resources: catalogIds.map((id) => ({
+    resources: indexedResources.map(({ id, description, operations }) => ({
       id,
-      url: absolute(site.baseUrl, resourcePaths[id]),
-      methods: ["GET"],
-      description: resourceCatalog[id].description,
+      url: absolute(site.baseUrl, operations[0]!.path),
+      methods: operations.map((o) => o.method),
+      description,
+      operations: operations.map((o) => ({
+        method: o.method,
+        operation_id: o.operationId,
+        openapi_url: `${absolute(site.baseUrl, openApiPath)}${operationPointer(o)}`,
+        scopes: [...o.scopes],
+      })),
     })),
     documentation_url: absolute(site.baseUrl, pagePaths.developers),
     openapi_url: absolute(site.baseUrl, openApiPath),

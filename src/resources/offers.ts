@@ -2,6 +2,7 @@ import { z } from "zod";
 
 import type { Site } from "../site/model.ts";
 import { pageLinks, pageLinksSchema, usdAmountSchema } from "./common.ts";
+import { freeIntroCall } from "../site/format.ts";
 import { pagePaths } from "../paths.ts";
 
 const rangeSchema = z.object({ min: z.number().int().describe("Lower bound."), max: z.number().int().describe("Upper bound.") });
@@ -59,7 +60,7 @@ export function offersResource(site: Site): OffersResource {
       includes,
       pricing: {
         model: "intro_call",
-        description: `Priced on a free ${booking.duration_minutes}-minute intro call.`,
+        description: `Priced on ${freeIntroCall(booking.duration_minutes)}.`,
         booking_url: booking.url,
       },
     })),

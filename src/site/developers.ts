@@ -9,7 +9,7 @@ import { accessTokenLifetimeSeconds, resourceIdentifiers, scopes } from "../oaut
 import { caseStudyResourceSchema } from "../resources/case-studies.ts";
 import { catalogIds, resourceCatalog } from "../resources/catalog.ts";
 import { apiIndexSchema } from "../resources/index.ts";
-import { fieldErrorSchema } from "../api/openapi-writes.ts";
+import { fieldErrorSchema } from "../briefs/validate.ts";
 import { maxBriefBytes } from "../briefs/limits.ts";
 import { briefSchema } from "../briefs/schema.ts";
 import { mcpGuide } from "./developers-mcp.ts";

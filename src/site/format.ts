@@ -21,6 +21,12 @@ export function describeChange(r: Pick<Result, "before" | "after">): string {
 export const range = (r: { min: number; max: number }, unit: string) =>
   r.min === r.max ? `${r.min} ${unit}` : `${r.min}–${r.max} ${unit}`;
 
+/** "a free 30-minute intro call": one phrase for every page and twin, so no template can drop its spaces. */
+export const freeIntroCall = (minutes: number) => `a free ${minutes}-minute intro call`;
+
+/** The note under the table of site sizes, on /offers and in its twin. */
+export const sizesPricingNote = (minutes: number) => `Every site is priced on ${freeIntroCall(minutes)}.`;
+
 export const usd = (amount: number) => `$${amount.toLocaleString("en-US")}`;
 
 export const longDate = (d: Date) => d.toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });

@@ -34,7 +34,9 @@ describe("the discovery documents", () => {
       [index.discovery.jwks_url, /application\/json/],
       [index.discovery.llms_txt_url, /text\/plain/],
       ...index.discovery.oauth_protected_resource_urls.map((u: string): [string, RegExp] => [u, /application\/json/]),
-      ...index.resources.map((r: { url: string }): [string, RegExp] => [r.url, /application\/json/]),
+      ...index.resources
+        .filter((r: { methods: string[] }) => r.methods.includes("GET"))
+        .map((r: { url: string }): [string, RegExp] => [r.url, /application\/json/]),
       ...catalog.linkset.flatMap((entry: Json) =>
         Object.entries(entry)
           .filter(([rel]) => rel !== "anchor")

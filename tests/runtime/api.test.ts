@@ -125,6 +125,47 @@ describe("the quota: 120 requests per 60 seconds per client IP", () => {
   });
 });
 
+describe("the index", () => {
+  type Operation = { method: string; operation_id: string; openapi_url: string; scopes: string[] };
+  type Entry = { id: string; url: string; methods: string[]; operations: Operation[] };
+
+  it("lists the one write, briefs, with its method, the scope it needs and its OpenAPI operation", async () => {
+    const index = (await (await api("/api/v1")).json()) as { resources: Entry[] };
+    expect(index.resources.find((r) => r.id === "briefs")).toEqual({
+      id: "briefs",
+      url: `${base}/api/v1/briefs`,
+      methods: ["POST"],
+      description: expect.any(String),
+      operations: [
+        {
+          method: "POST",
+          operation_id: "fileBrief",
+          scopes: ["svc:brief"],
+          openapi_url: `${base}/api/v1/openapi.json#/paths/~1api~1v1~1briefs/post`,
+        },
+      ],
+    });
+  });
+
+  it("points each operation at the OpenAPI document, where it has that operationId, method, path and security", async () => {
+    const index = (await (await api("/api/v1")).json()) as { resources: Entry[] };
+    const document = (await (await api("/api/v1/openapi.json")).json()) as Record<string, unknown>;
+    for (const resource of index.resources) {
+      expect(resource.operations.map((o) => o.method)).toEqual(resource.methods);
+      for (const operation of resource.operations) {
+        const [documentUrl, pointer = ""] = operation.openapi_url.split("#");
+        expect(documentUrl).toBe(`${base}/api/v1/openapi.json`);
+        const [, , path, method] = pointer.split("/").map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
+        expect(`${base}${path}`, operation.openapi_url).toBe(resource.url);
+        expect(method).toBe(operation.method.toLowerCase());
+        const described = (document.paths as Record<string, Record<string, { operationId: string; security: unknown }>>)[path!]![method!]!;
+        expect(described.operationId).toBe(operation.operation_id);
+        expect(described.security).toEqual(operation.scopes.length === 0 ? [] : [{ oauth2: operation.scopes }]);
+      }
+    }
+  });
+});
+
 describe("the machine-readable description", () => {
   it("is a valid OpenAPI 3.1 document, linked from the index and the developer page", async () => {
     const res = await api("/api/v1/openapi.json");

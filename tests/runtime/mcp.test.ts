@@ -131,6 +131,18 @@ describe("an MCP client given only /mcp reads every fact", () => {
     expect(sse.headers.get("content-type")).toBe("text/event-stream");
     expect(await sse.text()).toMatch(/^event: message\ndata: \{"result":\{\},"jsonrpc":"2.0","id":2\}/m);
   });
+
+  it("reads the Accept header with a real parser: a comma inside a quoted parameter does not split a range", async () => {
+    const sse = await post(
+      { jsonrpc: "2.0", id: 3, method: "ping" },
+      { Accept: 'text/event-stream, application/json;profile="a,b";q=0.5' },
+    );
+    expect(sse.headers.get("content-type")).toBe("text/event-stream");
+    await sse.body?.cancel();
+    const json = await post({ jsonrpc: "2.0", id: 4, method: "ping" }, { Accept: "text/*, application/json;q=0.5" });
+    expect(json.headers.get("content-type")).toMatch(/^application\/json/);
+    await json.body?.cancel();
+  });
 });
 
 describe("authentication", () => {

@@ -51,6 +51,7 @@ describe("pages and their Markdown twins", () => {
   it.each([
     ["text/markdown, text/html;q=0.9", "text/markdown"],
     ["text/html, text/markdown", "text/markdown"],
+    ['text/markdown;q=0.5, text/html;note="a,b";q=0.1', "text/markdown"],
     ["text/markdown;q=0.5, text/html", "text/html"],
     ["text/markdown;q=0", "text/html"],
     ["*/*", "text/html"],
@@ -60,6 +61,14 @@ describe("pages and their Markdown twins", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain(type);
     await res.body?.cancel();
+  });
+
+  it("says what the intro call is, with its words spaced, on /offers and in its twin", async () => {
+    const { booking } = (await (await get("/api/v1/contact")).json()) as { booking: { duration_minutes: number } };
+    const sentence = `Every site is priced on a free ${booking.duration_minutes}-minute intro call.`;
+    const main = /<main[^>]*>([\s\S]*)<\/main>/.exec(await (await get("/offers", browserAccept)).text())![1]!;
+    expect(main.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ")).toContain(sentence);
+    expect(await (await get("/offers", "text/markdown")).text()).toContain(sentence);
   });
 
   it("serves the explicit .md URL too", async () => {
@@ -96,10 +105,11 @@ describe("the JSON read resources", () => {
     expect(schema.parse(json)).toEqual(json);
   });
 
-  it("links from the index to every resource, each of which answers", async () => {
-    const index = (await (await get("/api/v1")).json()) as { resources: { url: string }[] };
-    for (const { url } of index.resources) {
+  it("links from the index to every resource, each read of which answers", async () => {
+    const index = (await (await get("/api/v1")).json()) as { resources: { url: string; methods: string[] }[] };
+    for (const { url, methods } of index.resources) {
       expect(url.startsWith(`${base}/api/v1/`)).toBe(true);
+      if (!methods.includes("GET")) continue;
       const res = await fetch(url);
       expect(res.status, url).toBe(200);
       await res.body?.cancel();

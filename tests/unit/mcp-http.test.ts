@@ -12,6 +12,11 @@ describe("JSON or an event stream", () => {
     ["text/event-stream", true],
     ["application/json;q=0.5, text/event-stream", true],
     ["text/event-stream;q=0", false],
+    ["text/*", false],
+    ["TEXT/EVENT-STREAM", true],
+    ["application/*;q=0.5, text/event-stream", true],
+    ['text/event-stream, application/json;profile="a,b";q=0.5', true],
+    ["text/event-stream;q=abc", false],
   ])("Accept %s -> event stream %s", (accept, expected) => expect(prefersEventStream(accept)).toBe(expected));
 });
 

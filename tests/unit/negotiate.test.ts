@@ -14,6 +14,12 @@ describe("prefersMarkdown", () => {
     ["text/markdown;q=0.5, text/*", false],
     ["text/markdown;q=0", false],
     ["text/markdown;q=abc", false],
+    ["text/markdown;q=1.5", false],
+    // A quoted parameter may hold a comma: it does not end the range, so this text/html weighs 0.1.
+    ['text/markdown;q=0.5, text/html;note="a,b";q=0.1', true],
+    ['text/html;note="a,b";q=0.1, text/markdown;q=0.05', false],
+    ["text/markdown, */*", true],
+    ["*", false],
     ["*/*", false],
     ["text/*", false],
     ["", false],

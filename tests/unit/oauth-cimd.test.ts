@@ -7,7 +7,7 @@ import { OAuthError } from "../../src/oauth/errors.ts";
 import { Refusal } from "../../src/http/refusal.ts";
 import { quotaHeaders } from "../../src/limits/headers.ts";
 import type { PolicyName } from "../../src/limits/policies.ts";
-import { isPublicAddress } from "../../src/oauth/ssrf.ts";
+import { isLoopbackAddress, isPublicAddress } from "../../src/oauth/ssrf.ts";
 import { inProcessOAuthServer } from "../support/oauth-server.ts";
 
 /** Client ID metadata documents served from loopback (the test mode), resolved in-process over the local store. */
@@ -168,26 +168,40 @@ describe("client ID metadata documents", () => {
     expect(await resolve(`${origin}/n21.json`, { ip: newIp() })).toMatchObject({ client_id: `${origin}/n21.json` });
   });
 
-  it("classifies addresses, IPv4-mapped IPv6 included", () => {
-    for (const ip of ["8.8.8.8", "2606:4700::1111", "1.1.1.1"]) expect(isPublicAddress(ip), ip).toBe(true);
-    for (const ip of [
-      "127.0.0.1",
-      "10.0.0.1",
-      "172.16.5.4",
-      "100.64.0.1",
-      "169.254.1.1",
-      "0.0.0.0",
-      "::1",
-      "::",
-      "fc00::1",
-      "fe80::1",
-      "::ffff:127.0.0.1",
-      "::ffff:7f00:1",
-      "64:ff9b::a00:1",
-      "2002:a00:1::",
-      "ff02::1",
-    ]) {
-      expect(isPublicAddress(ip), ip).toBe(false);
-    }
+  it.each([
+    ["public IPv4", ["8.8.8.8", "1.1.1.1", "93.184.215.14"]],
+    ["global unicast IPv6", ["2606:4700::1111", "2a00:1450:4001:80b::200e"]],
+    ["IPv4-mapped public IPv4", ["::ffff:8.8.8.8", "::ffff:808:808"]],
+  ])("accepts %s", (_, ips) => {
+    for (const ip of ips) expect(isPublicAddress(ip), ip).toBe(true);
+  });
+
+  it.each([
+    ["unspecified", ["0.0.0.0", "0.1.2.3", "::"]],
+    ["loopback", ["127.0.0.1", "127.255.0.9", "::1"]],
+    ["private (RFC 1918)", ["10.0.0.1", "172.16.5.4", "172.31.255.255", "192.168.1.1"]],
+    ["shared address space (RFC 6598)", ["100.64.0.1", "100.127.255.254"]],
+    ["link-local", ["169.254.1.1", "fe80::1", "febf::1"]],
+    ["IETF protocol assignments", ["192.0.0.8"]],
+    ["documentation", ["192.0.2.1", "198.51.100.7", "203.0.113.9", "2001:db8::1", "3fff::1"]],
+    ["benchmarking", ["198.18.0.1", "198.19.255.255", "2001:2::1"]],
+    ["6to4 relay anycast and 6to4", ["192.88.99.1", "2002:a00:1::", "2002:808:808::1"]],
+    ["multicast", ["224.0.0.1", "239.255.255.250", "ff02::1", "ff0e::1"]],
+    ["reserved and broadcast", ["240.0.0.1", "255.255.255.255"]],
+    ["IPv4-mapped private IPv4, in any spelling", ["::ffff:127.0.0.1", "::ffff:7f00:1", "::FFFF:10.0.0.1", "0:0:0:0:0:ffff:a9fe:a9fe"]],
+    ["IPv4-compatible and IPv4-translated (RFC 6145)", ["::127.0.0.1", "::a00:1", "::ffff:0:a00:1"]],
+    ["NAT64 (RFC 6052, RFC 8215)", ["64:ff9b::a00:1", "64:ff9b::808:808", "64:ff9b:1::a00:1"]],
+    ["Teredo", ["2001:0:4136:e378:8000:63bf:3fff:fdd2", "2001::1"]],
+    ["ORCHID and other IETF assignments in 2001::/23", ["2001:10::1", "2001:20::1", "2001:3::1"]],
+    ["unique local and site-local", ["fc00::1", "fd12:3456::1", "fec0::1"]],
+    ["outside global unicast (2000::/3)", ["100::1", "4000::1", "5f00::1"]],
+    ["not an address", ["", "localhost", "1.2.3", "127.1", "0x7f000001", "::ffff:1.2.3", "fe80::1%eth0x/"]],
+  ])("refuses %s", (_, ips) => {
+    for (const ip of ips) expect(isPublicAddress(ip), ip).toBe(false);
+  });
+
+  it("knows loopback in every spelling, for the test-only loopback mode", () => {
+    for (const ip of ["127.0.0.1", "127.1.2.3", "::1", "::ffff:127.0.0.1", "::ffff:7f00:1"]) expect(isLoopbackAddress(ip), ip).toBe(true);
+    for (const ip of ["10.0.0.1", "::", "8.8.8.8", "::2"]) expect(isLoopbackAddress(ip), ip).toBe(false);
   });
 });

@@ -4,6 +4,7 @@ import type { Deprecation } from "../../src/api/deprecations.ts";
 import { openApiDocument } from "../../src/api/openapi.ts";
 import { problems } from "../../src/api/problems.ts";
 import { developersMarkdown } from "../../src/markdown/developers.ts";
+import { apiIndex } from "../../src/resources/index.ts";
 import { buildSite } from "../../src/site/model.ts";
 import { loadContentDir } from "../support/content.ts";
 
@@ -47,6 +48,20 @@ describe("the OpenAPI document", () => {
     ])
       expect(responses).toContain(code);
     expect(JSON.stringify(doc)).not.toContain('"deprecated":true');
+  });
+
+  it("has every operation the index lists, at the index's pointer, with its operationId and security", () => {
+    const doc = openApiDocument(site) as unknown as Record<string, unknown>;
+    const operations = apiIndex(site).resources.flatMap((r) => r.operations.map((o) => ({ ...o, url: r.url })));
+    expect(operations.map((o) => o.operation_id)).toEqual(expect.arrayContaining(["getCompany", "fileBrief"]));
+    for (const operation of operations) {
+      const pointer = new URL(operation.openapi_url).hash.slice(1);
+      const [, , path, method] = pointer.split("/").map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
+      expect(`https://studio.example${path}`).toBe(operation.url);
+      const described = (doc.paths as Record<string, Record<string, { operationId: string; security: unknown }>>)[path!]?.[method!];
+      expect(described?.operationId, pointer).toBe(operation.operation_id);
+      expect(described?.security).toEqual(operation.scopes.length === 0 ? [] : [{ oauth2: operation.scopes }]);
+    }
   });
 
   it("marks a deprecated operation, as does the developer page (a fixture)", async () => {
