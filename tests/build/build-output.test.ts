@@ -64,6 +64,24 @@ describe("the build output", () => {
   });
 });
 
+describe("the developer page", () => {
+  // Every id the page had before its prose moved to content/developers/: problem documents, JSON-RPC errors, the
+  // agent card, the OAuth metadata and the deprecation headers link to some of them, readers' bookmarks to the rest.
+  const anchorsBeforeTheMove = [
+    ...["main", "toc-title", "reading", "resources", "markdown", "oauth", "oauth-limits", "oauth-errors", "briefs", "mcp"],
+    ...["mcp-errors", "a2a", "errors", "quota", "versioning", "reference", "fields"],
+    ...["not-found", "method-not-allowed", "rate-limited", "invalid-token", "insufficient-scope", "invalid-json", "invalid-brief"]
+      .concat(["payload-too-large", "invalid-idempotency-key", "idempotency-key-reused", "brief-quota-exceeded", "service-unavailable"])
+      .map((code) => `error-${code}`),
+    ...["index", "company", "offers", "case-studies", "pages", "contact"].map((id) => `resource-${id}`),
+  ];
+
+  it("keeps every anchor it had", async () => {
+    const ids = new Set([...(await read("developers.html")).matchAll(/ id="([^"]+)"/g)].map((m) => m[1]));
+    expect(anchorsBeforeTheMove.filter((id) => !ids.has(id))).toEqual([]);
+  });
+});
+
 /** Builds a copy of content/ with one change, into a throw-away folder, and returns the build's output. */
 async function buildBroken(edit: (dir: string) => Promise<void>) {
   const work = await mkdtemp(join(tmpdir(), "frontdoor-broken-"));
