@@ -16,7 +16,8 @@ export interface Deprecation {
 
 export const deprecations: readonly Deprecation[] = [];
 
-const minimumNoticeDays = 180;
+/** The least notice between a Deprecation and its Sunset. */
+export const minimumNoticeDays = 180;
 
 /** Rejects a table that breaks the versioning policy (sunset too soon, or before deprecation). */
 export function checkDeprecations(table: readonly Deprecation[]): void {

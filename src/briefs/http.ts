@@ -5,8 +5,10 @@ import { quotaHeaders } from "../limits/headers.ts";
 import { fileBrief, type PipelineDeps } from "./pipeline.ts";
 import { accepted } from "./receipt.ts";
 
+/** The longest Idempotency-Key accepted, in characters. */
+export const maxIdempotencyKeyLength = 255;
 /** An Idempotency-Key: 1 to 255 visible ASCII characters (spaces allowed after the first). */
-export const idempotencyKeyPattern = /^[\x21-\x7E][\x20-\x7E]{0,254}$/;
+export const idempotencyKeyPattern = new RegExp(`^[\\x21-\\x7E][\\x20-\\x7E]{0,${maxIdempotencyKeyLength - 1}}$`);
 
 /** The largest request body accepted, in bytes. */
 export const maxBriefBytes = 32 * 1024;
