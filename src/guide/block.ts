@@ -81,8 +81,6 @@ export const fieldTable = (fields: FieldDoc[]): Table => ({
   rows: fields.map((f) => [{ code: f.path }, f.type, f.description]),
 });
 
-export const fieldsBlock = (fields: FieldDoc[]) => tableBlock(fieldTable(fields));
-
 /** A code sample: a fenced block in the twin, a `pre` in the page. */
 export function codeBlock(language: string, code: string): Block {
   const fence = "`".repeat(Math.max(2, ...(code.match(/`+/g) ?? []).map((run) => run.length)) + 1);

@@ -1,4 +1,12 @@
-import { defineHastPlugin, defineMdastPlugin, markdownToHtml, markdownToMdast, type Features } from "satteri";
+import {
+  defineHastPlugin,
+  defineMdastPlugin,
+  markdownToHtml,
+  markdownToMdast,
+  type Features,
+  type HastVisitorContext,
+  type HastNode,
+} from "satteri";
 import type { Block } from "./block.ts";
 
 /**
@@ -11,14 +19,15 @@ const features: Features = { gfm: { footnotes: false }, frontmatter: false };
 
 /** Where code spans and code blocks sit in the Markdown: a value placed there is written as it is, never escaped. */
 export function codeRanges(markdown: string): [number, number][] {
+  type Tree = { type: string; position?: { start: { offset?: number }; end: { offset?: number } }; children?: Tree[] };
   const ranges: [number, number][] = [];
-  const walk = (node: { type: string; position?: { start: { offset?: number }; end: { offset?: number } }; children?: unknown[] }) => {
+  const walk = (node: Tree) => {
     if ((node.type === "code" || node.type === "inlineCode") && node.position) {
       ranges.push([node.position.start.offset ?? 0, node.position.end.offset ?? 0]);
     }
-    for (const child of node.children ?? []) walk(child as typeof node);
+    node.children?.forEach(walk);
   };
-  walk(markdownToMdast(markdown, { features }) as Parameters<typeof walk>[0]);
+  walk(markdownToMdast(markdown, { features }) as Tree);
   return ranges;
 }
 
@@ -53,8 +62,8 @@ export function sectionHtml(markdown: string, options: { sectionId: string; wide
       problems.push({ field: node.value.slice(0, 40), problem: "raw HTML is not allowed: the Markdown twin would show it as it is" });
     },
   });
-  const atRoot = (node: object, ctx: { parent(n: object): { type: string } | undefined }) => ctx.parent(node)?.type === "root";
-  const column = (node: object, ctx: Parameters<typeof atRoot>[1] & { setProperty(n: object, k: string, v: unknown): void }) => {
+  const atRoot = (node: HastNode, ctx: HastVisitorContext) => ctx.parent(node)?.type === "root";
+  const column = (node: HastNode, ctx: HastVisitorContext) => {
     if (wide && atRoot(node, ctx)) ctx.setProperty(node, "className", ["column"]);
   };
   const layout = defineHastPlugin({

@@ -32,8 +32,6 @@ export const linkedAnchors: Record<string, string> = {
   ...Object.fromEntries(Object.keys(problems).map((code) => [problemAnchor(code), `the type of every ${code} problem document`])),
 };
 
-const valueKinds = (values: Record<string, Record<string, string>>) => Object.keys(values).join(", ");
-
 /** Renders every section, then checks the page as a whole: each in-page link lands, no anchor is lost or doubled. */
 export function renderGuide(site: Site, deprecations: readonly Deprecation[] = liveDeprecations): RenderedSection[] {
   const cached = deprecations === liveDeprecations ? rendered.get(site) : undefined;
@@ -51,18 +49,19 @@ export function renderGuide(site: Site, deprecations: readonly Deprecation[] = l
       if (!built.has(key)) built.set(key, blocks[p.kind]![p.name]!());
       return built.get(key)!;
     };
+    const code = codeRanges(body);
+    const inCode = (p: Placeholder) => code.some(([start, end]) => p.start >= start && p.end <= end);
+    const isBlock = (p: Placeholder) => Object.hasOwn(blocks, p.kind);
     for (const p of placeholders) {
-      const known = values[p.kind] ?? blocks[p.kind];
+      const known = Object.hasOwn(values, p.kind) ? values[p.kind] : isBlock(p) ? blocks[p.kind] : undefined;
       if (!known) {
-        throw new ContentError(
-          file,
-          p.source,
-          `there is no kind "${p.kind}": values are ${valueKinds(values)}; blocks are ${Object.keys(blocks).join(", ")}`,
-        );
+        const kinds = `values are ${Object.keys(values).join(", ")}; blocks are ${Object.keys(blocks).join(", ")}`;
+        throw new ContentError(file, p.source, `there is no kind "${p.kind}": ${kinds}`);
       }
-      if (!(p.name in known))
+      if (!Object.hasOwn(known, p.name)) {
         throw new ContentError(file, p.source, `the code provides no ${p.kind} "${p.name}" (it has: ${Object.keys(known).join(", ")})`);
-      if (blocks[p.kind] && !standsAlone(body, p)) {
+      }
+      if (isBlock(p) && (inCode(p) || !standsAlone(body, p))) {
         throw new ContentError(
           file,
           p.source,
@@ -70,11 +69,7 @@ export function renderGuide(site: Site, deprecations: readonly Deprecation[] = l
         );
       }
     }
-
-    const code = codeRanges(body);
-    const inCode = (p: Placeholder) => code.some(([start, end]) => p.start >= start && p.end <= end);
     const value = (p: Placeholder) => (inCode(p) ? values[p.kind]![p.name]! : text(values[p.kind]![p.name]!));
-    const isBlock = (p: Placeholder) => p.kind in blocks;
 
     const markdown = splice(body, placeholders, (p) => (isBlock(p) ? blockOf(p).markdown : value(p))).trim();
     const markers = new Map(placeholders.filter(isBlock).map((p) => [`{{${p.kind}:${p.name}}}`, blockOf(p)]));

@@ -5,7 +5,7 @@ import { problemAnchor, problems, type ProblemCode } from "../api/problems.ts";
 import { briefSchema } from "../briefs/schema.ts";
 import { policies, type PolicyName } from "../limits/policies.ts";
 import { scopes } from "../oauth/metadata.ts";
-import { apiBase, absolute, caseStudyResourcePath, resourcePaths } from "../paths.ts";
+import { apiBase, absolute, resourcePaths } from "../paths.ts";
 import { caseStudyResourceSchema } from "../resources/case-studies.ts";
 import { catalogIds, resourceCatalog } from "../resources/catalog.ts";
 import { apiIndexSchema } from "../resources/index.ts";
@@ -90,8 +90,6 @@ export const fieldErrorTable = () => fieldTable(fieldDocs(fieldErrorSchema));
 
 /** What the single case study adds to an entry of the list. */
 export const caseStudyExtraFieldsTable = () => fieldTable(fieldDocs(caseStudyResourceSchema).filter((f) => f.path === "story"));
-
-export const caseStudyUrl = (site: Site) => absolute(site.baseUrl, caseStudyResourcePath("{id}"));
 
 /** The fields of the index and of every resource: one folded table each in the page, a line and a table in the twin. */
 export function resourceFieldsBlock(site: Site): Block {

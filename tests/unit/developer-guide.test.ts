@@ -115,6 +115,12 @@ describe("the developer guide", () => {
       "The quotas: {{table:quotas}}",
       /trial\.md: \{\{table:quotas\}\}: a generated block stands on a line of its own/,
     ],
+    [
+      "a block inside a code block",
+      "```\n\n{{table:quotas}}\n\n```",
+      /trial\.md: \{\{table:quotas\}\}: a generated block stands on a line of its own/,
+    ],
+    ["a name every object has", "{{limit:constructor}}", /trial\.md: \{\{limit:constructor\}\}: the code provides no limit "constructor"/],
     ["a heading above ###", "## Mine\n\nText.", /trial\.md: ##: the section's title is its own heading: start headings at ###/],
     ["raw HTML", "<div>hi</div>", /trial\.md: <div>hi<\/div>: raw HTML is not allowed/],
     ["a link to an anchor the page lacks", "See [this](#nowhere).", /trial\.md: #nowhere: links to an anchor the page does not have/],
