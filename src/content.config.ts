@@ -3,6 +3,7 @@ import { glob } from "astro/loaders";
 import { caseStudySchema } from "./schemas/case-study.ts";
 import { companySchema } from "./schemas/company.ts";
 import { contactSchema } from "./schemas/contact.ts";
+import { guideSectionSchema } from "./schemas/guide-section.ts";
 import { offerSchema } from "./schemas/offer.ts";
 import { pageSchema } from "./schemas/page.ts";
 
@@ -14,4 +15,5 @@ export const collections = {
   offers: defineCollection({ loader: glob({ pattern: "*.yaml", base: `${root}/offers` }), schema: offerSchema }),
   caseStudies: defineCollection({ loader: glob({ pattern: "*.md", base: `${root}/case-studies` }), schema: caseStudySchema }),
   pages: defineCollection({ loader: glob({ pattern: "*.md", base: `${root}/pages` }), schema: pageSchema }),
+  developerGuide: defineCollection({ loader: glob({ pattern: "*.md", base: `${root}/developers` }), schema: guideSectionSchema }),
 };

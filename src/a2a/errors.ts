@@ -1,4 +1,4 @@
-import type { ConditionName } from "../http/conditions.ts";
+import { conditionOf, type ConditionName } from "../http/conditions.ts";
 import { jsonRpc } from "../http/formats.ts";
 
 /**
@@ -45,3 +45,11 @@ export const a2aConditions = [
   "rate_limited",
   "service_unavailable",
 ] as const satisfies ConditionName[];
+
+/** Every JSON-RPC number this agent answers itself, by name: A2A's own and the conditions', most specific first. */
+export const a2aErrorCodes = (): Record<string, number> =>
+  Object.fromEntries(
+    [...Object.entries(a2aProtocolErrors), ...a2aConditions.map((name) => [name, conditionOf(name).rpc!] as const)].sort(
+      ([, a], [, b]) => b - a,
+    ),
+  );

@@ -16,6 +16,7 @@ export interface Deprecation {
 
 export const deprecations: readonly Deprecation[] = [];
 
+/** The least notice between a Deprecation and its Sunset. */
 export const minimumNoticeDays = 180;
 
 /** Rejects a table that breaks the versioning policy (sunset too soon, or before deprecation). */

@@ -2,6 +2,7 @@ import type { CaseStudy } from "../schemas/case-study.ts";
 import type { Company } from "../schemas/company.ts";
 import type { Contact } from "../schemas/contact.ts";
 import type { CarePlan, Offer, SiteOffer } from "../schemas/offer.ts";
+import type { GuideSection } from "../schemas/guide-section.ts";
 import type { Page } from "../schemas/page.ts";
 import { notFoundPageId } from "./routes.ts";
 import { pagePaths, type PageId } from "../paths.ts";
@@ -20,11 +21,20 @@ export interface RawContent {
   offers: Entry<Offer>[];
   caseStudies: Entry<CaseStudy>[];
   pages: Entry<Page>[];
+  developerGuide: Entry<GuideSection>[];
 }
 
 export interface SitePage extends Page {
   id: string;
   body: string;
+}
+
+/** One section of the developer guide: its anchor (the file name), title, layout, and Markdown with placeholders. */
+export interface SiteGuideSection extends GuideSection {
+  id: string;
+  body: string;
+  /** The content file, for error messages. */
+  file: string;
 }
 
 export interface SiteCaseStudy extends CaseStudy {
@@ -41,6 +51,8 @@ export interface Site {
   carePlan: CarePlan & { id: string };
   caseStudies: SiteCaseStudy[];
   pages: Record<PageId | typeof notFoundPageId, SitePage>;
+  /** The developer guide's sections, in order; rendered by src/guide/. */
+  developerGuide: SiteGuideSection[];
 }
 
 /** A content problem that the schemas cannot see on their own, reported like a schema error. */
@@ -104,5 +116,20 @@ export function buildSite(raw: RawContent, baseUrl: string): Site {
     }),
   ) as Site["pages"];
 
-  return { baseUrl: baseUrl.replace(/\/+$/, ""), company, contact, siteOffers, carePlan: carePlans[0]!, caseStudies, pages };
+  const developerGuide = raw.developerGuide
+    .map((entry) => ({ id: entry.id, ...entry.data, body: entry.body ?? "", file: fileOf(entry, `content/developers/${entry.id}.md`) }))
+    .sort((a, b) => a.order - b.order || a.id.localeCompare(b.id));
+  if (developerGuide.length === 0)
+    throw new ContentError("content/developers/", "(folder)", "has no section; the developer page needs them");
+
+  return {
+    baseUrl: baseUrl.replace(/\/+$/, ""),
+    company,
+    contact,
+    siteOffers,
+    carePlan: carePlans[0]!,
+    caseStudies,
+    pages,
+    developerGuide,
+  };
 }

@@ -64,18 +64,57 @@ describe("the build output", () => {
   });
 });
 
-/** Builds a copy of content/ with one change, into a throw-away folder, and returns the build's output. */
-async function buildBroken(edit: (dir: string) => Promise<void>) {
+describe("the developer page", () => {
+  // Every id the page had before its prose moved to content/developers/: problem documents, JSON-RPC errors, the
+  // agent card, the OAuth metadata and the deprecation headers link to some of them, readers' bookmarks to the rest.
+  const anchorsBeforeTheMove = [
+    ...["main", "toc-title", "reading", "resources", "markdown", "oauth", "oauth-limits", "oauth-errors", "briefs", "mcp"],
+    ...["mcp-errors", "a2a", "errors", "quota", "versioning", "reference", "fields"],
+    ...["not-found", "method-not-allowed", "rate-limited", "invalid-token", "insufficient-scope", "invalid-json", "invalid-brief"]
+      .concat(["payload-too-large", "invalid-idempotency-key", "idempotency-key-reused", "brief-quota-exceeded", "service-unavailable"])
+      .map((code) => `error-${code}`),
+    ...["index", "company", "offers", "case-studies", "pages", "contact"].map((id) => `resource-${id}`),
+  ];
+
+  it("keeps every anchor it had", async () => {
+    const ids = new Set([...(await read("developers.html")).matchAll(/ id="([^"]+)"/g)].map((m) => m[1]));
+    expect(anchorsBeforeTheMove.filter((id) => !ids.has(id))).toEqual([]);
+  });
+
+  it("says the same as its twin: the same headings in order, the same tables, the same numbers", async () => {
+    const html = await read("developers.html");
+    const twin = await read("developers.md");
+    // The page's own text: its main element without the table of contents, tags as spaces, entities decoded.
+    const main = html.slice(html.indexOf("<main"), html.indexOf("</main>")).replace(/<nav class="toc"[\s\S]*?<\/nav>/, "");
+    const words = (fragment: string) =>
+      fragment
+        .replace(/<[^>]+>/g, " ")
+        .replace(/&(lt|gt|quot|#39|amp);/g, (_, e: string) => ({ lt: "<", gt: ">", quot: '"', "#39": "'", amp: "&" })[e]!);
+    const pageHeadings = [...main.matchAll(/<h([1-3])[^>]*>([\s\S]*?)<\/h\1>/g)].map((m) => `${m[1]} ${words(m[2]!).trim()}`);
+    const prose = twin.replace(/^```[\s\S]*?^```$/gm, "");
+    const twinHeadings = [...prose.matchAll(/^(#{1,3}) (.+)$/gm)].map((m) => `${m[1]!.length} ${m[2]!.replace(/[`\\]/g, "")}`);
+    expect(twinHeadings.length).toBeGreaterThan(30);
+    expect(twinHeadings).toEqual(pageHeadings);
+    expect((twin.match(/^\| ---/gm) ?? []).length).toBe((main.match(/<table>/g) ?? []).length);
+    const numbers = (text: string) => (text.match(/\d+/g) ?? []).sort();
+    expect(numbers(twin.replace(/\]\([^)]*\)/g, "]"))).toEqual(numbers(words(main)));
+  });
+});
+
+/** Builds a copy of content/ with one change, into a throw-away folder: the build's exit code, its output and the files asked for. */
+async function buildEdited(edit: (dir: string) => Promise<void>, files: string[] = []) {
   const work = await mkdtemp(join(tmpdir(), "frontdoor-broken-"));
   try {
     await cp(join(root, "content"), join(work, "content"), { recursive: true });
     await edit(join(work, "content"));
-    return await buildContentInto(root, { contentDir: join(work, "content"), outDir: join(work, "dist"), cacheDir: join(work, "cache") });
+    const outDir = join(work, "dist");
+    const build = await buildContentInto(root, { contentDir: join(work, "content"), outDir, cacheDir: join(work, "cache") });
+    const read = async (file: string) => [file, build.code === 0 ? await readFile(join(outDir, file), "utf8") : ""] as const;
+    return { ...build, files: Object.fromEntries(await Promise.all(files.map(read))) };
   } finally {
     await rm(work, { recursive: true, force: true });
   }
 }
-
 const replaceIn = async (file: string, from: string, to: string) => {
   const text = await readFile(file, "utf8");
   if (!text.includes(from)) throw new Error(`${file} has no "${from}"`);
@@ -84,7 +123,7 @@ const replaceIn = async (file: string, from: string, to: string) => {
 
 describe("a content error", () => {
   it("fails the build naming the file, the field and what is wrong", async () => {
-    const { code, output } = await buildBroken((dir) =>
+    const { code, output } = await buildEdited((dir) =>
       replaceIn(join(dir, "case-studies/tidewater-freight.md"), "better: lower", "better: smaller"),
     );
     expect(code).not.toBe(0);
@@ -93,10 +132,37 @@ describe("a content error", () => {
   });
 
   it("fails the build on a broken reference between files", async () => {
-    const { code, output } = await buildBroken((dir) =>
+    const { code, output } = await buildEdited((dir) =>
       replaceIn(join(dir, "case-studies/brightline-analytics.md"), "offer: launch-site", "offer: mega-site"),
     );
     expect(code).not.toBe(0);
     expect(output).toMatch(/case-studies\/brightline-analytics\.md: offer: "mega-site" is not an offer/);
+  });
+});
+
+describe("the developer guide in content/developers/", () => {
+  it("is the source of the page and of its twin", async () => {
+    const sentence = "Editors wrote this sentence in content/developers/quota.md.";
+    const { code, output, files } = await buildEdited(
+      (dir) => replaceIn(join(dir, "developers/quota.md"), "never a request header.", `never a request header. ${sentence}`),
+      ["developers.html", "developers.md"],
+    );
+    expect(code, output).toBe(0);
+    expect(files["developers.html"]).toContain(`${sentence}</p>`);
+    expect(files["developers.md"]).toContain(sentence);
+  });
+
+  it("fails the build on a placeholder the code does not provide, naming the file and the placeholder", async () => {
+    const { code, output } = await buildEdited((dir) =>
+      replaceIn(join(dir, "developers/quota.md"), "never a request header.", "never a request header. At most {{limit:no-such-policy}}."),
+    );
+    expect(code).not.toBe(0);
+    expect(output).toMatch(/developers\/quota\.md: \{\{limit:no-such-policy\}\}: /);
+  });
+
+  it("fails the build when a section other surfaces link to is missing", async () => {
+    const { code, output } = await buildEdited((dir) => rm(join(dir, "developers/a2a.md")));
+    expect(code).not.toBe(0);
+    expect(output).toMatch(/content\/developers\/: #a2a: /);
   });
 });

@@ -5,6 +5,7 @@ import type { z } from "zod";
 import { caseStudySchema } from "../../src/schemas/case-study.ts";
 import { companySchema } from "../../src/schemas/company.ts";
 import { contactSchema } from "../../src/schemas/contact.ts";
+import { guideSectionSchema } from "../../src/schemas/guide-section.ts";
 import { offerSchema } from "../../src/schemas/offer.ts";
 import { pageSchema } from "../../src/schemas/page.ts";
 import type { Entry, RawContent } from "../../src/site/model.ts";
@@ -30,5 +31,6 @@ export async function loadContentDir(root: string): Promise<RawContent> {
     offers: await entries(join(root, "offers"), /\.yaml$/, offerSchema),
     caseStudies: await entries(join(root, "case-studies"), /\.md$/, caseStudySchema),
     pages: await entries(join(root, "pages"), /\.md$/, pageSchema),
+    developerGuide: await entries(join(root, "developers"), /\.md$/, guideSectionSchema),
   };
 }

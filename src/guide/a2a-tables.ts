@@ -1,0 +1,20 @@
+import { a2aErrorCodes } from "../a2a/errors.ts";
+import { briefSkillDescription, briefSkillId, readSkillDescription, readSkills } from "../a2a/skills.ts";
+import { offersResource } from "../resources/offers.ts";
+import type { Site } from "../site/model.ts";
+import type { Table } from "./block.ts";
+
+/** The A2A section's tables, from the agent's skill table and its own error codes. */
+
+export const a2aSkillsTable = (site: Site): Table => ({
+  columns: ["Skill", "Name", "What it does", "Token"],
+  rows: [
+    ...readSkills.map((s) => [{ code: s.id }, s.name, readSkillDescription(s), "none"]),
+    [{ code: briefSkillId }, "File a project brief", briefSkillDescription({ offers: offersResource(site) }), { code: "svc:brief" }],
+  ],
+});
+
+export const a2aErrorsTable = (): Table => ({
+  columns: ["JSON-RPC code", "Meaning"],
+  rows: Object.entries(a2aErrorCodes()).map(([name, code]) => [{ code: String(code) }, { code: name }]),
+});

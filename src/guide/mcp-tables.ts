@@ -1,0 +1,53 @@
+import { briefSchema } from "../briefs/schema.ts";
+import { briefTool, briefToolName, briefToolScope } from "../mcp/brief-tool.ts";
+import { conditionOf } from "../http/conditions.ts";
+import { mcpConditions } from "../mcp/errors.ts";
+import { promptDefinitions } from "../mcp/prompts.ts";
+import { readTools } from "../mcp/read-tools.ts";
+import { resourceDefinitions } from "../mcp/resources.ts";
+import { prebuiltResources, siteSizeIds } from "../resources/prebuilt.ts";
+import type { Site } from "../site/model.ts";
+import type { Table } from "./block.ts";
+
+/** The MCP section's tables, from the same definitions the server registers. */
+
+export function mcpToolsTable(site: Site): Table {
+  const prebuilt = prebuiltResources(site);
+  const filing = {
+    schema: briefSchema(siteSizeIds(prebuilt)),
+    studio: prebuilt.site.name,
+    responseTime: prebuilt.site.response_time,
+    file: () => Promise.reject(new Error("documentation only")),
+  };
+  return {
+    columns: ["Tool", "Needs", "What it does"],
+    rows: [...readTools(prebuilt), briefTool(filing)].map((t) => [
+      { code: t.name },
+      t.name === briefToolName ? `token with ${briefToolScope}` : "no token",
+      t.description,
+    ]),
+  };
+}
+
+export const mcpResourcesTable = (site: Site): Table => ({
+  columns: ["URI", "What it holds"],
+  rows: resourceDefinitions(prebuiltResources(site)).map((r) => [{ code: r.uri }, r.description]),
+});
+
+export const mcpPromptsTable = (site: Site): Table => ({
+  columns: ["Prompt", "Arguments", "What it does"],
+  rows: promptDefinitions(prebuiltResources(site)).map((p) => [
+    { code: p.name },
+    Object.keys(p.arguments).join(", ") || "none",
+    p.description,
+  ]),
+});
+
+/** The errors of the MCP HTTP layer: data.code, HTTP status and JSON-RPC code. */
+export const mcpErrorsTable = (): Table => ({
+  columns: ["data.code", "HTTP", "JSON-RPC code", "Meaning"],
+  rows: mcpConditions.map((name) => {
+    const c = conditionOf(name);
+    return [{ code: c.problem ?? name }, String(c.status), String(c.rpc), `${c.title}: ${c.when}`];
+  }),
+});

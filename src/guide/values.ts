@@ -1,0 +1,118 @@
+import { A2A_ERROR_CODE } from "@a2a-js/sdk/errors";
+import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
+import { securitySchemeNames } from "../a2a/card.ts";
+import { maxA2ABodyBytes, maxStoredHistoryBytes, protocolVersions, taskLifetimeSeconds } from "../a2a/constants.ts";
+import { a2aErrorCodes } from "../a2a/errors.ts";
+import { minimumNoticeDays } from "../api/deprecations.ts";
+import { idempotencyKeyMaxLength, maxBriefBytes } from "../briefs/limits.ts";
+import { idempotencyTtlSeconds, repeatWindowSeconds } from "../briefs/store.ts";
+import { perWindow, policies, type PolicyName } from "../limits/policies.ts";
+import { maxMcpBodyBytes, serverCardMediaType } from "../mcp/constants.ts";
+import { metadataDocumentLimits } from "../oauth/cimd.ts";
+import { jwksMaxAgeSeconds } from "../oauth/jwks.ts";
+import { accessTokenLifetimeSeconds, authorizationCodeLifetimeSeconds, resourceIdentifiers } from "../oauth/metadata.ts";
+import {
+  a2aPath,
+  absolute,
+  agentCardPath,
+  briefsPath,
+  caseStudyResourcePath,
+  markdownPath,
+  mcpPath,
+  oauthPaths,
+  openApiPath,
+  pagePaths,
+  protectedResourceMetadataPath,
+  resourcePaths,
+  serverCardPath,
+  serverCardWellKnownPath,
+} from "../paths.ts";
+import type { Site } from "../site/model.ts";
+
+const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? "" : "s"}`;
+
+/** A duration as the guide says it: "24 hours", "15 minutes", "180 days". */
+export function durationInWords(seconds: number): string {
+  if (seconds >= 2 * 86_400 && seconds % 86_400 === 0) return plural(seconds / 86_400, "day");
+  if (seconds >= 3600 && seconds % 3600 === 0) return plural(seconds / 3600, "hour");
+  if (seconds >= 60 && seconds % 60 === 0) return plural(seconds / 60, "minute");
+  return plural(seconds, "second");
+}
+
+/** A size as the guide says it: "64 KiB". */
+export const sizeInWords = (bytes: number) => (bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`);
+
+const byPolicy = (say: (name: PolicyName) => string) =>
+  Object.fromEntries((Object.keys(policies) as PolicyName[]).map((name) => [name, say(name)]));
+
+/**
+ * The words and numbers the guide's prose takes from the code, by kind and name: `{{limit:mcp}}` is the mcp quota,
+ * `{{window:mcp}}` its window in words. Each value is plain text, the same in the page and in its twin.
+ */
+export function guideValues(site: Site) {
+  const url = (path: string) => absolute(site.baseUrl, path);
+  const [mcpLatest, ...mcpOlder] = SUPPORTED_PROTOCOL_VERSIONS;
+  const a2aErrors: Record<string, number> = {
+    ...Object.fromEntries(Object.entries(A2A_ERROR_CODE).map(([name, code]) => [name.toLowerCase(), code])),
+    ...a2aErrorCodes(),
+  };
+  return {
+    limit: byPolicy((name) => String(policies[name].quota)),
+    window: byPolicy((name) => perWindow(policies[name].windowSeconds)),
+    size: {
+      "brief-body": sizeInWords(maxBriefBytes),
+      "mcp-body": sizeInWords(maxMcpBodyBytes),
+      "a2a-body": sizeInWords(maxA2ABodyBytes),
+      "a2a-task-history": sizeInWords(maxStoredHistoryBytes),
+      "client-metadata-document": sizeInWords(metadataDocumentLimits.maxBytes),
+    },
+    duration: {
+      "access-token": durationInWords(accessTokenLifetimeSeconds),
+      "authorization-code": durationInWords(authorizationCodeLifetimeSeconds),
+      "client-metadata-fetch": durationInWords(metadataDocumentLimits.timeoutMs / 1000),
+      "client-metadata-cache": durationInWords(metadataDocumentLimits.cacheSeconds),
+      "client-metadata-refusal": durationInWords(metadataDocumentLimits.refusalCacheSeconds),
+      "jwks-cache": durationInWords(jwksMaxAgeSeconds),
+      "idempotency-key": durationInWords(idempotencyTtlSeconds),
+      "repeat-window": durationInWords(repeatWindowSeconds),
+      "a2a-task": durationInWords(taskLifetimeSeconds),
+      "deprecation-notice": durationInWords(minimumNoticeDays * 86_400),
+    },
+    length: { "idempotency-key": String(idempotencyKeyMaxLength) },
+    url: {
+      "api-index": url(resourcePaths.index),
+      company: url(resourcePaths.company),
+      "case-study": url(caseStudyResourcePath("{id}")),
+      briefs: url(briefsPath),
+      openapi: url(openApiPath),
+      "markdown-index": url(markdownPath(pagePaths.home)),
+      "offers-page": url(pagePaths.offers),
+      "oauth-metadata": url(oauthPaths.authorizationServerMetadata),
+      "resource-metadata-origin": url(protectedResourceMetadataPath("origin")),
+      "resource-metadata-mcp": url(protectedResourceMetadataPath("mcp")),
+      "resource-metadata-a2a": url(protectedResourceMetadataPath("a2a")),
+      register: url(oauthPaths.register),
+      token: url(oauthPaths.token),
+      authorize: url(oauthPaths.authorize),
+      jwks: url(oauthPaths.jwks),
+      mcp: url(mcpPath),
+      "server-card": url(serverCardPath),
+      "server-card-well-known": url(serverCardWellKnownPath),
+      a2a: url(a2aPath),
+      "agent-card": url(agentCardPath),
+    },
+    version: {
+      mcp: mcpLatest!,
+      "mcp-older": mcpOlder.join(", "),
+      a2a: protocolVersions.join(" and "),
+      "a2a-latest": protocolVersions[0],
+    },
+    list: {
+      "resource-identifiers": resourceIdentifiers(site.baseUrl).join(", "),
+      "a2a-security-schemes": Object.values(securitySchemeNames).join(", "),
+    },
+    site: { studio: site.company.name },
+    name: { "server-card-media-type": serverCardMediaType },
+    "a2a-error": Object.fromEntries(Object.entries(a2aErrors).map(([name, code]) => [name, String(code)])),
+  } satisfies Record<string, Record<string, string>>;
+}
