@@ -1,4 +1,4 @@
-import { conditionOf, type ConditionName } from "../http/conditions.ts";
+import { conditionOf, jsonRpcDoorConditions, type ConditionName } from "../http/conditions.ts";
 import { jsonRpc } from "../http/formats.ts";
 
 /**
@@ -34,17 +34,7 @@ export const protocolError = (name: A2AProtocolError, message: string, id: unkno
   );
 
 /** The conditions /a2a/v1 answers before the SDK sees a request, for its documentation. */
-export const a2aConditions = [
-  "invalid_json",
-  "invalid_request",
-  "unsupported_media_type",
-  "method_not_allowed",
-  "payload_too_large",
-  "invalid_token",
-  "insufficient_scope",
-  "rate_limited",
-  "service_unavailable",
-] as const satisfies ConditionName[];
+export const a2aConditions = [...jsonRpcDoorConditions] as const satisfies ConditionName[];
 
 /** Every JSON-RPC number this agent answers itself, by name: A2A's own and the conditions', most specific first. */
 export const a2aErrorCodes = (): Record<string, number> =>

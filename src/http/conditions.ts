@@ -171,3 +171,16 @@ export type ConditionName = keyof typeof conditions;
 
 /** A condition's row, typed as the table's rows are (optional protocols included). */
 export const conditionOf = (name: ConditionName): Condition => conditions[name];
+
+/** What a JSON-RPC door (/mcp, /a2a/v1) refuses before its SDK sees a request, for their documentation. */
+export const jsonRpcDoorConditions = [
+  "invalid_json",
+  "invalid_request",
+  "unsupported_media_type",
+  "method_not_allowed",
+  "payload_too_large",
+  "invalid_token",
+  "insufficient_scope",
+  "rate_limited",
+  "service_unavailable",
+] as const satisfies ConditionName[];

@@ -1,4 +1,4 @@
-import { conditionOf, type ConditionName } from "../http/conditions.ts";
+import { conditionOf, jsonRpcDoorConditions, type ConditionName } from "../http/conditions.ts";
 import { jsonRpc } from "../http/formats.ts";
 import { absolute, pagePaths } from "../paths.ts";
 
@@ -17,15 +17,4 @@ export const mcpErrors = (baseUrl: string) =>
   });
 
 /** The conditions /mcp answers before the SDK sees a request, for its documentation. */
-export const mcpConditions = [
-  "invalid_json",
-  "invalid_request",
-  "unsupported_media_type",
-  "method_not_allowed",
-  "forbidden_origin",
-  "payload_too_large",
-  "invalid_token",
-  "insufficient_scope",
-  "rate_limited",
-  "service_unavailable",
-] as const satisfies ConditionName[];
+export const mcpConditions = [...jsonRpcDoorConditions, "forbidden_origin"] as const satisfies ConditionName[];
