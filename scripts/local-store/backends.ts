@@ -25,6 +25,15 @@ export function redisBackend(redis: IORedis): Backend {
 interface Emulator {
   shaScripts: Record<string, string>;
   multi(commands: Command[]): { exec(): Promise<[Error | null, unknown][]> };
+  context?: { modifiedKeyEvents?: { on(event: "modified", listener: (key: string) => void): unknown } };
+}
+
+export interface EmulatorBackend extends Backend {
+  /**
+   * Calls `listener` with every key whose value a command sets or deletes, while the command runs (the signal the
+   * emulator's own WATCH uses). A change of expiry alone (EXPIRE, PERSIST) is not reported.
+   */
+  onKeyModified(listener: (key: string) => void): void;
 }
 
 /**
@@ -32,10 +41,13 @@ interface Emulator {
  * `call`, so commands are dispatched by method name; it ignores lowercase SET options (`set k v nx ex 60`, as
  * @upstash/redis sends them), so option tokens are uppercased; it lacks SCRIPT, which is added over its own
  * script cache; and INCR on a non-number answers NaN instead of an error. Stream commands are refused: the emulator
- * keeps a stream as a list of nested arrays plus a hash per entry, which the snapshot could not restore.
+ * keeps a stream as a list of nested arrays plus a hash per entry, which the snapshot could not restore. RENAME of a
+ * key that does not exist is refused, as Redis does (outside a transaction).
  */
-export function emulatorBackend(redis: object): Backend {
+export function emulatorBackend(redis: object): EmulatorBackend {
   const emulator = redis as Emulator & Record<string, Method>;
+  const modifiedKeys = emulator.context?.modifiedKeyEvents;
+  if (typeof modifiedKeys?.on !== "function") throw new Error("this version of ioredis-mock does not report modified keys");
   const normalise = ([name, ...args]: Command): Command => {
     const method = String(name).toLowerCase();
     if (typeof emulator[method] !== "function" || method.startsWith("_")) throw new Error(`ERR unknown command '${name}'`);
@@ -63,9 +75,12 @@ export function emulatorBackend(redis: object): Backend {
     return asResp(result);
   };
   return {
+    onKeyModified: (listener) => void modifiedKeys.on("modified", listener),
     async exec(command) {
       if (String(command[0]).toUpperCase() === "SCRIPT") return script(command);
       const [method, ...args] = normalise(command);
+      // The emulator renames a key that does not exist into one of no type, which no snapshot could save.
+      if ((method === "rename" || method === "renamenx") && !(await emulator.exists!(args[0]!))) throw new Error("ERR no such key");
       return check(await emulator[method as string]!(...args));
     },
     async transaction(commands) {
