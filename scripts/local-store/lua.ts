@@ -103,17 +103,26 @@ function readTable(L: State, index: number): unknown {
   return items;
 }
 
-/** The arguments a script passed to redis.call: strings, or numbers written as Redis writes them. */
-function readCommand(L: State, count: number): Command {
+/** The arguments a script passed to redis.call (strings, or numbers written as Redis writes them), or why not. */
+function readCommand(L: State): Command | Error {
   const command: Command = [];
-  for (let i = 1; i <= count; i++) {
+  for (let i = 1; i <= lua.lua_gettop(L); i++) {
     const type = lua.lua_type(L, i);
     if (type === lua.LUA_TSTRING) command.push(lua.lua_tojsstring(L, i));
     else if (type === lua.LUA_TNUMBER) command.push(String(lua.lua_tonumber(L, i)));
-    else throw new Error("ERR Lua redis lib command arguments must be strings or integers");
+    else return new Error("ERR Lua redis lib command arguments must be strings or integers");
   }
-  if (command.length === 0) throw new Error("ERR Please specify at least one argument for this redis lib call");
-  return command;
+  return command.length > 0 ? command : new Error("ERR Please specify at least one argument for this redis lib call");
+}
+
+/** Runs what a script asked for and puts the reply where the script resumes: a value, or {err = ...}. */
+async function answer(L: State, command: Command | Error, run: (command: Command) => Promise<unknown>): Promise<void> {
+  if (command instanceof Error) return pushError(L, command.message);
+  try {
+    pushReply(L, await run(command), statusReplies.has(String(command[0]).toUpperCase()) && !isSetWithGet(command));
+  } catch (error) {
+    pushError(L, (error as Error).message);
+  }
 }
 
 const setGlobalList = (L: State, name: string, items: string[]) => {
@@ -128,8 +137,8 @@ const setGlobalList = (L: State, name: string, items: string[]) => {
 /**
  * Runs Lua scripts as Redis does, in one Lua state where each script is compiled once (the emulator builds a new Lua
  * state and compiles the script on every EVAL, which costs most of a quota check). Each run is a coroutine: every
- * redis.call yields the command to `run`, and the script resumes with its reply. The caller must let nothing else
- * change the store while a script runs (see backends.ts).
+ * redis.call yields the command to `run`, and the script resumes with its reply. The caller runs one script at a time
+ * and lets nothing else change the store meanwhile (see backends.ts).
  */
 export class LuaScripts {
   readonly #L: State = lauxlib.luaL_newstate();
@@ -152,22 +161,9 @@ export class LuaScripts {
         const status = lua.lua_resume(thread, L, resumeWith);
         if (status === lua.LUA_OK) return lua.lua_gettop(thread) > 0 ? readValue(thread, 1) : null;
         if (status !== lua.LUA_YIELD) throw scriptError(thread);
-        const count = lua.lua_gettop(thread);
-        let command: Command | undefined;
-        let failure: string | undefined;
-        try {
-          command = readCommand(thread, count);
-        } catch (error) {
-          failure = (error as Error).message;
-        }
+        const command = readCommand(thread);
         lua.lua_settop(thread, 0);
-        if (command) {
-          try {
-            pushReply(thread, await run(command), statusReplies.has(String(command[0]).toUpperCase()) && !isSetWithGet(command));
-          } catch (error) {
-            pushError(thread, (error as Error).message);
-          }
-        } else pushError(thread, failure!);
+        await answer(thread, command, run);
       }
     } finally {
       lauxlib.luaL_unref(L, lua.LUA_REGISTRYINDEX, threadRef);
