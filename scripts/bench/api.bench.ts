@@ -15,7 +15,7 @@ import { describeFigures, measure } from "./stats.ts";
  * @upstash/ratelimit on the LOCAL STORE over loopback, route check, strong ETag) against the bare read of the same
  * prebuilt file it hands on to. Also counts the Upstash commands per request (the paid unit). When a Redis answers at
  * 127.0.0.1:6379, the quota also runs on it through the tests' Upstash REST gateway: the same protocol without the
- * local store's disk write per command, closer to what a round trip to Upstash costs beyond the network.
+ * local store's emulator and log, closer to what a round trip to Upstash costs beyond the network.
  */
 export default async function apiBench() {
   const root = fileURLToPath(new URL("../..", import.meta.url));

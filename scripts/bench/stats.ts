@@ -5,11 +5,14 @@ export interface Figures {
   p50: number;
   p90: number;
   p99: number;
+  /** CPU time of the whole process per run (ms): less sensitive than wall time to other work on a shared machine. */
+  cpuPerRun: number;
 }
 
 export async function measure(run: () => Promise<unknown>, { warmup = 50, count = 500 } = {}): Promise<Figures> {
   for (let i = 0; i < warmup; i++) await run();
   const times: number[] = [];
+  const cpu = process.cpuUsage();
   const started = performance.now();
   for (let i = 0; i < count; i++) {
     const t = performance.now();
@@ -17,9 +20,10 @@ export async function measure(run: () => Promise<unknown>, { warmup = 50, count 
     times.push(performance.now() - t);
   }
   const total = performance.now() - started;
+  const { user, system } = process.cpuUsage(cpu);
   times.sort((a, b) => a - b);
   const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
-  return { count, perSecond: (count / total) * 1000, p50: at(0.5), p90: at(0.9), p99: at(0.99) };
+  return { count, perSecond: (count / total) * 1000, p50: at(0.5), p90: at(0.9), p99: at(0.99), cpuPerRun: (user + system) / 1000 / count };
 }
 
 export const describeFigures = (label: string, f: Figures) =>

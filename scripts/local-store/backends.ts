@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Redis as IORedis } from "ioredis";
+import { LuaScripts } from "./lua.ts";
 import type { Backend, Command } from "./upstash-rest.ts";
 
 type Method = (...args: (string | number)[]) => Promise<unknown>;
@@ -25,6 +26,15 @@ export function redisBackend(redis: IORedis): Backend {
 interface Emulator {
   shaScripts: Record<string, string>;
   multi(commands: Command[]): { exec(): Promise<[Error | null, unknown][]> };
+  context?: { modifiedKeyEvents?: { on(event: "modified", listener: (key: string) => void): unknown } };
+}
+
+export interface EmulatorBackend extends Backend {
+  /**
+   * Calls `listener` with every key whose value a command sets or deletes, while the command runs (the signal the
+   * emulator's own WATCH uses). A change of expiry alone (EXPIRE, PERSIST) is not reported.
+   */
+  onKeyModified(listener: (key: string) => void): void;
 }
 
 /**
@@ -32,10 +42,14 @@ interface Emulator {
  * `call`, so commands are dispatched by method name; it ignores lowercase SET options (`set k v nx ex 60`, as
  * @upstash/redis sends them), so option tokens are uppercased; it lacks SCRIPT, which is added over its own
  * script cache; and INCR on a non-number answers NaN instead of an error. Stream commands are refused: the emulator
- * keeps a stream as a list of nested arrays plus a hash per entry, which the snapshot could not restore.
+ * keeps a stream as a list of nested arrays plus a hash per entry, which the snapshot could not restore. RENAME of a
+ * key that does not exist is refused, as Redis does (outside a transaction). EVAL and EVALSHA run in lua.ts, which
+ * compiles each script once where the emulator builds a new Lua state for every call.
  */
-export function emulatorBackend(redis: object): Backend {
+export function emulatorBackend(redis: object): EmulatorBackend {
   const emulator = redis as Emulator & Record<string, Method>;
+  const modifiedKeys = emulator.context?.modifiedKeyEvents;
+  if (typeof modifiedKeys?.on !== "function") throw new Error("this version of ioredis-mock does not report modified keys");
   const normalise = ([name, ...args]: Command): Command => {
     const method = String(name).toLowerCase();
     if (typeof emulator[method] !== "function" || method.startsWith("_")) throw new Error(`ERR unknown command '${name}'`);
@@ -62,13 +76,44 @@ export function emulatorBackend(redis: object): Backend {
     if (typeof result === "number" && Number.isNaN(result)) throw new Error("ERR value is not an integer or out of range");
     return asResp(result);
   };
+  const run = async (command: Command) => {
+    if (String(command[0]).toUpperCase() === "SCRIPT") return script(command);
+    const [method, ...args] = normalise(command);
+    // The emulator renames a key that does not exist into one of no type, which no snapshot could save.
+    if ((method === "rename" || method === "renamenx") && !(await emulator.exists!(args[0]!))) throw new Error("ERR no such key");
+    return check(await emulator[method as string]!(...args));
+  };
+  // A script runs alone: every other command waits until it has finished, as in Redis. Each waiter checks again right
+  // where it resumes, so that nothing slips in between a script ending and the next one starting.
+  let scriptRunning: Promise<void> | undefined;
+  const lua = new LuaScripts();
+  const evaluate = async ([name, scriptOrSha, count, ...rest]: Command) => {
+    let script = String(scriptOrSha);
+    if (String(name).toUpperCase() === "EVAL") emulator.shaScripts[createHash("sha1").update(script).digest("hex")] = script;
+    else if (Object.hasOwn(emulator.shaScripts, script.toLowerCase())) script = emulator.shaScripts[script.toLowerCase()]!;
+    else throw new Error("NOSCRIPT No matching script. Please use EVAL.");
+    const keys = Number(count);
+    if (!Number.isInteger(keys) || keys < 0 || keys > rest.length)
+      throw new Error("ERR Number of keys can't be greater than number of args");
+    while (scriptRunning) await scriptRunning;
+    let done!: () => void;
+    scriptRunning = new Promise((resolve) => (done = resolve));
+    try {
+      return await lua.run(script, rest.slice(0, keys).map(String), rest.slice(keys).map(String), run);
+    } finally {
+      scriptRunning = undefined;
+      done();
+    }
+  };
   return {
+    onKeyModified: (listener) => void modifiedKeys.on("modified", listener),
     async exec(command) {
-      if (String(command[0]).toUpperCase() === "SCRIPT") return script(command);
-      const [method, ...args] = normalise(command);
-      return check(await emulator[method as string]!(...args));
+      if (/^EVAL(SHA)?$/i.test(String(command[0]))) return evaluate(command);
+      while (scriptRunning) await scriptRunning;
+      return run(command);
     },
     async transaction(commands) {
+      while (scriptRunning) await scriptRunning;
       const replies = await emulator.multi(commands.map(normalise)).exec();
       return replies.map(([error, result]) => {
         try {

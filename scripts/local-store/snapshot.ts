@@ -1,4 +1,4 @@
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, open, readFile, rename } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { Backend, Command } from "./upstash-rest.ts";
 
@@ -18,16 +18,21 @@ export interface SavedKey {
 export interface Snapshot {
   format: typeof format;
   saved_at: string;
+  /** Counts the snapshots written: the log's records apply to the snapshot of their generation (0 when absent). */
+  generation?: number;
   keys: SavedKey[];
 }
 
-/** A snapshot file the store cannot restore from: not JSON, another format, or a key entry of the wrong shape. */
+/**
+ * A file of the store it cannot restore from: a snapshot that is not JSON, of another format, or with a key entry of
+ * the wrong shape; or a log with a damaged record (see log.ts).
+ */
 export class UnreadableSnapshotError extends Error {
   readonly file: string;
   readonly reason: string;
 
-  constructor(file: string, reason: string) {
-    super(`The local store's snapshot ${file} cannot be read: ${reason}.`);
+  constructor(file: string, reason: string, part: "snapshot" | "log" = "snapshot") {
+    super(`The local store's ${part} ${file} cannot be read: ${reason}.`);
     this.file = file;
     this.reason = reason;
   }
@@ -52,7 +57,7 @@ const shapes: Record<KeyType, { fits: (value: unknown) => boolean; description: 
 const isKeyType = (type: unknown): type is KeyType => typeof type === "string" && Object.hasOwn(shapes, type);
 
 /** Why an entry cannot be restored, or undefined when it can. */
-function entryProblem(entry: unknown): string | undefined {
+export function entryProblem(entry: unknown): string | undefined {
   if (entry === null || typeof entry !== "object" || Array.isArray(entry)) return "it is not an object";
   const { key, type, value, expires_at } = entry as Record<string, unknown>;
   if (typeof key !== "string") return "its key is not a string";
@@ -73,8 +78,10 @@ export function parseSnapshot(text: string): Snapshot | { problem: string } {
   const marker = parsed !== null && typeof parsed === "object" ? (parsed as { format?: unknown }).format : undefined;
   if (marker === undefined) return { problem: `it is not an object with the marker "format": "${format}"` };
   if (marker !== format) return { problem: `its format is ${JSON.stringify(marker)}, not "${format}"` };
-  const keys = (parsed as { keys?: unknown }).keys;
+  const { keys, generation } = parsed as { keys?: unknown; generation?: unknown };
   if (!Array.isArray(keys)) return { problem: `its "keys" is not a list` };
+  if (generation !== undefined && !(Number.isSafeInteger(generation) && (generation as number) >= 0))
+    return { problem: `its "generation" is not a whole number` };
   const seen = new Set<string>();
   for (const [index, entry] of keys.entries()) {
     const problem = entryProblem(entry);
@@ -87,19 +94,19 @@ export function parseSnapshot(text: string): Snapshot | { problem: string } {
   return parsed as Snapshot;
 }
 
-const isEmpty = (value: string | string[]) => Array.isArray(value) && value.length === 0;
+export const isEmpty = (value: string | string[]) => Array.isArray(value) && value.length === 0;
 
 /**
  * One key as it stands, or undefined when there is nothing to keep: gone, expired, or an empty collection (Redis has
- * none; the emulator keeps a sorted set whose last member was removed). A key changed between the reads is left out:
- * the write that changed it is answered only after the next snapshot.
+ * none; the emulator keeps a sorted set whose last member was removed). The expiry is read as an absolute time. A key
+ * changed between the reads is left out: the write that changed it is logged after it.
  */
-async function readKey(backend: Backend, key: string, now: number): Promise<SavedKey | undefined> {
+export async function readKey(backend: Backend, key: string): Promise<SavedKey | undefined> {
   const type = (await backend.exec(["TYPE", key])) as string;
   if (type === "none") return undefined;
   if (!isKeyType(type)) throw new Error(`the local store cannot save ${key}, a ${type}`);
-  const pttl = (await backend.exec(["PTTL", key])) as number;
-  if (pttl === -2 || pttl === 0) return undefined;
+  const expiresAt = (await backend.exec(["PEXPIRETIME", key])) as number;
+  if (expiresAt === -2) return undefined;
   let value: string | string[] | null;
   try {
     value = (await backend.exec(readers[type](key))) as string | string[] | null;
@@ -108,25 +115,50 @@ async function readKey(backend: Backend, key: string, now: number): Promise<Save
     throw error;
   }
   if (value === null || isEmpty(value)) return undefined;
-  const saved: SavedKey = { key, type, value, expires_at: pttl > 0 ? now + pttl : null };
+  const saved: SavedKey = { key, type, value, expires_at: expiresAt >= 0 ? expiresAt : null };
   const problem = entryProblem(saved);
   if (problem) throw new Error(`the local store cannot save ${key}: ${problem}`);
   return saved;
 }
 
-/** Writes every key to `file` (through a temporary file, so the snapshot on disk is always whole). */
-export async function saveSnapshot(backend: Backend, file: string, now = Date.now): Promise<number> {
+/**
+ * Writes `text` to `file` so that a crash or a power loss at any moment leaves either the old file or the new one,
+ * whole: a temporary file, flushed to the disk, renamed over `file`, and the rename itself flushed.
+ */
+export async function replaceFile(file: string, text: string): Promise<void> {
+  await mkdir(dirname(file), { recursive: true });
+  const temporary = await open(`${file}.tmp`, "w");
+  try {
+    await temporary.writeFile(text);
+    await temporary.sync();
+  } finally {
+    await temporary.close();
+  }
+  await rename(`${file}.tmp`, file);
+  // Flushing the folder makes the rename survive a power loss; Windows cannot open a folder, and needs none.
+  const folder = await open(dirname(file), "r").catch(() => undefined);
+  if (folder) {
+    await folder.sync().catch(() => undefined);
+    await folder.close();
+  }
+}
+
+/** Writes every key to `file` (whole, see replaceFile); returns how many keys and bytes were written. */
+export async function saveSnapshot(
+  backend: Backend,
+  file: string,
+  { generation = 0, now = Date.now }: { generation?: number; now?: () => number } = {},
+): Promise<{ keys: number; bytes: number }> {
   const keys = (await backend.exec(["KEYS", "*"])) as string[];
   const saved: SavedKey[] = [];
   for (const key of keys) {
-    const entry = await readKey(backend, key, now());
+    const entry = await readKey(backend, key);
     if (entry) saved.push(entry);
   }
-  const snapshot: Snapshot = { format, saved_at: new Date(now()).toISOString(), keys: saved };
-  await mkdir(dirname(file), { recursive: true });
-  await writeFile(`${file}.tmp`, JSON.stringify(snapshot));
-  await rename(`${file}.tmp`, file);
-  return saved.length;
+  const snapshot: Snapshot = { format, saved_at: new Date(now()).toISOString(), generation, keys: saved };
+  const text = JSON.stringify(snapshot);
+  await replaceFile(file, text);
+  return { keys: saved.length, bytes: Buffer.byteLength(text) };
 }
 
 const chunk = (items: string[], size: number) =>
@@ -146,26 +178,39 @@ function restoreCommands({ key, type, value, expires_at }: SavedKey): Command[] 
   return commands;
 }
 
-/**
- * Restores the snapshot in `file` into an empty backend; no file is an empty store. Keys that expired while the store
- * was stopped and empty collections (which earlier versions saved) are skipped. Throws UnreadableSnapshotError,
- * restoring nothing, when any part of the file cannot be restored.
- */
-export async function loadSnapshot(backend: Backend, file: string, now = Date.now): Promise<number> {
+/** The snapshot in `file`, or undefined when there is none. Throws UnreadableSnapshotError when any part of it cannot be restored. */
+export async function readSnapshot(file: string): Promise<Snapshot | undefined> {
   let text: string;
   try {
     text = await readFile(file, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return 0;
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw new Error(`The local store's snapshot ${file} cannot be opened: ${(error as Error).message}`);
   }
   const snapshot = parseSnapshot(text);
   if ("problem" in snapshot) throw new UnreadableSnapshotError(file, snapshot.problem);
+  return snapshot;
+}
+
+/**
+ * Restores keys into an empty backend and returns how many. Keys that expired while the store was stopped and empty
+ * collections (which earlier versions saved) are skipped.
+ */
+export async function restoreKeys(backend: Backend, keys: Iterable<SavedKey>, now = Date.now): Promise<number> {
   let restored = 0;
-  for (const entry of snapshot.keys) {
+  for (const entry of keys) {
     if ((entry.expires_at !== null && entry.expires_at <= now()) || isEmpty(entry.value)) continue;
     for (const command of restoreCommands(entry)) await backend.exec(command);
     restored += 1;
   }
   return restored;
+}
+
+/**
+ * Restores the snapshot in `file` alone into an empty backend; no file is an empty store. Throws
+ * UnreadableSnapshotError, restoring nothing, when any part of the file cannot be restored.
+ */
+export async function loadSnapshot(backend: Backend, file: string, now = Date.now): Promise<number> {
+  const snapshot = await readSnapshot(file);
+  return snapshot ? restoreKeys(backend, snapshot.keys, now) : 0;
 }

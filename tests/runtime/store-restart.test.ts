@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { appendFile, copyFile, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -130,6 +130,54 @@ describe("npm start, stopped and started again over the same data folder", () =>
     expect(resaved.keys.map((k) => k.key)).toContain(`lead:${id}`);
     expect(resaved.keys.filter((k) => Array.isArray(k.value) && k.value.length === 0)).toEqual([]);
     expect(resaved.keys.map((k) => k.key)).not.toContain("restart-test:expired");
+  });
+
+  it("answers a write without rewriting its snapshot; killed, it restarts with every write answered; stopped, it saves them all", async () => {
+    const folder = await dataFolder();
+    const first = await startIsolatedRuntime(root, sameSite, { dataDir: folder });
+    let id: string;
+    let killed: string;
+    let windows: Record<string, unknown>;
+    try {
+      const token = await briefToken(first.url);
+      const snapshot = await readFile(join(folder, "store.json"), "utf8");
+      // Each read counts against the quota: one EVALSHA, a write of the store.
+      for (let i = 0; i < 5; i++) expect((await fetch(`${first.url}/api/v1`)).status).toBe(200);
+      const res = await fetch(`${first.url}/api/v1/briefs`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+        body: JSON.stringify(freshBrief()),
+      });
+      expect(res.status).toBe(201);
+      id = ((await res.json()) as { lead_id: string }).lead_id;
+      expect(await readFile(join(folder, "store.json"), "utf8")).toBe(snapshot);
+
+      // What a kill leaves on disk right now (the log first: see tests/store/local-store-log.test.ts), with the start
+      // of a record that was being written when it died.
+      killed = await dataFolder();
+      await copyFile(join(folder, "store.log"), join(killed, "store.log"));
+      await copyFile(join(folder, "store.json"), join(killed, "store.json"));
+      await appendFile(join(killed, "store.log"), '{"keys":[{"key":"lead:');
+      const store = storeOf(first);
+      windows = Object.fromEntries(
+        await Promise.all((await store.keys("rl:public-api:*")).map(async (key) => [key, await store.get(key)])),
+      );
+      expect(Object.keys(windows).length).toBeGreaterThan(0);
+    } finally {
+      await first.stop();
+    }
+    // Stopped as Ctrl+C stops it: everything is in the snapshot, and the log holds no record.
+    expect((await snapshotIn(folder)).keys.map((k) => k.key)).toContain(`lead:${id}`);
+    expect((await readFile(join(folder, "store.log"), "utf8")).trimEnd().split("\n")).toHaveLength(1);
+
+    const second = await startIsolatedRuntime(root, sameSite, { dataDir: killed });
+    try {
+      expect((await leadIn(second, id))?.id).toBe(id);
+      const store = storeOf(second);
+      for (const [key, count] of Object.entries(windows)) expect(await store.get(key)).toBe(count);
+    } finally {
+      await second.stop();
+    }
   });
 
   it("refuses to start from a snapshot it cannot read, says why and where it put it, and keeps it aside", async () => {

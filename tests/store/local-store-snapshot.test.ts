@@ -9,6 +9,7 @@ import { keepAside } from "../../scripts/local-store/keep-aside.ts";
 import { loadSnapshot, saveSnapshot, UnreadableSnapshotError, type SavedKey } from "../../scripts/local-store/snapshot.ts";
 import { startLocalStore } from "../../scripts/local-store/store.ts";
 import type { Backend } from "../../scripts/local-store/upstash-rest.ts";
+import { contents } from "./local-store-contents.ts";
 
 /** The local store's snapshot: what `npm start` writes to .data/store.json and restores at the next start. */
 const dir = await mkdtemp(join(tmpdir(), "frontdoor-snapshot-"));
@@ -27,21 +28,6 @@ const fileFor = (name: string) => join(dir, `${name}-${randomUUID()}.json`);
 const snapshotKeys = async (file: string) => (JSON.parse(await readFile(file, "utf8")) as { keys: SavedKey[] }).keys;
 const writeSnapshot = (file: string, keys: unknown[]) =>
   writeFile(file, JSON.stringify({ format: "frontdoor-local-store/1", saved_at: new Date(t0).toISOString(), keys }));
-
-/** Every key with its type, its value as the snapshot reads it, and its remaining time to live. */
-async function contents(backend: Backend) {
-  const read = { string: "GET", hash: "HGETALL", list: "LRANGE", set: "SMEMBERS", zset: "ZRANGE" } as const;
-  const keys = ((await backend.exec(["KEYS", "*"])) as string[]).sort();
-  const result: Record<string, { type: string; value: unknown; pttl: number }> = {};
-  for (const key of keys) {
-    const type = (await backend.exec(["TYPE", key])) as keyof typeof read;
-    const extra = type === "list" || type === "zset" ? [0, -1, ...(type === "zset" ? ["WITHSCORES"] : [])] : [];
-    let value = await backend.exec([read[type], key, ...extra]);
-    if (type === "set") value = (value as string[]).sort();
-    result[key] = { type, value, pttl: (await backend.exec(["PTTL", key])) as number };
-  }
-  return result;
-}
 
 describe("saving and restoring", () => {
   it("keeps every key type with its TTL, and writes no empty collection and no expired key", async () => {
@@ -65,7 +51,7 @@ describe("saving and restoring", () => {
     vi.setSystemTime(t0 + 2000);
 
     const file = fileFor("every-type");
-    expect(await saveSnapshot(source, file)).toBe(7);
+    expect((await saveSnapshot(source, file)).keys).toBe(7);
     const saved = await snapshotKeys(file);
     expect(saved.map((k) => k.key).sort()).toEqual(["hash", "list", "set", "string", "string:empty", "string:ttl", "zset"]);
     expect(saved.find((k) => k.key === "string:ttl")?.expires_at).toBe(t0 + 60_000);
@@ -154,7 +140,7 @@ describe("saving and restoring", () => {
       },
     };
     const file = fileFor("race");
-    expect(await saveSnapshot(racing, file)).toBe(1);
+    expect((await saveSnapshot(racing, file)).keys).toBe(1);
     expect((await snapshotKeys(file)).map((k) => k.key)).toEqual(["kept"]);
   });
 
@@ -231,11 +217,11 @@ describe("starting the local store over a snapshot it cannot read", () => {
 
   it("never replaces a file kept aside earlier", async () => {
     const data = await folder();
-    const first = await keepAside(join(data, "store.json"));
+    const [first] = await keepAside([join(data, "store.json")]);
     await writeFile(join(data, "store.json"), "second");
-    const second = await keepAside(join(data, "store.json"));
-    expect(second).toBe(first.replace(/\.json$/, "-2.json"));
-    expect(await readFile(first, "utf8")).toBe(unreadable);
-    expect(await readFile(second, "utf8")).toBe("second");
+    const [second] = await keepAside([join(data, "store.json")]);
+    expect(second).toBe(first!.replace(/\.json$/, "-2.json"));
+    expect(await readFile(first!, "utf8")).toBe(unreadable);
+    expect(await readFile(second!, "utf8")).toBe("second");
   });
 });
