@@ -1,6 +1,5 @@
 import { closeSync, fdatasync, ftruncateSync, openSync, writeSync } from "node:fs";
-import { readFile } from "node:fs/promises";
-import { entryProblem, UnreadableSnapshotError, type SavedKey } from "./snapshot.ts";
+import { entryProblem, readIfPresent, UnreadableSnapshotError, type SavedKey } from "./snapshot.ts";
 
 const format = "frontdoor-local-store-log/1";
 
@@ -54,13 +53,8 @@ function parseLine(line: string, number: number, file: string): unknown {
  * acknowledged and cannot be put back without it.
  */
 export async function readLog(file: string): Promise<ReadLog | undefined> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw new Error(`The local store's log ${file} cannot be opened: ${(error as Error).message}`);
-  }
+  const text = await readIfPresent(file, "log");
+  if (text === undefined) return undefined;
   const lines = text.split("\n");
   const torn = lines.pop() !== "";
   if (lines.length === 0) return { generation: undefined, records: [], torn };

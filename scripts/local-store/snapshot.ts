@@ -180,13 +180,8 @@ function restoreCommands({ key, type, value, expires_at }: SavedKey): Command[] 
 
 /** The snapshot in `file`, or undefined when there is none. Throws UnreadableSnapshotError when any part of it cannot be restored. */
 export async function readSnapshot(file: string): Promise<Snapshot | undefined> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw new Error(`The local store's snapshot ${file} cannot be opened: ${(error as Error).message}`);
-  }
+  const text = await readIfPresent(file, "snapshot");
+  if (text === undefined) return undefined;
   const snapshot = parseSnapshot(text);
   if ("problem" in snapshot) throw new UnreadableSnapshotError(file, snapshot.problem);
   return snapshot;
@@ -213,4 +208,14 @@ export async function restoreKeys(backend: Backend, keys: Iterable<SavedKey>, no
 export async function loadSnapshot(backend: Backend, file: string, now = Date.now): Promise<number> {
   const snapshot = await readSnapshot(file);
   return snapshot ? restoreKeys(backend, snapshot.keys, now) : 0;
+}
+
+/** A file of the store's (`what`: its snapshot or its log), or undefined when there is none yet. */
+export async function readIfPresent(file: string, what: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new Error(`The local store's ${what} ${file} cannot be opened: ${(error as Error).message}`);
+  }
 }
