@@ -54,7 +54,6 @@ export default async function apiBench() {
       deprecations: [],
       limiter: {
         consume: async (policy) => ({ policy, allowed: true, limit: 120, remaining: 119, resetSeconds: 60 }),
-        peek: async (policy) => ({ policy, allowed: true, limit: 120, remaining: 119, resetSeconds: 60 }),
       },
     });
     let onRedis: Awaited<ReturnType<typeof measure>> | undefined;

@@ -7,9 +7,8 @@ import { requireToken, type Verifier } from "../http/bearer.ts";
 import type { DoorContext, Handler } from "../http/context.ts";
 import { publicCors } from "../http/cors.ts";
 import { door, handlerOf } from "../http/door.ts";
-import { exhausted, quota } from "../http/quota.ts";
+import { countAlso, quota } from "../http/quota.ts";
 import { Refusal } from "../http/refusal.ts";
-import { quotaHeaders } from "../limits/headers.ts";
 import type { Limiter } from "../limits/limiter.ts";
 import { a2aPath } from "../paths.ts";
 import { AuthenticatedClient, decideRoute, setWaitUntil, storeFailed } from "./caller.ts";
@@ -84,7 +83,8 @@ export function createA2AHandler({ baseUrl, card, requestHandler, verifier, limi
       const caller = await requireToken(verifier, c.req.raw, { baseUrl, resource: "a2a", scopes: brief ? ["svc:brief"] : [] });
       user = new AuthenticatedClient(caller.clientId, caller.scopes);
     }
-    if (brief && limiter && user) await countBriefMessage(limiter, user.clientId);
+    // Every message to the brief skill stores a task, valid or not: each counts, per client (per host for metadata documents).
+    if (brief && limiter && user) await countAlso(limiter, "a2a-briefs", c, briefQuotaSubject(user.clientId));
 
     const callContext = new ServerCallContext({ user, requestedVersion: version });
     if (route) decideRoute(callContext, route);
@@ -94,12 +94,6 @@ export function createA2AHandler({ baseUrl, card, requestHandler, verifier, limi
   app.all(a2aPath, () => {
     throw new Refusal("method_not_allowed", { detail: "Send JSON-RPC requests with POST.", headers: { Allow: "POST, OPTIONS" } });
   });
-
-  /** Every message to the brief skill stores a task, valid or not: each counts, per client (per host for metadata documents). */
-  async function countBriefMessage(limiter: Limiter, clientId: string) {
-    const result = await limiter.consume("a2a-briefs", briefQuotaSubject(clientId));
-    if (!result.allowed) throw new Refusal("rate_limited", { detail: exhausted(result), headers: quotaHeaders(result) });
-  }
 
   async function dispatch(c: DoorContext, body: Record<string, unknown>, callContext: ServerCallContext, version: string, id: unknown) {
     const old = version.startsWith("0.");

@@ -50,9 +50,12 @@ export function quota(
   };
 }
 
-/** Counts one more policy for this request inside a door (a metadata document fetch, say); throws past its limit. */
-export async function countAlso(limiter: Limiter, policy: PolicyName, c: DoorContext): Promise<QuotaResult> {
-  const result = await limiter.consume(policy, c.env.ip);
+/**
+ * Counts one more policy for this request inside a door (a metadata document fetch, a brief message), for the client's
+ * IP or another subject; throws past its limit, and the response reports it beside the door's own quota.
+ */
+export async function countAlso(limiter: Limiter, policy: PolicyName, c: DoorContext, subject = c.env.ip): Promise<QuotaResult> {
+  const result = await limiter.consume(policy, subject);
   c.set("alsoCounted", [...(c.get("alsoCounted") ?? []), result]);
   if (!result.allowed)
     throw new Refusal("rate_limited", { detail: exhausted(result), resolution: waitFor(result), headers: quotaHeaders(result) });

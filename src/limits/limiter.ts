@@ -24,8 +24,6 @@ export interface Limiter {
    * reached in time, and with the store's own error when it answers with one.
    */
   consume(policy: PolicyName, key: string): Promise<QuotaResult>;
-  /** Reports the quota of `key` without counting a request. */
-  peek(policy: PolicyName, key: string): Promise<QuotaResult>;
 }
 
 /**
@@ -82,16 +80,6 @@ export function upstashLimiter(redis: Redis, { cacheBlocked = true, now = Date.n
         limit: result.limit,
         remaining: Math.max(0, result.remaining),
         resetSeconds: Math.max(0, Math.ceil((result.reset - now()) / 1000)),
-      };
-    },
-    async peek(policy, key) {
-      const { remaining, reset, limit } = await reaching(policy, () => limiterFor(policy).getRemaining(key));
-      return {
-        policy,
-        allowed: remaining > 0,
-        limit,
-        remaining: Math.max(0, remaining),
-        resetSeconds: Math.max(0, Math.ceil((reset - now()) / 1000)),
       };
     },
   };

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inProcessAgent } from "../support/a2a-agent.ts";
+import { policies } from "../../src/limits/policies.ts";
 
 /** The A2A handler in-process: routing, the brief's task states, and the protocol errors for malformed calls. */
 let agent: Awaited<ReturnType<typeof inProcessAgent>>;
@@ -128,7 +129,11 @@ describe("bounded storage", () => {
   it("counts every brief message, valid or not, against the client's a2a-briefs quota", async () => {
     const auth = { authorization: `Bearer ${await agent.token("svc:brief")}` };
     await agent.redis.del(...(await agent.redis.keys("rl:a2a-briefs:*")), "none");
-    for (let i = 0; i < 30; i++) await call(send([{ data: { full_name: "Ada" } }], { skillId: "svc-project-brief" }), auth);
+    const first = await call(send([{ data: { full_name: "Ada" } }], { skillId: "svc-project-brief" }), auth);
+    // Each answer reports both quotas: the per-IP one of the door and the client's brief messages.
+    expect(first.res.headers.get("ratelimit-policy")).toBe(`"a2a";q=${policies.a2a.quota};w=60, "a2a-briefs";q=30;w=3600`);
+    expect(first.res.headers.get("ratelimit")).toMatch(/"a2a-briefs";r=29;t=\d+/);
+    for (let i = 1; i < 30; i++) await call(send([{ data: { full_name: "Ada" } }], { skillId: "svc-project-brief" }), auth);
     const { res, body } = await call(send([{ data: { full_name: "Ada" } }], { skillId: "svc-project-brief" }), auth);
     expect(res.status).toBe(429);
     expect(res.headers.get("ratelimit-policy")).toContain('"a2a-briefs";q=30;w=3600');

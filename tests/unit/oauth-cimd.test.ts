@@ -9,6 +9,7 @@ import { quotaHeaders } from "../../src/limits/headers.ts";
 import type { PolicyName } from "../../src/limits/policies.ts";
 import { isLoopbackAddress, isPublicAddress } from "../../src/oauth/ssrf.ts";
 import { inProcessOAuthServer } from "../support/oauth-server.ts";
+import { countedFor } from "../support/quota-count.ts";
 
 /** Client ID metadata documents served from loopback (the test mode), resolved in-process over the local store. */
 let server: Awaited<ReturnType<typeof inProcessOAuthServer>>;
@@ -141,7 +142,7 @@ describe("client ID metadata documents", () => {
     expect(again).toMatchObject({ error: "invalid_client", description: refusedDocumentDescription });
     expect(hits.get("/flaky.json")).toBe(1);
     expect(lines).toEqual([]);
-    expect((await server.options.limiter.peek("oauth-client-metadata", ip)).remaining).toBe(19);
+    expect(await countedFor(server.options.redis, "oauth-client-metadata", ip)).toBe(1);
     const ttl = await server.options.redis.ttl(`oauth:cimd:${await sha256(`${origin}/flaky.json`)}`);
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(60);
