@@ -1,9 +1,8 @@
 import { isLocal, pipelineFromEnv } from "../briefs/config.ts";
-import { fileBrief } from "../briefs/pipeline.ts";
 import { baseUrlFrom, type Env } from "../config/env.ts";
 import { builtOnFirstUse } from "../http/door.ts";
 import { upstashLimiter } from "../limits/limiter.ts";
-import { signingKeysFromEnv } from "../oauth/keys.ts";
+import { publicJwksFromEnv } from "../oauth/keys.ts";
 import { createAccessTokenVerifier } from "../oauth/verify.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
 import { redisFromEnv } from "../store/redis.ts";
@@ -12,7 +11,10 @@ import { createMcpHandler } from "./http.ts";
 import { allowedOriginsFrom } from "./origins.ts";
 import { createMcpServer, mcpTools } from "./server.ts";
 
-/** /mcp wired to the deployment: the shared token verifier, the quota store, the brief pipeline. */
+/**
+ * /mcp wired to the deployment: the shared token verifier, the quota store, the brief pipeline. The pipeline's
+ * configuration is checked here; its code (and jose, and Postmark) loads only when a request needs it.
+ */
 export function mcpHandlerFromEnv(env: Env, prebuilt: PrebuiltResources, card: object) {
   const build = async () => {
     const baseUrl = baseUrlFrom(env);
@@ -21,13 +23,13 @@ export function mcpHandlerFromEnv(env: Env, prebuilt: PrebuiltResources, card: o
       schema: pipeline.schema,
       studio: prebuilt.site.name,
       responseTime: prebuilt.site.response_time,
-      file: (request) => fileBrief({ ...request, channel: "mcp" }, pipeline),
+      file: async (request) => (await import("../briefs/pipeline.ts")).fileBrief({ ...request, channel: "mcp" }, pipeline),
     });
     return createMcpHandler({
       baseUrl,
       allowedOrigins: allowedOriginsFrom(env, baseUrl),
       limiter: upstashLimiter(redisFromEnv(env), { cacheBlocked: !isLocal(env) }),
-      verifier: createAccessTokenVerifier({ baseUrl, jwks: (await signingKeysFromEnv(env)).publicJwks }),
+      verifier: createAccessTokenVerifier({ baseUrl, jwks: publicJwksFromEnv(env) }),
       createServer: () => createMcpServer(prebuilt, tools),
       card,
     });
