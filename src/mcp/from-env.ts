@@ -9,7 +9,7 @@ import { redisFromEnv } from "../store/redis.ts";
 import { mcpErrors } from "./errors.ts";
 import { createMcpHandler } from "./http.ts";
 import { allowedOriginsFrom } from "./origins.ts";
-import { createMcpServer, mcpTools } from "./server.ts";
+import { mcpServerFrom, mcpServerParts, mcpTools } from "./server.ts";
 
 /**
  * /mcp wired to the deployment: the shared token verifier, the quota store, the brief pipeline. The pipeline's
@@ -19,18 +19,21 @@ export function mcpHandlerFromEnv(env: Env, prebuilt: PrebuiltResources, card: o
   const build = async () => {
     const baseUrl = baseUrlFrom(env);
     const pipeline = pipelineFromEnv(env, prebuilt);
-    const tools = mcpTools(prebuilt, {
-      schema: pipeline.schema,
-      studio: prebuilt.site.name,
-      responseTime: prebuilt.site.response_time,
-      file: async (request) => (await import("../briefs/pipeline.ts")).fileBrief({ ...request, channel: "mcp" }, pipeline),
-    });
+    const parts = mcpServerParts(
+      prebuilt,
+      mcpTools(prebuilt, {
+        schema: pipeline.schema,
+        studio: prebuilt.site.name,
+        responseTime: prebuilt.site.response_time,
+        file: async (request) => (await import("../briefs/pipeline.ts")).fileBrief({ ...request, channel: "mcp" }, pipeline),
+      }),
+    );
     return createMcpHandler({
       baseUrl,
       allowedOrigins: allowedOriginsFrom(env, baseUrl),
       limiter: upstashLimiter(redisFromEnv(env), { cacheBlocked: !isLocal(env) }),
       verifier: createAccessTokenVerifier({ baseUrl, jwks: publicJwksFromEnv(env) }),
-      createServer: () => createMcpServer(prebuilt, tools),
+      createServer: () => mcpServerFrom(parts),
       card,
     });
   };
