@@ -64,7 +64,7 @@ export default async function functionsBench() {
     const [baseline] = await bundleFunctions(root, baselineDir, join(work, "baseline"), "none");
     const edge = await bundleEdgeFunctions(root, join(work, "edge"));
     const env = {
-      PATH: process.env.PATH,
+      ...process.env,
       URL: baseUrl,
       UPSTASH_REDIS_REST_URL: store.url,
       UPSTASH_REDIS_REST_TOKEN: store.token,
