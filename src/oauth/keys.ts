@@ -50,7 +50,7 @@ export function parseKeySet(text: string | undefined): JWK[] {
 
 export async function importSigningKeys(text: string | undefined): Promise<SigningKeys> {
   const keys = parseKeySet(text);
-  const { importJWK } = await import("jose");
+  const { importJWK } = await import("./jose.ts");
   const imported = await Promise.all(
     keys.map((jwk, index) =>
       importJWK(jwk, "ES256").catch(() => {
@@ -72,7 +72,7 @@ export const publicJwksFromEnv = (env: Env): JSONWebKeySet => ({ keys: parseKeyS
 
 /** A new private key with a kid that says when it was made, e.g. `2026-11-05-a1b2c3`. */
 export async function generateSigningKey(now = new Date()): Promise<JWK> {
-  const { exportJWK, generateKeyPair } = await import("jose");
+  const { exportJWK, generateKeyPair } = await import("./jose.ts");
   const { privateKey } = await generateKeyPair("ES256", { extractable: true });
   const jwk = await exportJWK(privateKey);
   const suffix = Array.from(crypto.getRandomValues(new Uint8Array(3)), (b) => b.toString(16).padStart(2, "0")).join("");

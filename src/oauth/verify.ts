@@ -41,9 +41,9 @@ const maxTokenLength = 4096;
 export function createAccessTokenVerifier({ baseUrl, jwks, clockToleranceSeconds = 30, now = Date.now }: VerifierOptions) {
   const audiences = resourceIdentifiers(baseUrl);
   // jose loads with the first token, not with the door: a request without a token never needs it.
-  let loaded: Promise<{ jose: typeof import("jose"); getKey: JWTVerifyGetKey }> | undefined;
+  let loaded: Promise<{ jose: typeof import("./jose.ts"); getKey: JWTVerifyGetKey }> | undefined;
   const load = () =>
-    (loaded ??= import("jose").then((jose) => ({ jose, getKey: typeof jwks === "function" ? jwks : jose.createLocalJWKSet(jwks) })));
+    (loaded ??= import("./jose.ts").then((jose) => ({ jose, getKey: typeof jwks === "function" ? jwks : jose.createLocalJWKSet(jwks) })));
 
   /** Verifies a bare token; `requiredScopes` are what the operation needs. */
   async function verifyToken(token: string, requiredScopes: Scope[] = []): Promise<AccessTokenCheck> {
@@ -110,7 +110,7 @@ export function createAccessTokenVerifier({ baseUrl, jwks, clockToleranceSeconds
   return { verifyToken, verifyRequest };
 }
 
-function describe(error: unknown, errors: typeof import("jose").errors): string {
+function describe(error: unknown, errors: typeof import("./jose.ts").errors): string {
   if (error instanceof errors.JWTExpired) return "The access token has expired.";
   if (error instanceof errors.JWTClaimValidationFailed) return `The access token's ${error.claim} claim is not valid here.`;
   if (error instanceof errors.JWKSNoMatchingKey) return "The access token was not signed by a published key.";
