@@ -3,10 +3,14 @@ import { platformEnv } from "../src/config/env.ts";
 import { netlifyFunction } from "../src/http/netlify.ts";
 import type { PrebuiltResources } from "../src/resources/prebuilt.ts";
 
+// The door is a file of its own in the bundle (scripts/lib/doors.ts): read and parsed on the first request only.
+const door = () =>
+  import(new URL("../build/doors/briefs.mjs", import.meta.url).href) as Promise<typeof import("../src/briefs/from-env.ts")>;
+
 // Behind the /api edge gateway, which has already counted the request and checked the method.
 export default netlifyFunction(async () => {
   const [{ briefsHandlerFromEnv }, { default: json }] = await Promise.all([
-    import("../src/briefs/from-env.ts"),
+    door(),
     import("../dist/api/v1/prebuilt.json", { with: { type: "json" } }),
   ]);
   return briefsHandlerFromEnv(platformEnv, json as PrebuiltResources);

@@ -3,10 +3,14 @@ import { platformEnv } from "../src/config/env.ts";
 import { netlifyFunction } from "../src/http/netlify.ts";
 import type { PrebuiltResources } from "../src/resources/prebuilt.ts";
 
+// The door is a file of its own in the bundle (scripts/lib/doors.ts): read and parsed on the first request only.
+const door = () =>
+  import(new URL("../build/doors/contact.mjs", import.meta.url).href) as Promise<typeof import("../src/contact/from-env.ts")>;
+
 // The contact page itself is static; only its form's POST comes here.
 export default netlifyFunction(async () => {
   const [{ contactHandlerFromEnv }, { default: json }] = await Promise.all([
-    import("../src/contact/from-env.ts"),
+    door(),
     import("../dist/api/v1/prebuilt.json", { with: { type: "json" } }),
   ]);
   return contactHandlerFromEnv(platformEnv, json as PrebuiltResources);

@@ -3,9 +3,12 @@ import { platformEnv } from "../src/config/env.ts";
 import { netlifyFunction } from "../src/http/netlify.ts";
 import type { PrebuiltResources } from "../src/resources/prebuilt.ts";
 
+// The door is a file of its own in the bundle (scripts/lib/doors.ts): read and parsed on the first request only.
+const door = () => import(new URL("../build/doors/mcp.mjs", import.meta.url).href) as Promise<typeof import("../src/mcp/from-env.ts")>;
+
 export default netlifyFunction(async () => {
   const [{ mcpHandlerFromEnv }, { default: json }, { default: card }] = await Promise.all([
-    import("../src/mcp/from-env.ts"),
+    door(),
     import("../dist/api/v1/prebuilt.json", { with: { type: "json" } }),
     import("../dist/.well-known/mcp/server-card.json", { with: { type: "json" } }),
   ]);

@@ -2,6 +2,9 @@ import type { Config } from "@netlify/functions";
 import { platformEnv } from "../src/config/env.ts";
 import { netlifyFunction } from "../src/http/netlify.ts";
 
-export default netlifyFunction(async () => (await import("../src/oauth/from-env.ts")).oauthHandlerFromEnv(platformEnv), platformEnv);
+// The door is a file of its own in the bundle (scripts/lib/doors.ts): read and parsed on the first request only.
+const door = () => import(new URL("../build/doors/oauth.mjs", import.meta.url).href) as Promise<typeof import("../src/oauth/from-env.ts")>;
+
+export default netlifyFunction(async () => (await door()).oauthHandlerFromEnv(platformEnv), platformEnv);
 
 export const config: Config = { path: ["/oauth/register", "/oauth/token", "/oauth/authorize"] };

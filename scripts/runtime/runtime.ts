@@ -2,6 +2,7 @@ import { deliverLeadsFunctionPath } from "../../src/paths.ts";
 import { randomBytes } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { buildDoors, type DoorBuild } from "../lib/doors.ts";
 import { startLocalStore, type LocalStore } from "../local-store/store.ts";
 import { buildIfNeeded } from "./build.ts";
 import { formatEnv, readDotEnv, resolveConfig, type RuntimeConfig } from "./config.ts";
@@ -51,6 +52,7 @@ export async function startRuntime({ root, env = process.env, log = console.log,
   // Without Postmark, lead e-mails become files here (see src/briefs/config.ts).
   if (!config.env.POSTMARK_SERVER_TOKEN) config.env.FRONTDOOR_OUTBOX_DIR = join(dataDir, "outbox");
 
+  let doors: DoorBuild | undefined;
   try {
     // dist/ and netlify.toml are per checkout, so the build fingerprint and .env.runtime stay in the checkout
     // whatever FRONTDOOR_DATA_DIR says. netlify.toml's [dev] envFiles names .env.runtime: edge functions see no
@@ -58,6 +60,9 @@ export async function startRuntime({ root, env = process.env, log = console.log,
     await mkdir(join(root, ".data"), { recursive: true });
     // The build signs the agent card with the same key set the functions sign tokens with.
     await buildIfNeeded(root, config.baseUrl, join(root, ".data", "build-fingerprint"), log, config.env.OAUTH_SIGNING_KEYS, output);
+    // Each function imports its door from build/doors/; rebuilt on every change while netlify dev runs, which then
+    // rebuilds the function as it does when a function's own source changes.
+    doors = await buildDoors(root, { watch: true, log });
     await writeFile(join(root, ".env.runtime"), `# Written by npm start from .env and the shell; do not edit.\n${formatEnv(config.env)}`, {
       mode: 0o600,
     });
@@ -79,10 +84,12 @@ export async function startRuntime({ root, env = process.env, log = console.log,
       async stop() {
         clearInterval(retries);
         await stopProcessGroup(child);
+        await doors?.dispose();
         await store?.close();
       },
     };
   } catch (error) {
+    await doors?.dispose();
     await store?.close();
     throw error;
   }

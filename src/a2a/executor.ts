@@ -3,7 +3,7 @@ import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestCon
 import { outcomeOf } from "../briefs/receipt.ts";
 import { conditionOf } from "../http/conditions.ts";
 import { Refusal } from "../http/refusal.ts";
-import { fileBrief, type FilingResult, type PipelineDeps } from "../briefs/pipeline.ts";
+import type { FilingResult, PipelineDeps } from "../briefs/pipeline.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
 
 import type { BriefSchema } from "../briefs/schema.ts";
@@ -106,6 +106,8 @@ export function createAgentExecutor({ prebuilt, pipeline }: ExecutorDeps): Agent
     for (const data of dataObjects(viewOfMessage(context.userMessage))) Object.assign(body, data);
     delete body.skill;
 
+    // The pipeline's code loads with the first brief: a read never needs it.
+    const { fileBrief } = await import("../briefs/pipeline.ts");
     let result: FilingResult;
     try {
       result = await fileBrief({ body, channel: "a2a", clientId: user.userName, waitUntil: waitUntilOf(context.context) }, pipeline());

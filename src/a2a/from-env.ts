@@ -4,7 +4,7 @@ import { isLocal, pipelineFromEnv } from "../briefs/config.ts";
 import type { PipelineDeps } from "../briefs/pipeline.ts";
 import { baseUrlFrom, type Env } from "../config/env.ts";
 import { upstashLimiter } from "../limits/limiter.ts";
-import { signingKeysFromEnv } from "../oauth/keys.ts";
+import { publicJwksFromEnv } from "../oauth/keys.ts";
 import { createAccessTokenVerifier } from "../oauth/verify.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
 import { redisFromEnv } from "../store/redis.ts";
@@ -28,7 +28,7 @@ export function a2aRequestHandler(baseUrl: string, prebuilt: PrebuiltResources, 
 export function a2aHandlerFromEnv(env: Env, prebuilt: PrebuiltResources) {
   const build = async () => {
     const baseUrl = baseUrlFrom(env);
-    const verifier = createAccessTokenVerifier({ baseUrl, jwks: (await signingKeysFromEnv(env)).publicJwks });
+    const verifier = createAccessTokenVerifier({ baseUrl, jwks: publicJwksFromEnv(env) });
     const redis = redisFromEnv(env);
     let pipeline: PipelineDeps | undefined;
     const lazyPipeline = () => (pipeline ??= pipelineFromEnv(env, prebuilt));

@@ -1,7 +1,7 @@
 import { baseUrlFrom, type Env } from "../config/env.ts";
 import { builtOnFirstUse } from "../http/door.ts";
 import { problemJson } from "../http/formats.ts";
-import { signingKeysFromEnv } from "../oauth/keys.ts";
+import { publicJwksFromEnv } from "../oauth/keys.ts";
 import { createAccessTokenVerifier } from "../oauth/verify.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
 import { pipelineFromEnv } from "./config.ts";
@@ -14,7 +14,7 @@ export function briefsHandlerFromEnv(env: Env, prebuilt: PrebuiltResources) {
       const baseUrl = baseUrlFrom(env);
       return createBriefsHandler({
         baseUrl,
-        verifier: createAccessTokenVerifier({ baseUrl, jwks: (await signingKeysFromEnv(env)).publicJwks }),
+        verifier: createAccessTokenVerifier({ baseUrl, jwks: publicJwksFromEnv(env) }),
         pipeline: pipelineFromEnv(env, prebuilt),
         responseTime: prebuilt.site.response_time,
       });

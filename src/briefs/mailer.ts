@@ -1,6 +1,6 @@
 import { access, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { ServerClient } from "postmark";
+import type { ServerClient } from "postmark";
 import type { MailMessage } from "./mail.ts";
 
 /**
@@ -28,12 +28,20 @@ export interface PostmarkConfig {
 /** Postmark through its official client (`postmark`), pointed at `apiUrl` when one is given. */
 export function postmarkMailer({ token, apiUrl, timeoutSeconds = 10 }: PostmarkConfig): Mailer {
   const url = new URL(apiUrl ?? "https://api.postmarkapp.com");
-  const client = new ServerClient(token, { useHttps: url.protocol === "https:", requestHost: url.host, timeout: timeoutSeconds });
+  // Postmark's package loads with the first e-mail: most requests that wire a mailer send none.
+  let client: Promise<ServerClient> | undefined;
+  const connected = () =>
+    (client ??= import("postmark").then(
+      ({ ServerClient }) =>
+        new ServerClient(token, { useHttps: url.protocol === "https:", requestHost: url.host, timeout: timeoutSeconds }),
+    ));
   return {
     kind: "postmark",
     async send(m) {
       try {
-        const res = await client.sendEmail({
+        const res = await (
+          await connected()
+        ).sendEmail({
           From: m.from,
           To: m.to,
           ReplyTo: m.replyTo,
@@ -51,7 +59,9 @@ export function postmarkMailer({ token, apiUrl, timeoutSeconds = 10 }: PostmarkC
       }
     },
     async findSent(m) {
-      const res = await client.getOutboundMessages({ count: 1, offset: 0, tag: m.tag, [`metadata_${m.idField}`]: m.metadata[m.idField] });
+      const res = await (
+        await connected()
+      ).getOutboundMessages({ count: 1, offset: 0, tag: m.tag, [`metadata_${m.idField}`]: m.metadata[m.idField] });
       return res.Messages[0]?.MessageID ?? null;
     },
   };

@@ -22,6 +22,8 @@ export interface DoorEnv {
     rpcId: string | number | null;
     /** Quotas counted inside the door beyond its own (countAlso), reported with it. */
     alsoCounted: QuotaResult[];
+    /** Settles once the door's quota allowed this request, or fails with its refusal (set by `quota` counting alongside). */
+    counted: Promise<void>;
   };
 }
 

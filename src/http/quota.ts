@@ -11,6 +11,12 @@ export interface QuotaOptions {
    * or "refuse" (503: the door needs the store anyway).
    */
   whenUnreachable: "serve" | "refuse";
+  /**
+   * Count while the door works instead of before: the door's answer waits for the count, and a refusal replaces it.
+   * Only for a door that reads until it awaits `c.var.counted` before anything with a side effect (/mcp files a brief
+   * only then), so a read no longer waits for the store's round trip before it starts.
+   */
+  alongside?: boolean;
   log?: (line: string) => void;
 }
 
@@ -25,18 +31,19 @@ const retryLater = { "Retry-After": "30" };
 export function quota(
   limiter: Limiter,
   policy: PolicyName,
-  { whenUnreachable, log = console.error }: QuotaOptions,
+  { whenUnreachable, alongside = false, log = console.error }: QuotaOptions,
 ): MiddlewareHandler<DoorEnv> {
   let warned = false;
-  return async (c, next) => {
-    let reported: Record<string, string>;
+  /** The headers that report the count, or the refusal that answers instead of the door. */
+  async function count(ip: string): Promise<Record<string, string>> {
     try {
-      const result = await limiter.consume(policy, c.env.ip);
-      reported = quotaHeaders(result);
+      const result = await limiter.consume(policy, ip);
+      const reported = quotaHeaders(result);
       if (!result.allowed) throw new Refusal("rate_limited", { detail: exhausted(result), resolution: waitFor(result), headers: reported });
+      return reported;
     } catch (error) {
       if (error instanceof Refusal) throw error;
-      reported = { "RateLimit-Policy": policyField(policy) };
+      const reported = { "RateLimit-Policy": policyField(policy) };
       if (!(error instanceof QuotaStoreUnavailable) || whenUnreachable === "refuse") {
         // A store that answers but refuses (a wrong token, a broken URL) is a configuration error: loud, and no service.
         log(`quota store ${error instanceof QuotaStoreUnavailable ? "unreachable" : "error"}, ${policy} refused: ${String(error)}`);
@@ -44,9 +51,21 @@ export function quota(
       }
       if (!warned) log(`quota store unreachable, ${policy} served without quota enforcement: ${String(error)}`);
       warned = true;
+      return reported;
     }
+  }
+  return async (c, next) => {
+    const counting = count(c.env.ip);
+    if (alongside) {
+      // Settled later than it may fail: marked handled now, awaited below (and by the door before a side effect).
+      const counted = counting.then(() => undefined);
+      counting.catch(() => {});
+      counted.catch(() => {});
+      c.set("counted", counted);
+    }
+    const reported = alongside ? undefined : await counting;
     await next();
-    report(c, reported);
+    report(c, reported ?? (await counting));
   };
 }
 

@@ -1,34 +1,39 @@
 import { isLocal, pipelineFromEnv } from "../briefs/config.ts";
-import { fileBrief } from "../briefs/pipeline.ts";
 import { baseUrlFrom, type Env } from "../config/env.ts";
 import { builtOnFirstUse } from "../http/door.ts";
 import { upstashLimiter } from "../limits/limiter.ts";
-import { signingKeysFromEnv } from "../oauth/keys.ts";
+import { publicJwksFromEnv } from "../oauth/keys.ts";
 import { createAccessTokenVerifier } from "../oauth/verify.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
 import { redisFromEnv } from "../store/redis.ts";
 import { mcpErrors } from "./errors.ts";
 import { createMcpHandler } from "./http.ts";
 import { allowedOriginsFrom } from "./origins.ts";
-import { createMcpServer, mcpTools } from "./server.ts";
+import { mcpServerFrom, mcpServerParts, mcpTools } from "./server.ts";
 
-/** /mcp wired to the deployment: the shared token verifier, the quota store, the brief pipeline. */
+/**
+ * /mcp wired to the deployment: the shared token verifier, the quota store, the brief pipeline. The pipeline's
+ * configuration is checked here; its code (and jose, and Postmark) loads only when a request needs it.
+ */
 export function mcpHandlerFromEnv(env: Env, prebuilt: PrebuiltResources, card: object) {
   const build = async () => {
     const baseUrl = baseUrlFrom(env);
     const pipeline = pipelineFromEnv(env, prebuilt);
-    const tools = mcpTools(prebuilt, {
-      schema: pipeline.schema,
-      studio: prebuilt.site.name,
-      responseTime: prebuilt.site.response_time,
-      file: (request) => fileBrief({ ...request, channel: "mcp" }, pipeline),
-    });
+    const parts = mcpServerParts(
+      prebuilt,
+      mcpTools(prebuilt, {
+        schema: pipeline.schema,
+        studio: prebuilt.site.name,
+        responseTime: prebuilt.site.response_time,
+        file: async (request) => (await import("../briefs/pipeline.ts")).fileBrief({ ...request, channel: "mcp" }, pipeline),
+      }),
+    );
     return createMcpHandler({
       baseUrl,
       allowedOrigins: allowedOriginsFrom(env, baseUrl),
       limiter: upstashLimiter(redisFromEnv(env), { cacheBlocked: !isLocal(env) }),
-      verifier: createAccessTokenVerifier({ baseUrl, jwks: (await signingKeysFromEnv(env)).publicJwks }),
-      createServer: () => createMcpServer(prebuilt, tools),
+      verifier: createAccessTokenVerifier({ baseUrl, jwks: publicJwksFromEnv(env) }),
+      createServer: () => mcpServerFrom(parts),
       card,
     });
   };

@@ -44,7 +44,8 @@ export function createMcpHandler(options: McpHandlerOptions): Handler {
   let cardEtag: Promise<string> | undefined;
 
   const app = door(mcpErrors(baseUrl), log);
-  app.use(quota(limiter, "mcp", { whenUnreachable: "serve", log }));
+  // Reads are answered while the request is counted; a brief is filed only once it was (below).
+  app.use(quota(limiter, "mcp", { whenUnreachable: "serve", alongside: true, log }));
 
   app.on(["GET", "HEAD"], serverCardPath, async (c) => {
     cardEtag ??= strongEtag(new TextEncoder().encode(cardText).buffer as ArrayBuffer);
@@ -69,6 +70,8 @@ export function createMcpHandler(options: McpHandlerOptions): Handler {
       gate.scopes.length > 0 || c.req.header("authorization") !== undefined
         ? await requireToken(verifier, c.req.raw, { baseUrl, resource: "mcp", scopes: gate.scopes })
         : undefined;
+    // Only a call that needs a scope can have a side effect (submit_project_brief files a lead): it waits for the quota.
+    if (gate.scopes.length > 0) await c.get("counted");
     return answerWithSdk(c, body, caller && { ...caller, extra: { waitUntil: (work: Promise<unknown>) => c.env.waitUntil(work) } });
   });
   // GET would open a standalone event stream that a stateless function can only hold until it times out.

@@ -55,6 +55,28 @@ export async function findRegisteredClient(redis: Redis, clientId: string): Prom
 }
 
 /**
+ * Registrations as the token endpoint reads them. A registration never changes (written once, SET NX), so a record
+ * found is kept for a minute by this instance: a client asking again within it costs no store command. A registration
+ * deleted from Upstash by hand is refused by every instance a minute later at most. A client_id not found is looked
+ * up every time, since another instance may have just registered it.
+ */
+export function registeredClientsKeptAMinute(redis: Redis, { now = Date.now, keepMs = 60_000, max = 1000 } = {}) {
+  const kept = new Map<string, { record: ClientRecord; until: number }>();
+  return async (clientId: string): Promise<ClientRecord | undefined> => {
+    const hit = kept.get(clientId);
+    if (hit && hit.until > now()) return hit.record;
+    kept.delete(clientId);
+    const record = await findRegisteredClient(redis, clientId);
+    if (record) {
+      // The oldest entry goes first when full: Map keeps insertion order.
+      if (kept.size >= max) kept.delete(kept.keys().next().value!);
+      kept.set(clientId, { record, until: now() + keepMs });
+    }
+    return record;
+  };
+}
+
+/**
  * Client authentication at the token endpoint (RFC 6749 §2.3): client_secret_post for confidential clients, the bare
  * client_id for public ones. Every failure is the same invalid_client, so nothing tells which part was wrong.
  */

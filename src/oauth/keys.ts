@@ -1,4 +1,4 @@
-import { exportJWK, generateKeyPair, importJWK, type JSONWebKeySet, type JWK } from "jose";
+import type { JSONWebKeySet, JWK } from "jose";
 import { ConfigurationError, type Env } from "../config/env.ts";
 
 /**
@@ -50,6 +50,7 @@ export function parseKeySet(text: string | undefined): JWK[] {
 
 export async function importSigningKeys(text: string | undefined): Promise<SigningKeys> {
   const keys = parseKeySet(text);
+  const { importJWK } = await import("./jose.ts");
   const imported = await Promise.all(
     keys.map((jwk, index) =>
       importJWK(jwk, "ES256").catch(() => {
@@ -63,8 +64,15 @@ export async function importSigningKeys(text: string | undefined): Promise<Signi
 
 export const signingKeysFromEnv = (env: Env) => importSigningKeys(env(signingKeysVariable));
 
+/**
+ * The published set from OAUTH_SIGNING_KEYS, its shape checked but nothing imported: all a token verifier needs, so a
+ * door that only verifies tokens loads jose with its first token (src/oauth/verify.ts), not when it is wired.
+ */
+export const publicJwksFromEnv = (env: Env): JSONWebKeySet => ({ keys: parseKeySet(env(signingKeysVariable)).map(publicJwk) });
+
 /** A new private key with a kid that says when it was made, e.g. `2026-11-05-a1b2c3`. */
 export async function generateSigningKey(now = new Date()): Promise<JWK> {
+  const { exportJWK, generateKeyPair } = await import("./jose.ts");
   const { privateKey } = await generateKeyPair("ES256", { extractable: true });
   const jwk = await exportJWK(privateKey);
   const suffix = Array.from(crypto.getRandomValues(new Uint8Array(3)), (b) => b.toString(16).padStart(2, "0")).join("");

@@ -1,7 +1,7 @@
 import { issueAccessToken } from "./access-token.ts";
 import { readForm } from "./body.ts";
 import { looksLikeMetadataDocumentUrl } from "./cimd.ts";
-import { authenticateClient, findRegisteredClient, type ClientRecord } from "./clients.ts";
+import { authenticateClient, registeredClientsKeptAMinute, type ClientRecord } from "./clients.ts";
 import { redeemCode } from "./codes.ts";
 import { answering, jsonResponse, OAuthError } from "./errors.ts";
 import { grantedAudience, grantedScope } from "./grant.ts";
@@ -16,6 +16,7 @@ type Form = Awaited<ReturnType<typeof readForm>>;
 export function createTokenHandler(options: OAuthServerOptions) {
   const now = options.now ?? Date.now;
   const issuer = options.baseUrl;
+  const registeredClient = registeredClientsKeptAMinute(options.redis, { now });
 
   async function clientCredentials({ values, repeated }: Form) {
     const client = await authenticated(values);
@@ -61,7 +62,7 @@ export function createTokenHandler(options: OAuthServerOptions) {
         token_endpoint_auth_method: "none",
       };
     }
-    return authenticateClient(await findRegisteredClient(options.redis, clientId), values.client_secret);
+    return authenticateClient(await registeredClient(clientId), values.client_secret);
   }
 
   return (request: Request): Promise<Response> =>

@@ -1,4 +1,4 @@
-import { createLocalJWKSet, errors, jwtVerify, type JSONWebKeySet, type JWTVerifyGetKey } from "jose";
+import type { JSONWebKeySet, JWTVerifyGetKey } from "jose";
 import { resourceIdentifiers, type Scope } from "./metadata.ts";
 
 /**
@@ -39,8 +39,11 @@ export interface VerifierOptions {
 const maxTokenLength = 4096;
 
 export function createAccessTokenVerifier({ baseUrl, jwks, clockToleranceSeconds = 30, now = Date.now }: VerifierOptions) {
-  const getKey = typeof jwks === "function" ? jwks : createLocalJWKSet(jwks);
   const audiences = resourceIdentifiers(baseUrl);
+  // jose loads with the first token, not with the door: a request without a token never needs it.
+  let loaded: Promise<{ jose: typeof import("./jose.ts"); getKey: JWTVerifyGetKey }> | undefined;
+  const load = () =>
+    (loaded ??= import("./jose.ts").then((jose) => ({ jose, getKey: typeof jwks === "function" ? jwks : jose.createLocalJWKSet(jwks) })));
 
   /** Verifies a bare token; `requiredScopes` are what the operation needs. */
   async function verifyToken(token: string, requiredScopes: Scope[] = []): Promise<AccessTokenCheck> {
@@ -52,9 +55,10 @@ export function createAccessTokenVerifier({ baseUrl, jwks, clockToleranceSeconds
       requiredScopes,
     });
     if (token.length > maxTokenLength) return reject("The access token is too long.");
+    const { jose, getKey } = await load();
     let payload;
     try {
-      ({ payload } = await jwtVerify(token, getKey, {
+      ({ payload } = await jose.jwtVerify(token, getKey, {
         algorithms: ["ES256"],
         typ: "at+jwt",
         issuer: baseUrl,
@@ -64,7 +68,7 @@ export function createAccessTokenVerifier({ baseUrl, jwks, clockToleranceSeconds
         currentDate: new Date(now()),
       }));
     } catch (error) {
-      return reject(describe(error));
+      return reject(describe(error, jose.errors));
     }
     if ((payload.iat ?? 0) > now() / 1000 + clockToleranceSeconds) return reject("The access token was issued in the future.");
     const clientId = payload.client_id;
@@ -106,7 +110,7 @@ export function createAccessTokenVerifier({ baseUrl, jwks, clockToleranceSeconds
   return { verifyToken, verifyRequest };
 }
 
-function describe(error: unknown): string {
+function describe(error: unknown, errors: typeof import("./jose.ts").errors): string {
   if (error instanceof errors.JWTExpired) return "The access token has expired.";
   if (error instanceof errors.JWTClaimValidationFailed) return `The access token's ${error.claim} claim is not valid here.`;
   if (error instanceof errors.JWKSNoMatchingKey) return "The access token was not signed by a published key.";

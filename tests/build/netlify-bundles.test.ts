@@ -1,11 +1,14 @@
 import { execFile } from "node:child_process";
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bundleEdgeFunctions, bundleFunctions } from "../../scripts/lib/netlify-bundles.ts";
+import { startLocalStore } from "../../scripts/local-store/store.ts";
+import { issueAccessToken } from "../../src/oauth/access-token.ts";
+import { generateKeySet, importSigningKeys } from "../../src/oauth/keys.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const run = promisify(execFile);
@@ -56,5 +59,79 @@ describe("the bundles a Netlify deploy would upload", () => {
     const edge = await bundleEdgeFunctions(root, join(work, "edge"));
     expect(edge.functions.sort()).toEqual(["api", "markdown", "media-types"]);
     expect(edge.bytes).toBeGreaterThan(0);
+  });
+});
+
+// Each door is one bundled file whose modules esbuild wraps, where they load on demand, in initialisers named after their
+// paths ("node_modules/jose/dist/webapi/index.js"); V8's coverage of a child process serving one request counts the
+// calls of each. A module the door loads up front has no initialiser; one loaded on demand has one, called or not.
+describe("what a request loads from the production bundle", () => {
+  const baseUrl = "https://studio.example";
+  const onDemand = { "the brief pipeline": "src/briefs/pipeline.ts", Postmark: "node_modules/postmark/", jose: "node_modules/jose/" };
+  let env: NodeJS.ProcessEnv;
+  let store: Awaited<ReturnType<typeof startLocalStore>>;
+  let token: string;
+
+  beforeAll(async () => {
+    store = await startLocalStore({ token: "bundles-test", snapshotFile: join(work, "store.json") });
+    const keySet = JSON.stringify(await generateKeySet());
+    const grant = { clientId: "fdc_bundles_test", scope: "svc:read", audience: baseUrl };
+    token = (await issueAccessToken(await importSigningKeys(keySet), baseUrl, grant, Date.now())).access_token;
+    env = { PATH: process.env.PATH, URL: baseUrl, UPSTASH_REDIS_REST_URL: store.url, UPSTASH_REDIS_REST_TOKEN: store.token, OAUTH_SIGNING_KEYS: keySet };
+  });
+  afterAll(() => store?.close());
+
+  async function serve(name: string, path: string, headers: Record<string, string>, body: object) {
+    const bundle = bundles.find((b) => b.name === name)!;
+    const coverage = await mkdtemp(join(work, "coverage-"));
+    const call = [
+      `const m = await import(${JSON.stringify(pathToFileURL(bundle.module!).href)});`,
+      `const init = ${JSON.stringify({ method: "POST", headers: { host: new URL(baseUrl).host, "content-type": "application/json", ...headers }, body: JSON.stringify(body) })};`,
+      `const res = await m.default(new Request(${JSON.stringify(baseUrl + path)}, init), { ip: "203.0.113.7", waitUntil() {} });`,
+      `process.stdout.write(res.status + " " + (await res.text()));`,
+    ].join("\n");
+    const { stdout } = await run(process.execPath, ["--input-type=module", "--eval", call], {
+      cwd: bundle.path,
+      env: { ...env, NODE_V8_COVERAGE: coverage },
+    });
+    const calls = new Map<string, number>();
+    for (const file of await readdir(coverage)) {
+      const { result } = JSON.parse(await readFile(join(coverage, file), "utf8")) as {
+        result: { url: string; functions: { functionName: string; ranges: { count: number }[] }[] }[];
+      };
+      for (const script of result.filter((s) => s.url.endsWith(`/build/doors/${name}.mjs`)))
+        for (const f of script.functions) if (/^(src|node_modules)\//.test(f.functionName)) calls.set(f.functionName, f.ranges[0]!.count);
+    }
+    expect(calls.size, "no coverage of the door").toBeGreaterThan(0);
+    /** How many of the initialisers under `prefix` ran, of how many the door holds. */
+    const loaded = (prefix: string) => {
+      const initialisers = [...calls].filter(([path]) => path.startsWith(prefix));
+      return { ran: initialisers.filter(([, count]) => count > 0).length, of: initialisers.length };
+    };
+    return { stdout, loaded };
+  }
+
+  const mcpRead = { jsonrpc: "2.0", id: 1, method: "tools/list" };
+  const mcpHeaders = { accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" };
+  const a2aRead = { jsonrpc: "2.0", id: 1, method: "SendMessage", params: { message: { messageId: "m-1", role: "ROLE_USER", parts: [{ data: { skill: "offers" } }] } } };
+
+  it.each([
+    ["MCP", "mcp", "/mcp", mcpHeaders, mcpRead],
+    ["A2A", "a2a", "/a2a/v1", { "a2a-version": "1.0" }, a2aRead],
+  ])("an %s read without a token loads neither the brief pipeline, Postmark nor jose", async (_, name, path, headers, body) => {
+    const { stdout, loaded } = await serve(name, path, headers, body);
+    expect(stdout.slice(0, 3), stdout).toBe("200");
+    for (const [what, prefix] of Object.entries(onDemand)) {
+      expect(loaded(prefix).of, `${what} is not loaded on demand`).toBeGreaterThan(0);
+      expect(loaded(prefix).ran, `${what} was loaded`).toBe(0);
+    }
+  });
+
+  it("an MCP read with a token loads jose to verify it, and still neither the pipeline nor Postmark", async () => {
+    const { stdout, loaded } = await serve("mcp", "/mcp", { ...mcpHeaders, authorization: `Bearer ${token}` }, mcpRead);
+    expect(stdout.slice(0, 3), stdout).toBe("200");
+    expect(loaded(onDemand.jose).ran).toBeGreaterThan(0);
+    expect(loaded(onDemand["the brief pipeline"]).ran).toBe(0);
+    expect(loaded(onDemand.Postmark).ran).toBe(0);
   });
 });

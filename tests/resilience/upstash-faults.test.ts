@@ -105,10 +105,14 @@ describe.each(["down", "slow", "http-500", "malformed"] as const)("when Upstash 
         expect(result.isError).toBe(true);
         expect(result.content[0]!.text).toContain("NOT recorded");
       } else {
-        for (const res of [list, file]) {
+        // Each request was read while it was counted, so its refusal answers its id.
+        for (const [res, id] of [
+          [list, 3],
+          [file, 4],
+        ] as const) {
           expect(res.status).toBe(503);
           expectRetryAfter(res);
-          expect((await expectRpcError(res)).error.code).toBe(-32093);
+          expect((await expectRpcError(res, id)).error.code).toBe(-32093);
         }
       }
     },

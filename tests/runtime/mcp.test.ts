@@ -328,7 +328,8 @@ describe("the /mcp quota: 120 requests per 60 seconds per client IP", () => {
     expect(refused.status).toBe(429);
     expect(refused.headers.get("ratelimit-remaining")).toBe("0");
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(Number(refused.headers.get("ratelimit-reset")));
-    expect(await refused.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32090, data: { code: "rate_limited" } } });
+    // The request was read while it was counted, so its refusal answers its id.
+    expect(await refused.json()).toMatchObject({ jsonrpc: "2.0", id: 1, error: { code: -32090, data: { code: "rate_limited" } } });
   }, 180_000);
 });
 

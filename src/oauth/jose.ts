@@ -1,0 +1,5 @@
+/**
+ * The parts of jose that keys and token verification use, imported on first use (src/oauth/keys.ts, verify.ts): a
+ * dynamic import of "jose" itself would bring every export of the library into a door's bundle, this only these.
+ */
+export { createLocalJWKSet, errors, exportJWK, generateKeyPair, importJWK, jwtVerify } from "jose";

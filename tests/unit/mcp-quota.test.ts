@@ -1,0 +1,124 @@
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { briefSchema } from "../../src/briefs/schema.ts";
+import type { Limiter, QuotaResult } from "../../src/limits/limiter.ts";
+import { createMcpHandler } from "../../src/mcp/http.ts";
+import { mcpServerFrom, mcpServerParts, mcpTools } from "../../src/mcp/server.ts";
+import { issueAccessToken } from "../../src/oauth/access-token.ts";
+import { generateKeySet, importSigningKeys } from "../../src/oauth/keys.ts";
+import { createAccessTokenVerifier } from "../../src/oauth/verify.ts";
+import { prebuiltResources, siteSizeIds, type PrebuiltResources } from "../../src/resources/prebuilt.ts";
+import { buildSite } from "../../src/site/model.ts";
+import { loadContentDir } from "../support/content.ts";
+
+const base = "https://studio.example";
+const headers = {
+  host: "studio.example",
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+  "mcp-protocol-version": "2025-11-25",
+};
+
+/** A limiter whose count is answered only when the test says so. */
+function heldLimiter() {
+  let answer!: (allowed: boolean) => void;
+  const counting = new Promise<boolean>((resolve) => (answer = resolve));
+  const limiter: Limiter = {
+    consume: async (policy) => {
+      const allowed = await counting;
+      return { policy, allowed, limit: 120, remaining: allowed ? 119 : 0, resetSeconds: 30 } satisfies QuotaResult;
+    },
+    peek: () => Promise.reject(new Error("not used")),
+  };
+  return { limiter, answer };
+}
+
+let prebuilt: PrebuiltResources;
+let token: string;
+let verifier: ReturnType<typeof createAccessTokenVerifier>;
+beforeAll(async () => {
+  prebuilt = prebuiltResources(buildSite(await loadContentDir("content"), base));
+  const keys = await importSigningKeys(JSON.stringify(await generateKeySet()));
+  verifier = createAccessTokenVerifier({ baseUrl: base, jwks: keys.publicJwks });
+  token = (await issueAccessToken(keys, base, { clientId: "fdc_quota_test", scope: "svc:read svc:brief", audience: base }, Date.now()))
+    .access_token;
+});
+
+function door(limiter: Limiter) {
+  const filed: unknown[] = [];
+  const servers: number[] = [];
+  const verified: unknown[] = [];
+  const tools = mcpTools(prebuilt, {
+    schema: briefSchema(siteSizeIds(prebuilt)),
+    studio: prebuilt.site.name,
+    responseTime: prebuilt.site.response_time,
+    file: async (request) => (filed.push(request), { kind: "invalid", errors: [] }),
+  });
+  const parts = mcpServerParts(prebuilt, tools);
+  const handler = createMcpHandler({
+    baseUrl: base,
+    allowedOrigins: [base],
+    limiter,
+    verifier: {
+      ...verifier,
+      verifyRequest: async (...args) => {
+        const check = await verifier.verifyRequest(...args);
+        verified.push(check);
+        return check;
+      },
+    },
+    createServer: () => (servers.push(1), mcpServerFrom(parts)),
+    card: {},
+    log: () => {},
+  });
+  const post = (body: object, extra: Record<string, string> = {}) =>
+    handler(new Request(`${base}/mcp`, { method: "POST", headers: { ...headers, ...extra }, body: JSON.stringify(body) }), {
+      ip: "203.0.113.5",
+      waitUntil: () => {},
+    });
+  return { post, filed, servers, verified };
+}
+
+/** Lets the handler go as far as it can: every turn of the event loop it may take after its token was verified. */
+const settle = async () => {
+  for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+};
+const briefCall = { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "submit_project_brief", arguments: { full_name: "A" } } };
+
+// The /mcp quota is counted while a read is answered, so a read does not wait for the store's round trip first; the
+// answer still waits for the count, and a brief is filed only once the count allowed it.
+describe("the /mcp quota, counted alongside reads", () => {
+  it("answers a read the quota refuses with 429 and the read's id, not with the read", async () => {
+    const { limiter, answer } = heldLimiter();
+    const { post, servers } = door(limiter);
+    const response = post({ jsonrpc: "2.0", id: 3, method: "tools/list" });
+    await vi.waitFor(() => expect(servers).toHaveLength(1));
+    answer(false);
+    const refused = await response;
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({ jsonrpc: "2.0", id: 3, error: { data: { code: "rate_limited" } } });
+  });
+
+  it("files no brief before the quota allowed it, and none when it refuses", async () => {
+    const { limiter, answer } = heldLimiter();
+    const { post, filed, verified } = door(limiter);
+    const response = post(briefCall, { authorization: `Bearer ${token}` });
+    await vi.waitFor(() => expect(verified).toHaveLength(1));
+    await settle();
+    expect(filed).toHaveLength(0);
+    answer(false);
+    expect((await response).status).toBe(429);
+    expect(filed).toHaveLength(0);
+  });
+
+  it("files the brief once the quota allowed it", async () => {
+    const { limiter, answer } = heldLimiter();
+    const { post, filed, verified } = door(limiter);
+    const response = post(briefCall, { authorization: `Bearer ${token}` });
+    await vi.waitFor(() => expect(verified).toHaveLength(1));
+    await settle();
+    expect(filed).toHaveLength(0);
+    answer(true);
+    expect((await response).status).toBe(200);
+    expect(filed).toHaveLength(1);
+  });
+});
