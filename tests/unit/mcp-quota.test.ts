@@ -27,7 +27,6 @@ function heldLimiter() {
       const allowed = await counting;
       return { policy, allowed, limit: 120, remaining: allowed ? 119 : 0, resetSeconds: 30 } satisfies QuotaResult;
     },
-    peek: () => Promise.reject(new Error("not used")),
   };
   return { limiter, answer };
 }
