@@ -1,26 +1,22 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Redis } from "@upstash/redis";
 import { SignJWT } from "jose";
 import { upstashLimiter } from "../../src/limits/limiter.ts";
 import { registerClient } from "../../src/oauth/clients.ts";
 import { generateKeySet, importSigningKeys } from "../../src/oauth/keys.ts";
 import { createTokenHandler } from "../../src/oauth/token.ts";
-import { startLocalStore } from "../local-store/store.ts";
-import { describeFigures, measure } from "./stats.ts";
+import { compare, describeFigures, measure } from "./stats.ts";
+import { startStoreProcess } from "./store-process.ts";
 
 /**
  * Token issuance cost: the token handler called in-process (a web Request in, a Response out; client_credentials,
  * so the client's registration, a SHA-256 of the secret and one ES256 signature) against a bare jose ES256 SignJWT
- * loop in the same process. The handler keeps a registration it found for a minute (src/oauth/clients.ts), so the
+ * loop in the same process, measured in alternating rounds after both warmed up. The handler keeps a registration it found for a minute (src/oauth/clients.ts), so the
  * first line is a client asking again; the last is a client the instance has not seen, whose registration is read from
  * the LOCAL STORE (the Upstash REST protocol over an in-memory emulator, over loopback HTTP in this process):
  * production Upstash costs a network round trip there instead.
  */
 export default async function tokenBench() {
-  const dir = await mkdtemp(join(tmpdir(), "frontdoor-bench-"));
-  const store = await startLocalStore({ token: "bench", snapshotFile: join(dir, "store.json") });
+  const store = await startStoreProcess();
   try {
     const redis = new Redis({ url: store.url, token: store.token, enableTelemetry: false });
     const keys = await importSigningKeys(JSON.stringify(await generateKeySet()));
@@ -54,26 +50,31 @@ export default async function tokenBench() {
     const client = await register();
     const { record } = client;
 
-    const viaHandler = await measure(() => tokenRequest(client));
-    const bare = await measure(() =>
-      new SignJWT({ client_id: record.client_id, scope: "svc:read svc:brief" })
-        .setProtectedHeader({ alg: "ES256", typ: "at+jwt", kid: keys.signing.kid })
-        .setIssuer(baseUrl)
-        .setSubject(record.client_id)
-        .setAudience(baseUrl)
-        .setIssuedAt()
-        .setExpirationTime("1h")
-        .setJti(crypto.randomUUID())
-        .sign(keys.signing.key),
+    const {
+      a: viaHandler,
+      b: bare,
+      ratio,
+    } = await compare(
+      () => tokenRequest(client),
+      () =>
+        new SignJWT({ client_id: record.client_id, scope: "svc:read svc:brief" })
+          .setProtectedHeader({ alg: "ES256", typ: "at+jwt", kid: keys.signing.kid })
+          .setIssuer(baseUrl)
+          .setSubject(record.client_id)
+          .setAudience(baseUrl)
+          .setIssuedAt()
+          .setExpirationTime("1h")
+          .setJti(crypto.randomUUID())
+          .sign(keys.signing.key),
     );
 
     // Every call a client this instance has not seen: one registration each, read from the store.
     const unseen = await Promise.all(Array.from({ length: 550 }, register));
     const viaStore = await measure(() => tokenRequest(unseen.pop()!));
 
-    console.log(describeFigures("token handler (local store, in-process)", viaHandler));
+    console.log(describeFigures("token handler (local store, own process)", viaHandler));
     console.log(describeFigures("bare jose ES256 SignJWT", bare));
-    console.log(`\nthroughput ratio handler / bare signing: ${(viaHandler.perSecond / bare.perSecond).toFixed(2)}`);
+    console.log(`\nthroughput ratio handler / bare signing: ${ratio.toFixed(2)} (median of interleaved rounds)`);
     console.log(`median overhead per token beyond signing: ${(viaHandler.p50 - bare.p50).toFixed(2)} ms (form parsing, hashing)`);
     console.log(`\n${describeFigures("the same, a client not seen for a minute", viaStore)}`);
     console.log(
@@ -81,6 +82,5 @@ export default async function tokenBench() {
     );
   } finally {
     await store.close();
-    await rm(dir, { recursive: true, force: true });
   }
 }
