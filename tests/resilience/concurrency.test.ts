@@ -6,8 +6,8 @@ import { upstashLimiter } from "../../src/limits/limiter.ts";
 import { freshBrief } from "../support/briefs.ts";
 import { staticNext } from "../support/static-files.ts";
 import { inFreshWindow } from "../support/window.ts";
-import { json } from "./support/calls.ts";
-import { startDeployment, type Deployment } from "./support/deployment.ts";
+import { json } from "../support/calls.ts";
+import { startDeployment, type Deployment } from "../support/deployment.ts";
 import { approvedCode, redeem, registerClient } from "./support/oauth.ts";
 
 /**

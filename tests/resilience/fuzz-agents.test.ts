@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serverCard } from "../../src/mcp/card.ts";
 
 import { briefBody } from "./support/briefs.ts";
-import { prebuilt, startDeployment, type Deployment } from "./support/deployment.ts";
+import { prebuilt, startDeployment, type Deployment } from "../support/deployment.ts";
 import { defined, fuzz, headerValue, jsonValue, mutated, text, wire } from "./support/fuzz.ts";
 import { checkJsonRpc } from "./support/protocols.ts";
 import { resourcePaths } from "../../src/paths.ts";

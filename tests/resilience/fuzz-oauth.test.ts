@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import * as oauth from "oauth4webapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { form, json } from "./support/calls.ts";
-import { startDeployment, type Deployment } from "./support/deployment.ts";
+import { form, json } from "../support/calls.ts";
+import { startDeployment, type Deployment } from "../support/deployment.ts";
 import { fuzz, headerValue, jsonValue, mutated, text, wire } from "./support/fuzz.ts";
 import { consentForm, redirectUri, registerClient } from "./support/oauth.ts";
 import { checkOAuth } from "./support/protocols.ts";

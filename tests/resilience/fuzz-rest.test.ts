@@ -6,7 +6,7 @@ import { buildSite } from "../../src/site/model.ts";
 import { serveMarkdownTwin } from "../../src/twins/serve.ts";
 import { loadContentDir } from "../support/content.ts";
 import { briefBody } from "./support/briefs.ts";
-import { startDeployment, type Deployment } from "./support/deployment.ts";
+import { startDeployment, type Deployment } from "../support/deployment.ts";
 import { defined, fuzz, headerValue, text, token, wire } from "./support/fuzz.ts";
 import { checkPage, checkProblem } from "./support/protocols.ts";
 import { apiBase, caseStudyResourcePath, resourcePaths } from "../../src/paths.ts";

@@ -10,9 +10,9 @@ import {
   form,
   json,
   mcpCall,
-} from "./support/calls.ts";
-import { startDeployment, type Deployment } from "./support/deployment.ts";
-import type { Fault } from "./support/fault-front.ts";
+} from "../support/calls.ts";
+import { startDeployment, type Deployment } from "../support/deployment.ts";
+import type { Fault } from "../support/fault-front.ts";
 import { consentForm, registerClient } from "./support/oauth.ts";
 
 /**

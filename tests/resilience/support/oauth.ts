@@ -1,6 +1,6 @@
 import * as oauth from "oauth4webapi";
-import type { Deployment } from "./deployment.ts";
-import { form, json } from "./calls.ts";
+import type { Deployment } from "../../support/deployment.ts";
+import { form, json } from "../../support/calls.ts";
 
 export const redirectUri = "http://127.0.0.1/callback";
 

@@ -2,41 +2,54 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "@upstash/redis";
-import { startLocalStore } from "../../../scripts/local-store/store.ts";
-import type { Command } from "../../../scripts/local-store/upstash-rest.ts";
-import { a2aHandlerFromEnv } from "../../../src/a2a/from-env.ts";
-import { apiGatewayFromEnv } from "../../../src/api/from-env.ts";
-import { deliveryFromEnv } from "../../../src/briefs/delivery-config.ts";
-import { briefsHandlerFromEnv } from "../../../src/briefs/from-env.ts";
-import { LeadStore } from "../../../src/briefs/store.ts";
-import { contactHandlerFromEnv } from "../../../src/contact/from-env.ts";
-import { serverCard } from "../../../src/mcp/card.ts";
-import { mcpHandlerFromEnv } from "../../../src/mcp/from-env.ts";
-import { issueAccessToken } from "../../../src/oauth/access-token.ts";
-import { generateKeySet, importSigningKeys } from "../../../src/oauth/keys.ts";
-import { oauthHandlerFromEnv } from "../../../src/oauth/from-env.ts";
-import { prebuiltResources, type PrebuiltResources } from "../../../src/resources/prebuilt.ts";
-import { buildSite } from "../../../src/site/model.ts";
+import { startLocalStore } from "../../scripts/local-store/store.ts";
+import type { Command } from "../../scripts/local-store/upstash-rest.ts";
+import { a2aHandlerFromEnv } from "../../src/a2a/from-env.ts";
+import { apiGatewayFromEnv } from "../../src/api/from-env.ts";
+import { deliveryFromEnv } from "../../src/briefs/delivery-config.ts";
+import { briefsHandlerFromEnv } from "../../src/briefs/from-env.ts";
+import { LeadStore } from "../../src/briefs/store.ts";
+import { contactHandlerFromEnv } from "../../src/contact/from-env.ts";
+import { serverCard } from "../../src/mcp/card.ts";
+import { mcpHandlerFromEnv } from "../../src/mcp/from-env.ts";
+import { issueAccessToken } from "../../src/oauth/access-token.ts";
+import { generateKeySet, importSigningKeys } from "../../src/oauth/keys.ts";
+import { oauthHandlerFromEnv } from "../../src/oauth/from-env.ts";
+import { prebuiltResources, type PrebuiltResources } from "../../src/resources/prebuilt.ts";
+import { buildSite } from "../../src/site/model.ts";
 
-import { loadContentDir } from "../../support/content.ts";
-import { startPostmarkStandIn, type PostmarkStandIn } from "../../support/postmark-standin.ts";
-import { realRedisAvailable, startRedisGateway } from "../../support/upstash-gateway.ts";
-import { startFaultFront, type FaultFront } from "./fault-front.ts";
-import { caseStudyResourcePath, resourcePaths, briefsPath } from "../../../src/paths.ts";
+import { caseStudyResourcePath, resourcePaths, briefsPath } from "../../src/paths.ts";
+import { loadContentDir } from "./content.ts";
+import { startFaultFront } from "./fault-front.ts";
+import { startPostmarkStandIn, type PostmarkStandIn } from "./postmark-standin.ts";
+import { realRedisAvailable, startRedisGateway } from "./upstash-gateway.ts";
 
 export const base = "https://studio.example";
 
-let content: Promise<PrebuiltResources> | undefined;
-/** The prebuilt resources the functions bundle, made from content/ as the build makes them. */
-export const prebuilt = () => (content ??= loadContentDir("content").then((raw) => prebuiltResources(buildSite(raw, base))));
+const content = new Map<string, Promise<PrebuiltResources>>();
+/** The prebuilt resources the functions bundle, made from content/ as the build makes them for `baseUrl`. */
+export function prebuilt(baseUrl = base): Promise<PrebuiltResources> {
+  let resources = content.get(baseUrl);
+  if (!resources) content.set(baseUrl, (resources = loadContentDir("content").then((raw) => prebuiltResources(buildSite(raw, baseUrl)))));
+  return resources;
+}
+
+export interface DeploymentStore {
+  url: string;
+  token: string;
+  /** Every command the store received, for counting Upstash's paid units. */
+  commands: Command[];
+  close(): Promise<void>;
+}
 
 /**
- * The store the suite runs on: the machine's Redis through the tests' Upstash REST gateway (as CI always has), or the
- * local store when no Redis answers outside CI.
+ * The store a deployment runs on: with a database number, the machine's Redis through the tests' Upstash REST gateway
+ * (as CI always has; the database is emptied first and at the end) or the local store when no Redis answers outside CI;
+ * with "local", the local store always (in this process, on the test's clock).
  */
-export async function startStore(db: number): Promise<{ url: string; token: string; commands: Command[]; close(): Promise<void> }> {
-  if (await realRedisAvailable()) return startRedisGateway(db);
-  const dir = await mkdtemp(join(tmpdir(), "frontdoor-resilience-"));
+export async function startStore(db: number | "local"): Promise<DeploymentStore> {
+  if (db !== "local" && (await realRedisAvailable())) return startRedisGateway(db);
+  const dir = await mkdtemp(join(tmpdir(), "frontdoor-deployment-"));
   const commands: Command[] = [];
   const store = await startLocalStore({ token: "t", snapshotFile: join(dir, "store.json"), onCommand: (c) => commands.push(c) });
   return { ...store, commands, close: async () => (await store.close(), await rm(dir, { recursive: true, force: true })) };
@@ -50,13 +63,21 @@ function apiFiles(resources: PrebuiltResources): Record<string, unknown> {
   return files;
 }
 
+export interface DeploymentOptions {
+  /** The public base URL (`URL`); a local one (http://localhost:...) allows what only a local site allows. */
+  baseUrl?: string;
+  /** More variables, as a site's configuration sets them. */
+  env?: Record<string, string>;
+}
+
 /**
  * Every function of the site, built from an environment exactly as the Netlify adapters in functions/ build them, in
  * one process: the /api edge gateway (with POST /api/v1/briefs behind it), the contact form, /mcp, /a2a/v1 and the
- * OAuth endpoints. Upstash and Postmark are reached through fault fronts, so a test can take either down, slow it or
- * break it, and every handler instance keeps running through the fault and after it.
+ * OAuth endpoints. Each call names the client address the platform would hand the function (a new one unless given),
+ * so quotas count only where a test means them to. Upstash and Postmark are reached through fault fronts, so a test
+ * can take either down, slow it or break it, and every handler instance keeps running through the fault and after it.
  */
-export async function startDeployment(db: number) {
+export async function startDeployment(db: number | "local", { baseUrl = base, env: extra = {} }: DeploymentOptions = {}) {
   const store = await startStore(db);
   // Later than any deadline a handler may wait: a store client without one would hang here.
   const upstash = await startFaultFront(store.url, { slowMs: 30_000 });
@@ -66,7 +87,7 @@ export async function startDeployment(db: number) {
   const keySet = await generateKeySet();
   const keys = await importSigningKeys(JSON.stringify(keySet));
   const variables: Record<string, string> = {
-    URL: base,
+    URL: baseUrl,
     UPSTASH_REDIS_REST_URL: upstash.url,
     UPSTASH_REDIS_REST_TOKEN: store.token,
     OAUTH_SIGNING_KEYS: JSON.stringify(keySet),
@@ -74,9 +95,10 @@ export async function startDeployment(db: number) {
     POSTMARK_API_URL: mail.url,
     LEADS_TO: "leads@studio.example",
     LEADS_FROM: "Website <website@studio.example>",
+    ...extra,
   };
   const env = (name: string) => variables[name];
-  const resources = await prebuilt();
+  const resources = await prebuilt(baseUrl);
   const files = apiFiles(resources);
 
   // Work the platform runs after a response (context.waitUntil): kept so tests can wait for it.
@@ -91,10 +113,10 @@ export async function startDeployment(db: number) {
   const a2a = a2aHandlerFromEnv(env, resources);
   const oauth = oauthHandlerFromEnv(env);
 
-  /** The platform behind the gateway: the briefs function for the write, the prebuilt files for reads. */
-  const platform = async (request: Request) => {
+  /** The platform behind the gateway: the briefs function for the write (for the same client), the prebuilt files for reads. */
+  const platform = async (request: Request, ip: string) => {
     const path = new URL(request.url).pathname;
-    if (path === briefsPath) return briefs(request, from("10.255.255.255"));
+    if (path === briefsPath) return briefs(request, from(ip));
     const file = files[path];
     return file === undefined ? new Response("<html>404</html>", { status: 404 }) : Response.json(file);
   };
@@ -103,12 +125,13 @@ export async function startDeployment(db: number) {
   const nextIp = () => `10.${(++counter >> 16) & 255}.${(counter >> 8) & 255}.${counter & 255}`;
   /** A request as the platform hands it to a function: an absolute URL and the Host header the client sent. */
   const at = (path: string, init?: RequestInit) => {
-    const request = new Request(`${base}${path}`, init);
-    request.headers.set("host", new URL(base).host);
+    const request = new Request(`${baseUrl}${path}`, init);
+    request.headers.set("host", new URL(baseUrl).host);
     return request;
   };
 
   return {
+    baseUrl,
     env,
     store,
     upstash,
@@ -123,10 +146,10 @@ export async function startDeployment(db: number) {
       while (pending.length > 0) await Promise.allSettled(pending.splice(0));
     },
     token: async (scope = "svc:read svc:brief", clientId = `client-${crypto.randomUUID()}`) =>
-      (await issueAccessToken(keys, base, { clientId, scope, audience: base }, Date.now())).access_token,
+      (await issueAccessToken(keys, baseUrl, { clientId, scope, audience: baseUrl }, Date.now())).access_token,
     nextIp,
     // Each call comes from a new client address unless one is given, so quotas only count where a test means them to.
-    api: (path: string, init?: RequestInit, ip = nextIp()) => gateway(at(path, init), { ...from(ip), next: platform }),
+    api: (path: string, init?: RequestInit, ip = nextIp()) => gateway(at(path, init), { ...from(ip), next: (r) => platform(r, ip) }),
     contact: (init: RequestInit, ip = nextIp()) => contact(at("/contact", init), from(ip)),
     mcp: (init: RequestInit, ip = nextIp(), path = "/mcp") => mcp(at(path, init), from(ip)),
     a2a: (init: RequestInit, ip = nextIp()) => a2a(at("/a2a/v1", init), from(ip)),
