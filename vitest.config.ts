@@ -40,6 +40,15 @@ export default defineConfig({
       {
         plugins: [textImports],
         test: {
+          name: "doors",
+          // Every door in-process, built as functions/ build it, with an injected client address and clock.
+          include: ["tests/doors/**/*.test.ts"],
+          testTimeout: 30_000,
+        },
+      },
+      {
+        plugins: [textImports],
+        test: {
           name: "resilience",
           include: ["tests/resilience/**/*.test.ts"],
           // Its files share one Redis database and inject faults into shared fronts: one file at a time.

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { form, json } from "../support/calls.ts";
 import { startDeployment, type Deployment } from "../support/deployment.ts";
 import { fuzz, headerValue, jsonValue, mutated, text, wire } from "./support/fuzz.ts";
-import { consentForm, redirectUri, registerClient } from "./support/oauth.ts";
+import { consentForm, redirectUri, registerClient } from "../support/deployment-oauth.ts";
 import { checkOAuth } from "./support/protocols.ts";
 
 /** The authorization server's endpoints under generated input: registrations, authorize queries, token forms, consents. */

@@ -13,7 +13,7 @@ import {
 } from "../support/calls.ts";
 import { startDeployment, type Deployment } from "../support/deployment.ts";
 import type { Fault } from "../support/fault-front.ts";
-import { consentForm, registerClient } from "./support/oauth.ts";
+import { consentForm, registerClient } from "../support/deployment-oauth.ts";
 
 /**
  * Upstash down (connection refused), slow (the command is carried out but its answer comes after the client's

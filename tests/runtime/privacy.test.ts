@@ -1,16 +1,14 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { Redis } from "@upstash/redis";
-import * as oauth from "oauth4webapi";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import { freshBrief } from "../support/briefs.ts";
-import { clientCredentialsToken, consentByHttp, discover, insecure } from "../support/oauth-client.ts";
+import { clientCredentialsToken } from "../support/oauth-client.ts";
 import type { SentMessage } from "../support/postmark-standin.ts";
 
 /**
  * A brief is private to the client that filed it, through every door of the local runtime: no answer carries another
  * client's brief, no brief is dropped because another client filed first, a read-only token never files, and what the
- * A2A agent stores is bounded.
+ * A2A agent stores is bounded. The per-client quotas, which need a window that cannot roll over under the test, are in
+ * tests/doors/privacy.test.ts.
  */
 const base = inject("baseUrl");
 const postmark = inject("postmark");
@@ -153,80 +151,5 @@ describe("what the A2A agent stores is bounded", () => {
     const key = `a2a:task:${result.task.id}`;
     expect(JSON.stringify(await store.get(key)).length).toBeLessThan(6 * 1024);
     expect(await store.ttl(key)).toBeLessThanOrEqual(24 * 3600);
-  });
-
-  it("counts invalid brief messages against the client's a2a-briefs quota", async () => {
-    const { token, clientId } = await clientCredentialsToken(base, "svc:brief");
-    const invalid = () =>
-      a2a(
-        {
-          messageId: crypto.randomUUID(),
-          role: "ROLE_USER",
-          parts: [{ data: { full_name: "Ada" } }],
-          metadata: { skillId: "svc-project-brief" },
-        },
-        token,
-      );
-    expect((await invalid()).headers.get("ratelimit-policy")).toMatch(/"a2a"/);
-    const [key] = await store.keys(`rl:a2a-briefs:${clientId}:*`);
-    expect(key).toBeDefined();
-    await store.set(key!, 30, { keepTtl: true });
-    const refused = await invalid();
-    expect(refused.status).toBe(429);
-    expect(refused.headers.get("ratelimit-policy")).toContain('"a2a-briefs";q=30;w=3600');
-    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
-  });
-});
-
-describe("clients identified by metadata documents", () => {
-  let server: Server;
-  let origin: string;
-  const redirectUri = "http://127.0.0.1:5010/callback";
-  beforeAll(async () => {
-    server = createServer((req, res) => {
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(
-        JSON.stringify({
-          client_id: `${origin}${req.url}`,
-          client_name: "Doc client",
-          redirect_uris: [redirectUri],
-          token_endpoint_auth_method: "none",
-        }),
-      );
-    });
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-  afterAll(() => new Promise((r) => server.close(r)));
-
-  const tokenFor = async (documentUrl: string) => {
-    const as = await discover(base);
-    const client: oauth.Client = { client_id: documentUrl, token_endpoint_auth_method: "none" };
-    const verifier = oauth.generateRandomCodeVerifier();
-    const { location } = await consentByHttp(as, {
-      client_id: documentUrl,
-      redirect_uri: redirectUri,
-      code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
-      scope: "svc:brief",
-    });
-    const params = oauth.validateAuthResponse(as, client, location);
-    const response = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirectUri, verifier, insecure);
-    return (await oauth.processAuthorizationCodeResponse(as, client, response)).access_token;
-  };
-
-  it("share one brief quota per host of their client_id URL", async () => {
-    const first = await tokenFor(`${origin}/one.json`);
-    const second = await tokenFor(`${origin}/two.json`);
-    expect((await doors.rest!(first, freshBrief())).status).toBe(201);
-    const [key] = await store.keys(`rl:briefs-per-client:host:127.0.0.1*`);
-    expect(key).toBeDefined();
-    await store.set(key!, 10, { keepTtl: true });
-    const refused = await fetch(`${base}/api/v1/briefs`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Authorization: `Bearer ${second}` },
-      body: JSON.stringify(freshBrief()),
-    });
-    expect(refused.status).toBe(429);
-    expect(((await refused.json()) as { code: string }).code).toBe("brief_quota_exceeded");
   });
 });
