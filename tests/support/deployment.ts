@@ -18,7 +18,7 @@ import { oauthHandlerFromEnv } from "../../src/oauth/from-env.ts";
 import { prebuiltResources, type PrebuiltResources } from "../../src/resources/prebuilt.ts";
 import { buildSite } from "../../src/site/model.ts";
 
-import { caseStudyResourcePath, resourcePaths, briefsPath } from "../../src/paths.ts";
+import { a2aPath, apiBase, briefsPath, caseStudyResourcePath, mcpPath, oauthBase, pagePaths, resourcePaths } from "../../src/paths.ts";
 import { loadContentDir } from "./content.ts";
 import { startFaultFront } from "./fault-front.ts";
 import { startPostmarkStandIn, type PostmarkStandIn } from "./postmark-standin.ts";
@@ -130,6 +130,19 @@ export async function startDeployment(db: number | "local", { baseUrl = base, en
     return request;
   };
 
+  /** A request as it reaches the platform, routed to its function as netlify.toml and functions/ route it. */
+  const route = (request: Request, ip: string): Promise<Response> => {
+    const path = new URL(request.url).pathname;
+    const at = (prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
+    if (at(apiBase)) return gateway(request, { ...from(ip), next: (r) => platform(r, ip) });
+    if (at(mcpPath)) return mcp(request, from(ip));
+    if (at(a2aPath)) return a2a(request, from(ip));
+    if (at(oauthBase)) return oauth(request, from(ip));
+    // The contact page is static; only its form's POST reaches the function.
+    if (path === pagePaths.contact && request.method === "POST") return contact(request, from(ip));
+    return Promise.resolve(new Response("<html>404</html>", { status: 404 }));
+  };
+
   return {
     baseUrl,
     env,
@@ -154,6 +167,8 @@ export async function startDeployment(db: number | "local", { baseUrl = base, en
     mcp: (init: RequestInit, ip = nextIp(), path = "/mcp") => mcp(at(path, init), from(ip)),
     a2a: (init: RequestInit, ip = nextIp()) => a2a(at("/a2a/v1", init), from(ip)),
     oauth: (path: string, init?: RequestInit, ip = nextIp()) => oauth(at(path, init), from(ip)),
+    /** Any request, as it arrives (its own URL and Host header), to the function that serves its path: for serving over HTTP. */
+    serve: (request: Request, ip = nextIp()) => route(request, ip),
     async close() {
       await mail.close();
       await postmark.close();
