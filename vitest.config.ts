@@ -51,8 +51,7 @@ export default defineConfig({
         test: {
           name: "resilience",
           include: ["tests/resilience/**/*.test.ts"],
-          // Its files share one Redis database and inject faults into shared fronts: one file at a time.
-          fileParallelism: false,
+          // Each file has its own deployment, fault fronts and Redis database (support/databases.ts): files run in parallel.
           testTimeout: 120_000,
           hookTimeout: 60_000,
         },

@@ -7,6 +7,7 @@ import { freshBrief } from "../support/briefs.ts";
 import { staticNext } from "../support/static-files.ts";
 import { installClock, type TestClock } from "../support/clock.ts";
 import { json } from "../support/calls.ts";
+import { redisDatabase } from "./support/databases.ts";
 import { startDeployment, type Deployment } from "../support/deployment.ts";
 import { approvedCode, redeem, registerClient } from "../support/deployment-oauth.ts";
 
@@ -19,7 +20,7 @@ let d: Deployment;
 let clock: TestClock;
 beforeAll(async () => {
   clock = installClock();
-  d = await startDeployment(11);
+  d = await startDeployment(redisDatabase.concurrency);
 });
 afterAll(async () => {
   await d.settle();

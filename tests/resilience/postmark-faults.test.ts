@@ -4,6 +4,7 @@ import type { Lead } from "../../src/briefs/lead.ts";
 import { freshBrief } from "../support/briefs.ts";
 import type { Fault as PostmarkFault } from "../support/postmark-standin.ts";
 import { answered, json } from "../support/calls.ts";
+import { redisDatabase } from "./support/databases.ts";
 import { startDeployment, type Deployment } from "../support/deployment.ts";
 
 /**
@@ -14,7 +15,7 @@ import { startDeployment, type Deployment } from "../support/deployment.ts";
  */
 let d: Deployment;
 beforeAll(async () => {
-  d = await startDeployment(11);
+  d = await startDeployment(redisDatabase["postmark-faults"]);
 });
 afterAll(async () => {
   await d.settle();
