@@ -34,7 +34,19 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["tests/unit/**/*.test.ts", "tests/store/**/*.test.ts"],
+          // In-process files put back what they change (mocks, timers, the test clock): one worker's module cache serves them all.
+          isolate: false,
           testTimeout: 20_000,
+        },
+      },
+      {
+        plugins: [textImports],
+        test: {
+          name: "doors",
+          // Every door in-process, built as functions/ build it, with an injected client address and clock.
+          include: ["tests/doors/**/*.test.ts"],
+          isolate: false,
+          testTimeout: 30_000,
         },
       },
       {
@@ -42,8 +54,8 @@ export default defineConfig({
         test: {
           name: "resilience",
           include: ["tests/resilience/**/*.test.ts"],
-          // Its files share one Redis database and inject faults into shared fronts: one file at a time.
-          fileParallelism: false,
+          // Each file has its own deployment, fault fronts and Redis database (support/databases.ts): files run in parallel.
+          isolate: false,
           testTimeout: 120_000,
           hookTimeout: 60_000,
         },
@@ -52,11 +64,24 @@ export default defineConfig({
         plugins: [textImports],
         test: {
           name: "runtime",
-          include: ["tests/build/**/*.test.ts", "tests/runtime/**/*.test.ts", "tests/browser/**/*.test.ts"],
+          include: ["tests/runtime/**/*.test.ts", "tests/browser/**/*.test.ts"],
           globalSetup: ["tests/support/global-runtime.ts"],
           setupFiles: ["tests/support/fresh-address.ts"],
-          // The local runtime gives every client the address 127.0.0.1, so files that count quota run one at a time.
+          // The local runtime gives every client the address 127.0.0.1, so files that count quota run one at a time, in one
+          // worker whose module cache serves them all.
           fileParallelism: false,
+          isolate: false,
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
+        },
+      },
+      {
+        plugins: [textImports],
+        test: {
+          name: "build",
+          // The build output and the deploy bundles, over the dist/ the runtime project built (tests/support/global-build.ts).
+          include: ["tests/build/**/*.test.ts"],
+          globalSetup: ["tests/support/global-build.ts"],
           testTimeout: 60_000,
           hookTimeout: 180_000,
         },

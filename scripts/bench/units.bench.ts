@@ -1,5 +1,5 @@
 import { deliverDue } from "../../src/briefs/deliver.ts";
-import { startDeployment } from "../../tests/resilience/support/deployment.ts";
+import { startDeployment } from "../../tests/support/deployment.ts";
 
 /**
  * The paid units of each operation: Upstash commands (counted where the store receives them: the Upstash REST gateway

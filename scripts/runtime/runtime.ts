@@ -37,11 +37,7 @@ export async function startRuntime({ root, env = process.env, log = console.log,
 
   let store: LocalStore | undefined;
   if (!config.env.UPSTASH_REDIS_REST_URL) {
-    store = await startLocalStore({
-      token: randomBytes(24).toString("hex"),
-      snapshotFile: join(dataDir, "store.json"),
-      unreadableSnapshot: "keep-aside",
-    });
+    store = await startDataStore(dataDir);
     config.env.UPSTASH_REDIS_REST_URL = store.url;
     config.env.UPSTASH_REDIS_REST_TOKEN = store.token;
     log(
@@ -94,6 +90,10 @@ export async function startRuntime({ root, env = process.env, log = console.log,
     throw error;
   }
 }
+
+/** The local store over a data folder (its snapshot and log there), as npm start runs it: a file it cannot read is kept aside. */
+export const startDataStore = (dataDir: string): Promise<LocalStore> =>
+  startLocalStore({ token: randomBytes(24).toString("hex"), snapshotFile: join(dataDir, "store.json"), unreadableSnapshot: "keep-aside" });
 
 /**
  * netlify dev loads scheduled functions but never runs them on their schedule, so the runtime invokes the lead

@@ -5,10 +5,11 @@ import { createApiGateway } from "../../src/api/gateway.ts";
 import { upstashLimiter } from "../../src/limits/limiter.ts";
 import { freshBrief } from "../support/briefs.ts";
 import { staticNext } from "../support/static-files.ts";
-import { inFreshWindow } from "../support/window.ts";
-import { json } from "./support/calls.ts";
-import { startDeployment, type Deployment } from "./support/deployment.ts";
-import { approvedCode, redeem, registerClient } from "./support/oauth.ts";
+import { installClock, type TestClock } from "../support/clock.ts";
+import { json } from "../support/calls.ts";
+import { redisDatabase } from "./support/databases.ts";
+import { startDeployment, type Deployment } from "../support/deployment.ts";
+import { approvedCode, redeem, registerClient } from "../support/deployment-oauth.ts";
 
 /**
  * What must hold when many requests arrive at once: the quota is exact, an authorization code is redeemed once, and
@@ -16,12 +17,15 @@ import { approvedCode, redeem, registerClient } from "./support/oauth.ts";
  * Upstash contract tests hold the local store to the same exact count.
  */
 let d: Deployment;
+let clock: TestClock;
 beforeAll(async () => {
-  d = await startDeployment(11);
+  clock = installClock();
+  d = await startDeployment(redisDatabase.concurrency);
 });
 afterAll(async () => {
   await d.settle();
   await d.close();
+  clock.restore();
 });
 
 describe("the public-api quota", () => {
@@ -37,7 +41,7 @@ describe("the public-api quota", () => {
     );
     const ip = `203.0.113.${Math.floor(Math.random() * 200) + 1}`;
     const files = { "/api/v1/company": { name: randomUUID() } };
-    await inFreshWindow();
+    clock.toNextWindow(60);
     const responses = await Promise.all(
       Array.from({ length: 200 }, (_, i) =>
         instances[i % 20]!(new Request("https://studio.example/api/v1/company"), staticNext(files, ip)),

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serverCard } from "../../src/mcp/card.ts";
 
 import { briefBody } from "./support/briefs.ts";
-import { prebuilt, startDeployment, type Deployment } from "./support/deployment.ts";
+import { redisDatabase } from "./support/databases.ts";
+import { prebuilt, startDeployment, type Deployment } from "../support/deployment.ts";
 import { defined, fuzz, headerValue, jsonValue, mutated, text, wire } from "./support/fuzz.ts";
 import { checkJsonRpc } from "./support/protocols.ts";
 import { resourcePaths } from "../../src/paths.ts";
@@ -14,7 +15,7 @@ const card = (await serverCard(await prebuilt())) as unknown as { tools: { name:
 let d: Deployment;
 let tokens: string[];
 beforeAll(async () => {
-  d = await startDeployment(15);
+  d = await startDeployment(redisDatabase["fuzz-agents"]);
   tokens = [await d.token("svc:read svc:brief"), await d.token("svc:read")];
 });
 afterAll(async () => {

@@ -1,10 +1,11 @@
 import fc from "fast-check";
 import * as oauth from "oauth4webapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { form, json } from "./support/calls.ts";
-import { startDeployment, type Deployment } from "./support/deployment.ts";
+import { form, json } from "../support/calls.ts";
+import { redisDatabase } from "./support/databases.ts";
+import { startDeployment, type Deployment } from "../support/deployment.ts";
 import { fuzz, headerValue, jsonValue, mutated, text, wire } from "./support/fuzz.ts";
-import { consentForm, redirectUri, registerClient } from "./support/oauth.ts";
+import { consentForm, redirectUri, registerClient } from "../support/deployment-oauth.ts";
 import { checkOAuth } from "./support/protocols.ts";
 
 /** The authorization server's endpoints under generated input: registrations, authorize queries, token forms, consents. */
@@ -14,7 +15,7 @@ let publicClient: { client_id: string };
 let challenge: string;
 let verifier: string;
 beforeAll(async () => {
-  d = await startDeployment(15);
+  d = await startDeployment(redisDatabase["fuzz-oauth"]);
   client = await registerClient(d);
   const res = await d.oauth(
     "/oauth/register",

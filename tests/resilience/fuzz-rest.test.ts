@@ -6,7 +6,8 @@ import { buildSite } from "../../src/site/model.ts";
 import { serveMarkdownTwin } from "../../src/twins/serve.ts";
 import { loadContentDir } from "../support/content.ts";
 import { briefBody } from "./support/briefs.ts";
-import { startDeployment, type Deployment } from "./support/deployment.ts";
+import { redisDatabase } from "./support/databases.ts";
+import { startDeployment, type Deployment } from "../support/deployment.ts";
 import { defined, fuzz, headerValue, text, token, wire } from "./support/fuzz.ts";
 import { checkPage, checkProblem } from "./support/protocols.ts";
 import { apiBase, caseStudyResourcePath, resourcePaths } from "../../src/paths.ts";
@@ -15,7 +16,7 @@ import { apiBase, caseStudyResourcePath, resourcePaths } from "../../src/paths.t
 let d: Deployment;
 let tokens: string[];
 beforeAll(async () => {
-  d = await startDeployment(15);
+  d = await startDeployment(redisDatabase["fuzz-rest"]);
   tokens = [await d.token("svc:read svc:brief"), await d.token("svc:read"), await d.token("svc:brief")];
 });
 afterAll(async () => {

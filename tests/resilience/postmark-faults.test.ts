@@ -3,8 +3,9 @@ import { deliverDue } from "../../src/briefs/deliver.ts";
 import type { Lead } from "../../src/briefs/lead.ts";
 import { freshBrief } from "../support/briefs.ts";
 import type { Fault as PostmarkFault } from "../support/postmark-standin.ts";
-import { answered, json } from "./support/calls.ts";
-import { startDeployment, type Deployment } from "./support/deployment.ts";
+import { answered, json } from "../support/calls.ts";
+import { redisDatabase } from "./support/databases.ts";
+import { startDeployment, type Deployment } from "../support/deployment.ts";
 
 /**
  * Postmark down, slow, failing, rate-limiting, refusing and accepting-then-dropping, under POST /api/v1/briefs as the
@@ -14,7 +15,7 @@ import { startDeployment, type Deployment } from "./support/deployment.ts";
  */
 let d: Deployment;
 beforeAll(async () => {
-  d = await startDeployment(11);
+  d = await startDeployment(redisDatabase["postmark-faults"]);
 });
 afterAll(async () => {
   await d.settle();

@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { a2aHandlerFromEnv } from "../../src/a2a/from-env.ts";
 import { oauthHandlerFromEnv } from "../../src/oauth/from-env.ts";
-import { a2aSend, expectRpcError, json, mcpCall, mcpHeaders } from "./support/calls.ts";
-import { startDeployment, type Deployment } from "./support/deployment.ts";
+import { a2aSend, expectRpcError, json, mcpCall, mcpHeaders } from "../support/calls.ts";
+import { redisDatabase } from "./support/databases.ts";
+import { startDeployment, type Deployment } from "../support/deployment.ts";
 
 /** Cases the fuzzers found, kept as plain tests. */
 let d: Deployment;
 beforeAll(async () => {
-  d = await startDeployment(15);
+  d = await startDeployment(redisDatabase.regressions);
 });
 afterAll(() => d.close());
 

@@ -10,10 +10,11 @@ import {
   form,
   json,
   mcpCall,
-} from "./support/calls.ts";
-import { startDeployment, type Deployment } from "./support/deployment.ts";
-import type { Fault } from "./support/fault-front.ts";
-import { consentForm, registerClient } from "./support/oauth.ts";
+} from "../support/calls.ts";
+import { redisDatabase } from "./support/databases.ts";
+import { startDeployment, type Deployment } from "../support/deployment.ts";
+import type { Fault } from "../support/fault-front.ts";
+import { consentForm, registerClient } from "../support/deployment-oauth.ts";
 
 /**
  * Upstash down (connection refused), slow (the command is carried out but its answer comes after the client's
@@ -24,7 +25,7 @@ import { consentForm, registerClient } from "./support/oauth.ts";
 let d: Deployment;
 let client: { client_id: string; client_secret: string };
 beforeAll(async () => {
-  d = await startDeployment(11);
+  d = await startDeployment(redisDatabase["upstash-faults"]);
   client = await registerClient(d);
   // Each handler builds itself on its first request: build them all while the store is up.
   await Promise.all([d.api("/api/v1"), d.contact(form({})), d.mcp(mcpCall("ping")), d.a2a(a2aSend([{ text: "offers" }]))]).then(

@@ -7,7 +7,7 @@ import { Redis } from "@upstash/redis";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { freePort } from "../../scripts/lib/free-port.ts";
 import { startIsolatedRuntime } from "../../scripts/runtime/isolated.ts";
-import type { Runtime } from "../../scripts/runtime/runtime.ts";
+import { startDataStore, type Runtime } from "../../scripts/runtime/runtime.ts";
 import type { Lead } from "../../src/briefs/lead.ts";
 import { freshBrief } from "../support/briefs.ts";
 
@@ -86,23 +86,51 @@ const npmStart = (env: NodeJS.ProcessEnv) =>
   });
 
 describe("npm start, stopped and started again over the same data folder", () => {
-  it("starts again after a brief was filed and delivered, over its snapshot plus an empty sorted set and an expired key", async () => {
-    const folder = await dataFolder();
+  // One runtime takes the writes; a second starts over the folder it left when stopped, and npm start's store over what a
+  // kill would have left. Each start of netlify dev costs seconds: two cover what four did.
+  let folder: string;
+  let killed: string;
+  let id: string;
+  let windows: Record<string, unknown>;
+
+  it("answers a write without rewriting its snapshot, and stopped, saves everything into the snapshot", async () => {
+    folder = await dataFolder();
     const first = await startIsolatedRuntime(root, sameSite, { dataDir: folder });
-    let id: string;
     try {
+      const token = await briefToken(first.url);
+      const snapshot = await readFile(join(folder, "store.json"), "utf8");
+      // Each read counts against the quota: one EVALSHA, a write of the store.
+      for (let i = 0; i < 5; i++) expect((await fetch(`${first.url}/api/v1`)).status).toBe(200);
       const res = await fetch(`${first.url}/api/v1/briefs`, {
         method: "POST",
-        headers: { Authorization: `Bearer ${await briefToken(first.url)}`, "Content-Type": "application/json" },
+        headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
         body: JSON.stringify(freshBrief()),
       });
       expect(res.status).toBe(201);
       id = ((await res.json()) as { lead_id: string }).lead_id;
+      expect(await readFile(join(folder, "store.json"), "utf8")).toBe(snapshot);
       await expect.poll(async () => (await leadIn(first, id))?.delivery.state, { timeout: 15_000 }).toBe("delivered");
+
+      // What a kill leaves on disk right now (the log first: see tests/store/local-store-log.test.ts), with the start
+      // of a record that was being written when it died.
+      killed = await dataFolder();
+      await copyFile(join(folder, "store.log"), join(killed, "store.log"));
+      await copyFile(join(folder, "store.json"), join(killed, "store.json"));
+      await appendFile(join(killed, "store.log"), '{"keys":[{"key":"lead:');
+      const store = storeOf(first);
+      windows = Object.fromEntries(
+        await Promise.all((await store.keys("rl:public-api:*")).map(async (key) => [key, await store.get(key)])),
+      );
+      expect(Object.keys(windows).length).toBeGreaterThan(0);
     } finally {
       await first.stop();
     }
+    // Stopped as Ctrl+C stops it: everything is in the snapshot, and the log holds no record.
+    expect((await snapshotIn(folder)).keys.map((k) => k.key)).toContain(`lead:${id}`);
+    expect((await readFile(join(folder, "store.log"), "utf8")).trimEnd().split("\n")).toHaveLength(1);
+  });
 
+  it("starts again over its snapshot plus an empty sorted set and an expired key", async () => {
     // Nothing is owed any more. A snapshot written before this fix keeps the emptied queue as an empty sorted set;
     // keys also expire while the runtime is stopped.
     const saved = await snapshotIn(folder);
@@ -132,51 +160,15 @@ describe("npm start, stopped and started again over the same data folder", () =>
     expect(resaved.keys.map((k) => k.key)).not.toContain("restart-test:expired");
   });
 
-  it("answers a write without rewriting its snapshot; killed, it restarts with every write answered; stopped, it saves them all", async () => {
-    const folder = await dataFolder();
-    const first = await startIsolatedRuntime(root, sameSite, { dataDir: folder });
-    let id: string;
-    let killed: string;
-    let windows: Record<string, unknown>;
+  it("killed, its store starts again with every write answered", async () => {
+    // What is checked is the store alone: npm start's own store over the folder, without a netlify dev to start.
+    const third = await startDataStore(killed);
     try {
-      const token = await briefToken(first.url);
-      const snapshot = await readFile(join(folder, "store.json"), "utf8");
-      // Each read counts against the quota: one EVALSHA, a write of the store.
-      for (let i = 0; i < 5; i++) expect((await fetch(`${first.url}/api/v1`)).status).toBe(200);
-      const res = await fetch(`${first.url}/api/v1/briefs`, {
-        method: "POST",
-        headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
-        body: JSON.stringify(freshBrief()),
-      });
-      expect(res.status).toBe(201);
-      id = ((await res.json()) as { lead_id: string }).lead_id;
-      expect(await readFile(join(folder, "store.json"), "utf8")).toBe(snapshot);
-
-      // What a kill leaves on disk right now (the log first: see tests/store/local-store-log.test.ts), with the start
-      // of a record that was being written when it died.
-      killed = await dataFolder();
-      await copyFile(join(folder, "store.log"), join(killed, "store.log"));
-      await copyFile(join(folder, "store.json"), join(killed, "store.json"));
-      await appendFile(join(killed, "store.log"), '{"keys":[{"key":"lead:');
-      const store = storeOf(first);
-      windows = Object.fromEntries(
-        await Promise.all((await store.keys("rl:public-api:*")).map(async (key) => [key, await store.get(key)])),
-      );
-      expect(Object.keys(windows).length).toBeGreaterThan(0);
-    } finally {
-      await first.stop();
-    }
-    // Stopped as Ctrl+C stops it: everything is in the snapshot, and the log holds no record.
-    expect((await snapshotIn(folder)).keys.map((k) => k.key)).toContain(`lead:${id}`);
-    expect((await readFile(join(folder, "store.log"), "utf8")).trimEnd().split("\n")).toHaveLength(1);
-
-    const second = await startIsolatedRuntime(root, sameSite, { dataDir: killed });
-    try {
-      expect((await leadIn(second, id))?.id).toBe(id);
-      const store = storeOf(second);
+      const store = new Redis({ url: third.url, token: third.token, enableTelemetry: false });
+      expect((await store.get<Lead>(`lead:${id}`))?.id).toBe(id);
       for (const [key, count] of Object.entries(windows)) expect(await store.get(key)).toBe(count);
     } finally {
-      await second.stop();
+      await third.close();
     }
   });
 

@@ -1,3 +1,4 @@
+import { writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import type { TestProject } from "vitest/node";
 import { startIsolatedRuntime } from "../../scripts/runtime/isolated.ts";
@@ -28,12 +29,17 @@ export async function setup(project: TestProject) {
     POSTMARK_API_URL: postmark.url,
     LEADS_TO: "leads@studio.example",
     LEADS_FROM: "website@studio.example",
+    // netlify dev runs every function call in a new worker that loads the function's modules again; V8's compile cache
+    // spares each call part of that (about a sixth of its CPU time here). node_modules keeps it between runs.
+    NODE_COMPILE_CACHE: fileURLToPath(new URL("../../node_modules/.cache/frontdoor-runtime-compile-cache", import.meta.url)),
   });
   runtime = isolated;
   project.provide("baseUrl", isolated.url);
   project.provide("dataDir", isolated.dataDir);
   project.provide("store", { url: isolated.store!.url, token: isolated.store!.token });
   project.provide("postmark", postmark.url);
+  // scripts/test.ts starts the build tests and the type check once the runtime's build (dist/ and .astro/) is done.
+  if (process.env.FRONTDOOR_TEST_RUNTIME_UP) await writeFile(process.env.FRONTDOOR_TEST_RUNTIME_UP, isolated.url);
 }
 
 export async function teardown() {

@@ -7,3 +7,6 @@ export async function countedFor(redis: Redis, policy: PolicyName, key: string):
   const values = keys.length > 0 ? await redis.mget<(number | string | null)[]>(...keys) : [];
   return values.reduce<number>((sum, value) => sum + Number(value ?? 0), 0);
 }
+
+/** The client address netlify dev hands every function and edge function, whoever connects. */
+export const localClient = "127.0.0.1";

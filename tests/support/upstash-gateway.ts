@@ -39,8 +39,8 @@ export async function realRedisAvailable(): Promise<boolean> {
  * database, emptied when the gateway starts and when it closes, so files never see each other's keys.
  */
 export async function startRedisGateway(db: number, token = "test-gateway-token"): Promise<Gateway> {
-  // Two checkouts testing on one machine keep apart by shifting their databases (0-15).
-  const shifted = db - Number(process.env.FRONTDOOR_TEST_REDIS_DB_SHIFT ?? 0);
+  // Two checkouts testing on one machine keep apart by shifting their databases (0-15, wrapping around).
+  const shifted = (((db - Number(process.env.FRONTDOOR_TEST_REDIS_DB_SHIFT ?? 0)) % 16) + 16) % 16;
   const redis = new IORedis({ host: "127.0.0.1", port: 6379, db: shifted, maxRetriesPerRequest: 1 });
   await redis.flushdb();
   const commands: Command[] = [];

@@ -9,17 +9,19 @@ import { problemAnchor, problems } from "../../src/api/problems.ts";
 import { QuotaStoreUnavailable, upstashLimiter, type Limiter } from "../../src/limits/limiter.ts";
 import { startLocalStore, type LocalStore } from "../../scripts/local-store/store.ts";
 import { staticNext } from "../support/static-files.ts";
-import { inFreshWindow } from "../support/window.ts";
+import { installClock, type TestClock } from "../support/clock.ts";
 
 const base = "https://studio.example";
 const files = { "/api/v1/company": { name: "Kestrel" }, "/api/v1/case-studies/acme": { id: "acme" } };
 let dir: string;
 let store: LocalStore;
 let limiter: Limiter;
+let clock: TestClock;
 let ipCounter = 0;
 const freshIp = () => `198.51.100.${++ipCounter}`;
 
 beforeAll(async () => {
+  clock = installClock();
   dir = await mkdtemp(join(tmpdir(), "frontdoor-gw-"));
   store = await startLocalStore({ token: "t", snapshotFile: join(dir, "s.json") });
   limiter = upstashLimiter(new Redis({ url: store.url, token: "t", enableTelemetry: false }), { cacheBlocked: false });
@@ -27,6 +29,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await store.close();
   await rm(dir, { recursive: true, force: true });
+  clock.restore();
 });
 
 const gateway = (deprecations: Deprecation[] = []) => createApiGateway({ baseUrl: base, limiter, deprecations, log: () => {} });
@@ -107,7 +110,7 @@ describe("the /api gateway", () => {
 
   it("refuses the 121st request in a window with rate_limited, Retry-After and the quota", async () => {
     const ip = freshIp();
-    await inFreshWindow();
+    clock.toNextWindow(60);
     for (let i = 0; i < 120; i++) expect((await call("/api/v1/company", {}, ip)).status).toBe(200);
     const res = await call("/api/v1/nope", {}, ip);
     expect(res.status).toBe(429);

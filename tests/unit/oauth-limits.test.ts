@@ -2,18 +2,23 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { policies } from "../../src/limits/policies.ts";
+import { installClock, type TestClock } from "../support/clock.ts";
 import { formPost, inProcessOAuthServer, jsonPost } from "../support/oauth-server.ts";
 import { countedFor } from "../support/quota-count.ts";
-import { inFreshWindow } from "../support/window.ts";
 
-/** The per-address quotas of the OAuth endpoints, in-process over the local store; each test uses its own client IPs. */
+/**
+ * The per-address quotas of the OAuth endpoints, in-process over the local store; each test uses its own client IPs, and
+ * a test that counts to a limit starts a window on the test clock.
+ */
 let server: Awaited<ReturnType<typeof inProcessOAuthServer>>;
+let clock: TestClock;
 let documents: Server;
 let origin: string;
 let clientId: string;
 const redirectUri = "http://127.0.0.1/cb";
 
 beforeAll(async () => {
+  clock = installClock();
   server = await inProcessOAuthServer({ allowLoopbackMetadataDocuments: true });
   const registered = await server.call(
     "/oauth/register",
@@ -30,6 +35,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await new Promise((r) => documents.close(r));
   await server?.close();
+  clock.restore();
 });
 
 let addresses = 0;
@@ -47,7 +53,7 @@ async function spend(policy: keyof typeof policies, ip: string, times: number) {
 
 describe("the oauth policy: /oauth/token and /oauth/authorize", () => {
   it("reports the quota on every token answer and refuses past 60 a minute with 429 rate_limited JSON", async () => {
-    await inFreshWindow(60, 5);
+    clock.toNextWindow(60);
     const ip = newIp();
     const first = await token(ip);
     expect(first.status).toBe(401);
@@ -67,7 +73,7 @@ describe("the oauth policy: /oauth/token and /oauth/authorize", () => {
   });
 
   it("shows the consent error page with 429 past the limit, for the screen and the form alike, and never redirects", async () => {
-    await inFreshWindow(60, 5);
+    clock.toNextWindow(60);
     const ip = newIp();
     expect((await authorize(ip)).status).toBe(200);
     await spend("oauth", ip, 59);
@@ -91,7 +97,7 @@ describe("the oauth policy: /oauth/token and /oauth/authorize", () => {
 
 describe("the oauth-client-metadata policy", () => {
   it("reports both quotas when a document is fetched, and answers 429 with the metadata window's Retry-After past it", async () => {
-    await inFreshWindow(60, 5);
+    clock.toNextWindow(60);
     const ip = newIp();
     const first = await authorize(ip, `${origin}/first.json`);
     expect(first.status).toBe(200);

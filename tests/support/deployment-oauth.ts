@@ -53,7 +53,8 @@ export async function approvedCode(d: Deployment, clientId: string) {
   return { code, verifier: consent.verifier };
 }
 
-export const redeem = (d: Deployment, client: { client_id: string; client_secret: string }, code: string, verifier: string) =>
+/** Redeems a code at /oauth/token; a client without a secret (a metadata document client) is a public one. */
+export const redeem = (d: Deployment, client: { client_id: string; client_secret?: string }, code: string, verifier: string) =>
   d.oauth(
     "/oauth/token",
     form({
@@ -62,6 +63,6 @@ export const redeem = (d: Deployment, client: { client_id: string; client_secret
       code_verifier: verifier,
       redirect_uri: redirectUri,
       client_id: client.client_id,
-      client_secret: client.client_secret,
+      ...(client.client_secret ? { client_secret: client.client_secret } : {}),
     }),
   );

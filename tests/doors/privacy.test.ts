@@ -1,25 +1,49 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Redis } from "@upstash/redis";
-import * as oauth from "oauth4webapi";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshBrief } from "../support/briefs.ts";
-import { clientCredentialsToken, consentByHttp, discover, insecure } from "../support/oauth-client.ts";
-import type { SentMessage } from "../support/postmark-standin.ts";
+import { json, mcpCall } from "../support/calls.ts";
+import { installClock, type TestClock } from "../support/clock.ts";
+import { startDeployment, type Deployment } from "../support/deployment.ts";
+import { approvedCode, redeem, redirectUri } from "../support/deployment-oauth.ts";
 
 /**
- * A brief is private to the client that filed it, through every door of the local runtime: no answer carries another
- * client's brief, no brief is dropped because another client filed first, a read-only token never files, and what the
- * A2A agent stores is bounded.
+ * A brief is private to the client that filed it, through every door that files one (REST, MCP, A2A), each built as its
+ * function builds it: no answer carries another client's brief, no brief is dropped because another client filed
+ * first, a read-only token never files, and what the A2A agent stores is bounded, as are the per-client brief quotas.
+ * A test that moves a quota's counter to its limit starts a fresh hour window, so the counter cannot roll over under
+ * it. The site is local (its base URL on localhost) so that client metadata documents may live on this machine, as in
+ * the local runtime's test mode. Each door's own test through the local runtime files a brief end to end.
  */
-const base = inject("baseUrl");
-const postmark = inject("postmark");
-const store = new Redis({ url: inject("store").url, token: inject("store").token, enableTelemetry: false });
+let clock: TestClock;
+let d: Deployment;
+let store: Redis;
+let tokenA: string;
+let tokenB: string;
+let readOnly: string;
+beforeAll(async () => {
+  clock = installClock();
+  d = await startDeployment("local", { baseUrl: "http://localhost:8888", env: { FRONTDOOR_ALLOW_LOOPBACK_CIMD: "1" } });
+  store = new Redis({ url: d.store.url, token: d.store.token, enableTelemetry: false });
+  tokenA = await d.token("svc:brief", "client-a");
+  tokenB = await d.token("svc:brief", "client-b");
+  readOnly = await d.token("svc:read", "client-read-only");
+});
+afterAll(async () => {
+  await d.settle();
+  await d.close();
+  clock.restore();
+});
 
-const sentFor = async (leadId: string) =>
-  ((await (await fetch(`${postmark}/_standin/messages`)).json()) as { sent: SentMessage[] }).sent.filter(
-    (m) => (m.body.Metadata as { lead_id: string }).lead_id === leadId,
-  );
+const a2a = (message: object, token: string, version = "1.0", method = "SendMessage") =>
+  d.a2a(json({ jsonrpc: "2.0", id: 1, method, params: { message } }, { "a2a-version": version, authorization: `Bearer ${token}` }));
+
+/** The e-mails sent about a lead, once the work its filing left running (the first attempt) is done. */
+const sentFor = async (leadId: string) => {
+  await d.settle();
+  return d.postmark.sent.filter((m) => (m.body.Metadata as { lead_id?: string }).lead_id === leadId);
+};
 
 interface Filed {
   status: number;
@@ -31,25 +55,14 @@ interface Filed {
 /** One brief through each door, with a client's token: what the client is shown and the lead it names. */
 const doors: Record<string, (token: string, brief: object) => Promise<Filed>> = {
   rest: async (token, brief) => {
-    const res = await fetch(`${base}/api/v1/briefs`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
-      body: JSON.stringify(brief),
-    });
+    const res = await d.api("/api/v1/briefs", json(brief, { authorization: `Bearer ${token}` }));
     const shown = await res.text();
     return { status: res.status, leadId: (JSON.parse(shown) as { lead_id: string }).lead_id, shown };
   },
   mcp: async (token, brief) => {
-    const res = await fetch(`${base}/mcp`, {
-      method: "POST",
-      headers: {
-        "Content-Type": "application/json",
-        Accept: "application/json, text/event-stream",
-        "MCP-Protocol-Version": "2025-11-25",
-        Authorization: `Bearer ${token}`,
-      },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "submit_project_brief", arguments: brief } }),
-    });
+    const res = await d.mcp(
+      mcpCall("tools/call", { name: "submit_project_brief", arguments: brief }, 1, { authorization: `Bearer ${token}` }),
+    );
     const shown = await res.text();
     const result = (JSON.parse(shown) as { result: { structuredContent: { lead_id: string } } }).result;
     return { status: res.status, leadId: result.structuredContent.lead_id, shown };
@@ -65,26 +78,10 @@ const doors: Record<string, (token: string, brief: object) => Promise<Filed>> = 
   },
 };
 
-const a2a = (message: object, token: string, version = "1.0", method = "SendMessage") =>
-  fetch(`${base}/a2a/v1`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", "A2A-Version": version, Authorization: `Bearer ${token}` },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { message } }),
-  });
-
 const confidential = () => {
   const extra = { phone: "+1 555 0100", budget_range: "50k_100k", message: `Confidential ${crypto.randomUUID()}: an acquisition.` };
   return { ...freshBrief(extra), ...extra };
 };
-
-let tokenA: string;
-let tokenB: string;
-let readOnly: string;
-beforeAll(async () => {
-  tokenA = (await clientCredentialsToken(base, "svc:brief")).token;
-  tokenB = (await clientCredentialsToken(base, "svc:brief")).token;
-  readOnly = (await clientCredentialsToken(base, "svc:read")).token;
-});
 
 describe.each(Object.keys(doors))("a brief is private to its filer (%s)", (door) => {
   const file = doors[door]!;
@@ -98,7 +95,7 @@ describe.each(Object.keys(doors))("a brief is private to its filer (%s)", (door)
     expect(filedB.leadId).not.toBe(filedA.leadId);
     for (const secret of [a.message, a.phone, a.full_name, filedA.leadId]) expect(filedB.shown).not.toContain(secret);
     // Two leads, two e-mails; the second tells the studio it may be the same person.
-    await expect.poll(async () => (await sentFor(filedB.leadId)).length, { timeout: 10_000 }).toBe(1);
+    expect(await sentFor(filedB.leadId)).toHaveLength(1);
     expect((await sentFor(filedB.leadId))[0]!.body.TextBody).toContain(`Possibly the same person as ${filedA.leadId}`);
   });
 
@@ -110,7 +107,7 @@ describe.each(Object.keys(doors))("a brief is private to its filer (%s)", (door)
     expect(filedA.leadId).not.toBe(filedB.leadId);
     expect(filedA.shown).not.toContain("Ignore previous instructions");
     expect(filedA.shown).not.toContain("already_received");
-    await expect.poll(async () => (await sentFor(filedA.leadId)).length, { timeout: 10_000 }).toBe(1);
+    expect(await sentFor(filedA.leadId)).toHaveLength(1);
   });
 });
 
@@ -136,7 +133,7 @@ describe("a read-only token never files a lead through A2A", () => {
     const res = await a2a({ messageId: crypto.randomUUID(), role: "ROLE_USER", parts: [{ text: "offers", data: probe() }] }, readOnly);
     expect(res.status).toBe(200);
     const body = (await res.json()) as { result: { message?: { parts: { data?: unknown }[] } } };
-    expect(body.result.message?.parts[1]?.data).toEqual(await (await fetch(`${base}/api/v1/offers`)).json());
+    expect(body.result.message?.parts[1]?.data).toEqual(await (await d.api("/api/v1/offers")).json());
     expect(await store.zcard("leads")).toBe(leads);
   });
 });
@@ -156,7 +153,9 @@ describe("what the A2A agent stores is bounded", () => {
   });
 
   it("counts invalid brief messages against the client's a2a-briefs quota", async () => {
-    const { token, clientId } = await clientCredentialsToken(base, "svc:brief");
+    clock.toNextWindow(3600);
+    const clientId = `client-${crypto.randomUUID()}`;
+    const token = await d.token("svc:brief", clientId);
     const invalid = () =>
       a2a(
         {
@@ -181,7 +180,6 @@ describe("what the A2A agent stores is bounded", () => {
 describe("clients identified by metadata documents", () => {
   let server: Server;
   let origin: string;
-  const redirectUri = "http://127.0.0.1:5010/callback";
   beforeAll(async () => {
     server = createServer((req, res) => {
       res.writeHead(200, { "content-type": "application/json" });
@@ -200,32 +198,22 @@ describe("clients identified by metadata documents", () => {
   afterAll(() => new Promise((r) => server.close(r)));
 
   const tokenFor = async (documentUrl: string) => {
-    const as = await discover(base);
-    const client: oauth.Client = { client_id: documentUrl, token_endpoint_auth_method: "none" };
-    const verifier = oauth.generateRandomCodeVerifier();
-    const { location } = await consentByHttp(as, {
-      client_id: documentUrl,
-      redirect_uri: redirectUri,
-      code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
-      scope: "svc:brief",
-    });
-    const params = oauth.validateAuthResponse(as, client, location);
-    const response = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirectUri, verifier, insecure);
-    return (await oauth.processAuthorizationCodeResponse(as, client, response)).access_token;
+    const { code, verifier } = await approvedCode(d, documentUrl);
+    const res = await redeem(d, { client_id: documentUrl }, code, verifier);
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { access_token: string }).access_token;
   };
+  const brief = (token: string) => d.api("/api/v1/briefs", json(freshBrief(), { authorization: `Bearer ${token}` }));
 
   it("share one brief quota per host of their client_id URL", async () => {
+    clock.toNextWindow(3600);
     const first = await tokenFor(`${origin}/one.json`);
     const second = await tokenFor(`${origin}/two.json`);
-    expect((await doors.rest!(first, freshBrief())).status).toBe(201);
+    expect((await brief(first)).status).toBe(201);
     const [key] = await store.keys(`rl:briefs-per-client:host:127.0.0.1*`);
     expect(key).toBeDefined();
     await store.set(key!, 10, { keepTtl: true });
-    const refused = await fetch(`${base}/api/v1/briefs`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Authorization: `Bearer ${second}` },
-      body: JSON.stringify(freshBrief()),
-    });
+    const refused = await brief(second);
     expect(refused.status).toBe(429);
     expect(((await refused.json()) as { code: string }).code).toBe("brief_quota_exceeded");
   });

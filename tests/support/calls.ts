@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { problemContentType } from "../../../src/http/formats.ts";
+import { problemContentType } from "../../src/http/formats.ts";
 
 /** A request init with a JSON body. */
 export const json = (body: unknown, headers: Record<string, string> = {}, method = "POST"): RequestInit => ({

@@ -1,0 +1,85 @@
+import "./node-check.ts";
+import { spawn } from "node:child_process";
+import { mkdtemp, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/**
+ * npm test: formatting, every test project and the type check, side by side so that both cores work. The runtime
+ * project (one local runtime, its files one at a time) takes longest; beside it run the in-process projects, then,
+ * once the runtime's build is done, the build project (it reads that dist/) and the type check (it reads the .astro/
+ * that build writes). Every step's output is shown as it comes, each line marked with its step; a summary ends the run.
+ */
+const root = fileURLToPath(new URL("..", import.meta.url));
+const bin = (path: string) => join(root, "node_modules", path);
+const color = process.stdout.isTTY ? { FORCE_COLOR: "1" } : {};
+const width = 10;
+
+interface Outcome {
+  name: string;
+  code: number | null;
+  seconds: number;
+}
+
+/** Runs a Node program, its output lines marked with `name`. */
+function run(name: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Outcome> {
+  const began = performance.now();
+  const seconds = () => (performance.now() - began) / 1000;
+  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...color, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const tag = `${name.padEnd(width)}│ `;
+  for (const stream of [child.stdout, child.stderr]) {
+    let partial = "";
+    stream.setEncoding("utf8").on("data", (chunk: string) => {
+      const lines = (partial + chunk).split("\n");
+      partial = lines.pop() ?? "";
+      for (const line of lines) process.stdout.write(`${tag}${line}\n`);
+    });
+    stream.on("end", () => partial && process.stdout.write(`${tag}${partial}\n`));
+  }
+  return new Promise((resolve) => {
+    child.on("close", (code) => resolve({ name, code, seconds: seconds() }));
+    child.on("error", (error) => {
+      process.stdout.write(`${tag}${error.message}\n`);
+      resolve({ name, code: 1, seconds: seconds() });
+    });
+  });
+}
+
+const exists = (file: string) =>
+  stat(file).then(
+    () => true,
+    () => false,
+  );
+
+/** Resolves once `file` exists, or once `done` settles (the runtime project ended without starting its runtime). */
+async function whenExists(file: string, done: Promise<unknown>): Promise<void> {
+  let ended = false;
+  void done.then(() => (ended = true));
+  while (!ended && !(await exists(file))) await new Promise((r) => setTimeout(r, 250));
+}
+
+const vitest = (...projects: string[]) => [bin("vitest/vitest.mjs"), "run", ...projects.flatMap((p) => ["--project", p])];
+
+const began = performance.now();
+const signals = await mkdtemp(join(tmpdir(), "frontdoor-test-"));
+// tests/support/global-runtime.ts writes this file once the runtime is up: its build (dist/, .astro/) is complete.
+const runtimeUp = join(signals, "runtime-up");
+
+const runtime = run("runtime", vitest("runtime"), { FRONTDOOR_TEST_RUNTIME_UP: runtimeUp });
+const outcomes = await Promise.all([
+  run("prettier", [bin("prettier/bin/prettier.cjs"), "--check", "."]),
+  runtime,
+  (async () => {
+    const inProcess = await run("in-process", vitest("unit", "doors", "resilience"));
+    await whenExists(runtimeUp, runtime);
+    const afterBuild = await Promise.all([run("build", vitest("build")), run("tsc", [bin("typescript/bin/tsc"), "--noEmit"])]);
+    return [inProcess, ...afterBuild];
+  })(),
+]).then((all) => all.flat());
+await rm(signals, { recursive: true, force: true });
+
+console.log(`\nnpm test: ${((performance.now() - began) / 1000).toFixed(0)} s`);
+for (const { name, code, seconds } of outcomes)
+  console.log(`  ${name.padEnd(width)} ${code === 0 ? "passed" : `FAILED (exit ${code})`} in ${seconds.toFixed(0)} s`);
+process.exitCode = outcomes.some((o) => o.code !== 0) ? 1 : 0;

@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshBrief } from "../support/briefs.ts";
+import { json } from "../support/calls.ts";
+import { installClock, type TestClock } from "../support/clock.ts";
+import { startDeployment, type Deployment } from "../support/deployment.ts";
+
+/**
+ * /a2a/v1 in-process, built as functions/a2a.ts builds it: its quota run to the end from a client address of its own, in
+ * a window that starts with the test. tests/runtime/a2a.test.ts drives the agent end to end with the SDK's client.
+ */
+let clock: TestClock;
+let d: Deployment;
+beforeAll(async () => {
+  clock = installClock();
+  d = await startDeployment("local");
+});
+afterAll(async () => {
+  await d.settle();
+  await d.close();
+  clock.restore();
+});
+
+const rpc = (body: unknown, ip: string, headers: Record<string, string> = {}) =>
+  d.a2a(json(body, { "a2a-version": "1.0", ...headers }), ip);
+
+describe("limits and errors", () => {
+  it("counts 120 requests a minute per IP (refusals counted once), then 429 with Retry-After", async () => {
+    clock.toNextWindow(60);
+    const ip = d.nextIp();
+    const refused = await rpc(
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "SendMessage",
+        params: { message: { messageId: "m", role: "ROLE_USER", parts: [{ data: freshBrief() }] } },
+      },
+      ip,
+      { authorization: `Bearer ${await d.token("svc:read")}` },
+    );
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get("ratelimit")).toMatch(/^"a2a";r=119;t=\d+$/);
+    const second = await rpc("{", ip);
+    expect(second.headers.get("ratelimit")).toMatch(/^"a2a";r=118;t=\d+$/);
+    expect(second.headers.get("ratelimit-policy")).toBe('"a2a";q=120;w=60');
+    for (let i = 0; i < 117; i++) await (await rpc("{", ip)).body?.cancel();
+    const last = await rpc("{", ip);
+    expect(last.status).toBe(200);
+    expect(last.headers.get("ratelimit")).toMatch(/^"a2a";r=0;t=\d+$/);
+    const over = await rpc("{", ip);
+    expect(over.status).toBe(429);
+    expect(Number(over.headers.get("retry-after"))).toBeGreaterThanOrEqual(Number(over.headers.get("ratelimit-reset")));
+    expect(await over.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32090 } });
+  });
+});

@@ -1,0 +1,181 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Redis } from "@upstash/redis";
+import { startLocalStore } from "../../scripts/local-store/store.ts";
+import type { Command } from "../../scripts/local-store/upstash-rest.ts";
+import { a2aHandlerFromEnv } from "../../src/a2a/from-env.ts";
+import { apiGatewayFromEnv } from "../../src/api/from-env.ts";
+import { deliveryFromEnv } from "../../src/briefs/delivery-config.ts";
+import { briefsHandlerFromEnv } from "../../src/briefs/from-env.ts";
+import { LeadStore } from "../../src/briefs/store.ts";
+import { contactHandlerFromEnv } from "../../src/contact/from-env.ts";
+import { serverCard } from "../../src/mcp/card.ts";
+import { mcpHandlerFromEnv } from "../../src/mcp/from-env.ts";
+import { issueAccessToken } from "../../src/oauth/access-token.ts";
+import { generateKeySet, importSigningKeys } from "../../src/oauth/keys.ts";
+import { oauthHandlerFromEnv } from "../../src/oauth/from-env.ts";
+import { prebuiltResources, type PrebuiltResources } from "../../src/resources/prebuilt.ts";
+import { buildSite } from "../../src/site/model.ts";
+
+import { a2aPath, apiBase, briefsPath, caseStudyResourcePath, mcpPath, oauthBase, pagePaths, resourcePaths } from "../../src/paths.ts";
+import { loadContentDir } from "./content.ts";
+import { startFaultFront } from "./fault-front.ts";
+import { startPostmarkStandIn, type PostmarkStandIn } from "./postmark-standin.ts";
+import { realRedisAvailable, startRedisGateway } from "./upstash-gateway.ts";
+
+export const base = "https://studio.example";
+
+const content = new Map<string, Promise<PrebuiltResources>>();
+/** The prebuilt resources the functions bundle, made from content/ as the build makes them for `baseUrl`. */
+export function prebuilt(baseUrl = base): Promise<PrebuiltResources> {
+  let resources = content.get(baseUrl);
+  if (!resources) content.set(baseUrl, (resources = loadContentDir("content").then((raw) => prebuiltResources(buildSite(raw, baseUrl)))));
+  return resources;
+}
+
+export interface DeploymentStore {
+  url: string;
+  token: string;
+  /** Every command the store received, for counting Upstash's paid units. */
+  commands: Command[];
+  close(): Promise<void>;
+}
+
+/**
+ * The store a deployment runs on: with a database number, the machine's Redis through the tests' Upstash REST gateway
+ * (as CI always has; the database is emptied first and at the end) or the local store when no Redis answers outside CI;
+ * with "local", the local store always (in this process, on the test's clock).
+ */
+export async function startStore(db: number | "local"): Promise<DeploymentStore> {
+  if (db !== "local" && (await realRedisAvailable())) return startRedisGateway(db);
+  const dir = await mkdtemp(join(tmpdir(), "frontdoor-deployment-"));
+  const commands: Command[] = [];
+  const store = await startLocalStore({ token: "t", snapshotFile: join(dir, "store.json"), onCommand: (c) => commands.push(c) });
+  return { ...store, commands, close: async () => (await store.close(), await rm(dir, { recursive: true, force: true })) };
+}
+
+/** The files the platform serves behind the /api gateway (after the `.json` rewrite): every read resource. */
+function apiFiles(resources: PrebuiltResources): Record<string, unknown> {
+  const files: Record<string, unknown> = {};
+  for (const [id, path] of Object.entries(resourcePaths)) files[path] = resources[id as keyof typeof resourcePaths];
+  for (const [id, study] of Object.entries(resources.case_study_details)) files[caseStudyResourcePath(id)] = study;
+  return files;
+}
+
+export interface DeploymentOptions {
+  /** The public base URL (`URL`); a local one (http://localhost:...) allows what only a local site allows. */
+  baseUrl?: string;
+  /** More variables, as a site's configuration sets them. */
+  env?: Record<string, string>;
+}
+
+/**
+ * Every function of the site, built from an environment exactly as the Netlify adapters in functions/ build them, in
+ * one process: the /api edge gateway (with POST /api/v1/briefs behind it), the contact form, /mcp, /a2a/v1 and the
+ * OAuth endpoints. Each call names the client address the platform would hand the function (a new one unless given),
+ * so quotas count only where a test means them to. Upstash and Postmark are reached through fault fronts, so a test
+ * can take either down, slow it or break it, and every handler instance keeps running through the fault and after it.
+ */
+export async function startDeployment(db: number | "local", { baseUrl = base, env: extra = {} }: DeploymentOptions = {}) {
+  const store = await startStore(db);
+  // Later than any deadline a handler may wait: a store client without one would hang here.
+  const upstash = await startFaultFront(store.url, { slowMs: 30_000 });
+  const postmark: PostmarkStandIn = await startPostmarkStandIn("postmark-test-token", 1_500);
+  // Slow, yet within the Postmark client's 10-second timeout.
+  const mail = await startFaultFront(postmark.url, { slowMs: 3_000 });
+  const keySet = await generateKeySet();
+  const keys = await importSigningKeys(JSON.stringify(keySet));
+  const variables: Record<string, string> = {
+    URL: baseUrl,
+    UPSTASH_REDIS_REST_URL: upstash.url,
+    UPSTASH_REDIS_REST_TOKEN: store.token,
+    OAUTH_SIGNING_KEYS: JSON.stringify(keySet),
+    POSTMARK_SERVER_TOKEN: postmark.token,
+    POSTMARK_API_URL: mail.url,
+    LEADS_TO: "leads@studio.example",
+    LEADS_FROM: "Website <website@studio.example>",
+    ...extra,
+  };
+  const env = (name: string) => variables[name];
+  const resources = await prebuilt(baseUrl);
+  const files = apiFiles(resources);
+
+  // Work the platform runs after a response (context.waitUntil): kept so tests can wait for it.
+  const pending: Promise<unknown>[] = [];
+  const waitUntil = (work: Promise<unknown>) => void pending.push(work);
+  const from = (ip: string) => ({ ip, waitUntil });
+
+  const briefs = briefsHandlerFromEnv(env, resources);
+  const gateway = apiGatewayFromEnv(env);
+  const contact = contactHandlerFromEnv(env, resources);
+  const mcp = mcpHandlerFromEnv(env, resources, await serverCard(resources));
+  const a2a = a2aHandlerFromEnv(env, resources);
+  const oauth = oauthHandlerFromEnv(env);
+
+  /** The platform behind the gateway: the briefs function for the write (for the same client), the prebuilt files for reads. */
+  const platform = async (request: Request, ip: string) => {
+    const path = new URL(request.url).pathname;
+    if (path === briefsPath) return briefs(request, from(ip));
+    const file = files[path];
+    return file === undefined ? new Response("<html>404</html>", { status: 404 }) : Response.json(file);
+  };
+
+  let counter = 0;
+  const nextIp = () => `10.${(++counter >> 16) & 255}.${(counter >> 8) & 255}.${counter & 255}`;
+  /** A request as the platform hands it to a function: an absolute URL and the Host header the client sent. */
+  const at = (path: string, init?: RequestInit) => {
+    const request = new Request(`${baseUrl}${path}`, init);
+    request.headers.set("host", new URL(baseUrl).host);
+    return request;
+  };
+
+  /** A request as it reaches the platform, routed to its function as netlify.toml and functions/ route it. */
+  const route = (request: Request, ip: string): Promise<Response> => {
+    const path = new URL(request.url).pathname;
+    const at = (prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
+    if (at(apiBase)) return gateway(request, { ...from(ip), next: (r) => platform(r, ip) });
+    if (at(mcpPath)) return mcp(request, from(ip));
+    if (at(a2aPath)) return a2a(request, from(ip));
+    if (at(oauthBase)) return oauth(request, from(ip));
+    // The contact page is static; only its form's POST reaches the function.
+    if (path === pagePaths.contact && request.method === "POST") return contact(request, from(ip));
+    return Promise.resolve(new Response("<html>404</html>", { status: 404 }));
+  };
+
+  return {
+    baseUrl,
+    env,
+    store,
+    upstash,
+    postmark,
+    mail,
+    resources,
+    /** The lead store and the delivery job's dependencies, as functions/deliver-leads.ts builds them each minute. */
+    leads: new LeadStore(new Redis({ url: store.url, token: store.token, enableTelemetry: false })),
+    deliveryJob: () => deliveryFromEnv(env, resources),
+    /** Waits for the work handlers left running after their responses. */
+    settle: async () => {
+      while (pending.length > 0) await Promise.allSettled(pending.splice(0));
+    },
+    token: async (scope = "svc:read svc:brief", clientId = `client-${crypto.randomUUID()}`) =>
+      (await issueAccessToken(keys, baseUrl, { clientId, scope, audience: baseUrl }, Date.now())).access_token,
+    nextIp,
+    // Each call comes from a new client address unless one is given, so quotas only count where a test means them to.
+    api: (path: string, init?: RequestInit, ip = nextIp()) => gateway(at(path, init), { ...from(ip), next: (r) => platform(r, ip) }),
+    contact: (init: RequestInit, ip = nextIp()) => contact(at("/contact", init), from(ip)),
+    mcp: (init: RequestInit, ip = nextIp(), path = "/mcp") => mcp(at(path, init), from(ip)),
+    a2a: (init: RequestInit, ip = nextIp()) => a2a(at("/a2a/v1", init), from(ip)),
+    oauth: (path: string, init?: RequestInit, ip = nextIp()) => oauth(at(path, init), from(ip)),
+    /** Any request, as it arrives (its own URL and Host header), to the function that serves its path: for serving over HTTP. */
+    serve: (request: Request, ip = nextIp()) => route(request, ip),
+    async close() {
+      await mail.close();
+      await postmark.close();
+      await upstash.close();
+      await store.close();
+    },
+  };
+}
+
+export type Deployment = Awaited<ReturnType<typeof startDeployment>>;
