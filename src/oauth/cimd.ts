@@ -71,7 +71,7 @@ function documentUrl(clientId: string, allowLoopback: boolean): URL {
   return url;
 }
 
-const cacheKey = async (clientId: string) => `oauth:cimd:${await sha256(clientId)}`;
+const cacheKey = (clientId: string) => `oauth:cimd:${sha256(clientId)}`;
 
 /** What `oauth:cimd:<hash>` holds: the client a document described, or the mark of a recent refusal. */
 type CachedDocument = ClientRecord | { refused: true };
@@ -93,7 +93,7 @@ export async function resolveMetadataDocumentClient(clientId: string, options: M
     if (error instanceof DocumentRefused) throw refuse(error.message);
     throw error;
   }
-  const key = await cacheKey(clientId);
+  const key = cacheKey(clientId);
   const cached = await options.redis.get<CachedDocument>(key);
   if (cached && "refused" in cached) throw refusedDocument();
   if (cached) return cached;

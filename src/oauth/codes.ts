@@ -12,16 +12,16 @@ export interface CodeBinding {
 }
 
 // The store keeps a hash of the code, so a dump of the store or its command log holds no usable code.
-const codeKey = async (code: string) => `oauth:code:${await sha256(code)}`;
+const codeKey = (code: string) => `oauth:code:${sha256(code)}`;
 
 export async function issueCode(redis: Redis, binding: CodeBinding): Promise<string> {
   const code = randomToken(32);
-  await redis.set(await codeKey(code), binding, { ex: authorizationCodeLifetimeSeconds });
+  await redis.set(codeKey(code), binding, { ex: authorizationCodeLifetimeSeconds });
   return code;
 }
 
 /** Redeems a code once: GETDEL is atomic, so of any number of concurrent redemptions exactly one gets the binding. */
 export async function redeemCode(redis: Redis, code: string): Promise<CodeBinding | undefined> {
   if (!/^[A-Za-z0-9_-]{43}$/.test(code)) return undefined;
-  return (await redis.getdel<CodeBinding>(await codeKey(code))) ?? undefined;
+  return (await redis.getdel<CodeBinding>(codeKey(code))) ?? undefined;
 }

@@ -46,7 +46,7 @@ export function readConsentCookie(request: Request, secure: boolean): string | u
 export async function sealAuthorizationRequest(keys: SigningKeys, baseUrl: string, request: AuthorizationRequest, now: number) {
   const nonce = randomToken(32);
   const iat = Math.floor(now / 1000);
-  const token = await new SignJWT({ req: request, nonce_hash: await sha256(nonce) })
+  const token = await new SignJWT({ req: request, nonce_hash: sha256(nonce) })
     .setProtectedHeader({ alg: "ES256", typ, kid: keys.signing.kid })
     .setIssuer(baseUrl)
     .setAudience(absolute(baseUrl, oauthPaths.authorize))
@@ -70,7 +70,7 @@ export async function openAuthorizationRequest(keys: SigningKeys, baseUrl: strin
       currentDate: new Date(now),
     });
     const hash = payload.nonce_hash;
-    if (typeof hash !== "string" || !constantTimeEqual(hash, await sha256(nonce))) return undefined;
+    if (typeof hash !== "string" || !constantTimeEqual(hash, sha256(nonce))) return undefined;
     return { request: payload.req as AuthorizationRequest, jti: payload.jti! };
   } catch {
     return undefined;

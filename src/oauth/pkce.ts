@@ -4,6 +4,6 @@ import { constantTimeEqual, sha256 } from "./clients.ts";
 export const isCodeChallenge = (value: string | undefined) => !!value && /^[A-Za-z0-9_-]{43}$/.test(value);
 export const isCodeVerifier = (value: string | undefined) => !!value && /^[A-Za-z0-9\-._~]{43,128}$/.test(value);
 
-export async function verifierMatches(verifier: string, challenge: string) {
-  return isCodeVerifier(verifier) && constantTimeEqual(await sha256(verifier), challenge);
+export function verifierMatches(verifier: string, challenge: string): boolean {
+  return isCodeVerifier(verifier) && constantTimeEqual(sha256(verifier), challenge);
 }

@@ -40,7 +40,7 @@ export function createTokenHandler(options: OAuthServerOptions) {
     // Every mismatch is the same invalid_grant (RFC 6749 §5.2); the code is spent either way.
     const refuse = () => new OAuthError("invalid_grant", "The code is invalid, expired, already used, or was issued for another request.");
     if (!code || code.client_id !== client.client_id || code.redirect_uri !== values.redirect_uri) throw refuse();
-    if (!(await verifierMatches(values.code_verifier!, code.code_challenge))) throw refuse();
+    if (!verifierMatches(values.code_verifier!, code.code_challenge)) throw refuse();
     if (repeated.resource?.length && grantedAudience(options.baseUrl, repeated.resource) !== code.resource) {
       throw new OAuthError("invalid_target", "resource must be the one the authorization request named.");
     }
