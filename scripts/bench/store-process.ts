@@ -3,6 +3,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { Env } from "../../src/config/env.ts";
+import { redisFromEnv } from "../../src/store/node-requester.ts";
+import { edgeRedisFromEnv } from "../../src/store/redis.ts";
 import { startLocalStore } from "../local-store/store.ts";
 
 /**
@@ -10,7 +13,7 @@ import { startLocalStore } from "../local-store/store.ts";
  * production: a handler bench then pays the store's round trip but not the store's own CPU, which in-process would
  * run on the handler's thread.
  */
-export async function startStoreProcess(): Promise<{ url: string; token: string; close(): Promise<void> }> {
+export async function startStoreProcess() {
   const child = spawn(process.execPath, [fileURLToPath(import.meta.url)], { stdio: ["ignore", "pipe", "inherit"] });
   const url = await new Promise<string>((resolve, reject) => {
     let out = "";
@@ -20,11 +23,16 @@ export async function startStoreProcess(): Promise<{ url: string; token: string;
     });
     child.once("exit", (code) => reject(new Error(`the store process exited (${code})`)));
   });
+  const env: Env = (name) => ({ UPSTASH_REDIS_REST_URL: url, UPSTASH_REDIS_REST_TOKEN: "bench" })[name];
   return {
     url,
     token: "bench",
+    /** The store's client as the functions build it (node:http). */
+    functionsRedis: () => redisFromEnv(env),
+    /** The store's client as the edge builds it (the Upstash client's fetch). */
+    edgeRedis: () => edgeRedisFromEnv(env),
     close: () =>
-      new Promise((resolve) => {
+      new Promise<void>((resolve) => {
         child.once("exit", () => resolve());
         child.kill();
       }),

@@ -1,4 +1,3 @@
-import { Redis } from "@upstash/redis";
 import { SignJWT } from "jose";
 import { upstashLimiter } from "../../src/limits/limiter.ts";
 import { registerClient } from "../../src/oauth/clients.ts";
@@ -18,7 +17,7 @@ import { startStoreProcess } from "./store-process.ts";
 export default async function tokenBench() {
   const store = await startStoreProcess();
   try {
-    const redis = new Redis({ url: store.url, token: store.token, enableTelemetry: false });
+    const redis = store.functionsRedis();
     const keys = await importSigningKeys(JSON.stringify(await generateKeySet()));
     const baseUrl = "https://studio.example";
     const handler = createTokenHandler({ baseUrl, keys, redis, limiter: upstashLimiter(redis), page: { studioName: "", stylesheet: "" } });

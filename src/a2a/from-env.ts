@@ -1,13 +1,13 @@
 import { AgentCard } from "@a2a-js/sdk";
 import { DefaultRequestHandler } from "@a2a-js/sdk/server";
-import { isLocal, pipelineFromEnv } from "../briefs/config.ts";
+import { pipelineFromEnv } from "../briefs/config.ts";
 import type { PipelineDeps } from "../briefs/pipeline.ts";
 import { baseUrlFrom, type Env } from "../config/env.ts";
-import { upstashLimiter } from "../limits/limiter.ts";
+import { limiterFromEnv } from "../limits/limiter.ts";
 import { publicJwksFromEnv } from "../oauth/keys.ts";
 import { createAccessTokenVerifier } from "../oauth/verify.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
-import { redisFromEnv } from "../store/redis.ts";
+import { redisFromEnv } from "../store/node-requester.ts";
 import { agentCard } from "./card.ts";
 import { createAgentExecutor } from "./executor.ts";
 import { createA2AHandler } from "./http.ts";
@@ -33,7 +33,7 @@ export function a2aHandlerFromEnv(env: Env, prebuilt: PrebuiltResources) {
     let pipeline: PipelineDeps | undefined;
     const lazyPipeline = () => (pipeline ??= pipelineFromEnv(env, prebuilt));
     const { card, requestHandler } = a2aRequestHandler(baseUrl, prebuilt, new UpstashTaskStore(redis), lazyPipeline);
-    return createA2AHandler({ baseUrl, card, requestHandler, verifier, limiter: upstashLimiter(redis, { cacheBlocked: !isLocal(env) }) });
+    return createA2AHandler({ baseUrl, card, requestHandler, verifier, limiter: limiterFromEnv(env, redis) });
   };
   return builtOnFirstUse(build, a2aErrors);
 }

@@ -1,8 +1,8 @@
 import { baseUrlFrom, type Env } from "../config/env.ts";
 import { problemJson } from "../http/formats.ts";
 import { builtOnFirstUse } from "../http/door.ts";
-import { upstashLimiter } from "../limits/limiter.ts";
-import { redisFromEnv } from "../store/redis.ts";
+import { limiterFromEnv } from "../limits/limiter.ts";
+import { edgeRedisFromEnv } from "../store/redis.ts";
 import { deprecations } from "./deprecations.ts";
 import { createApiGateway } from "./gateway.ts";
 
@@ -16,8 +16,7 @@ export function apiGatewayFromEnv(env: Env) {
     async () =>
       createApiGateway({
         baseUrl: baseUrlFrom(env),
-        // Under netlify dev the tests reset quota windows in the store, which an in-memory cache would not see.
-        limiter: upstashLimiter(redisFromEnv(env), { cacheBlocked: env("NETLIFY_DEV") !== "true" }),
+        limiter: limiterFromEnv(env, edgeRedisFromEnv(env)),
         deprecations,
       }),
     (refusal, c) => problemJson(new URL(c.req.url).origin)(refusal, c),

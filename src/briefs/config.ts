@@ -1,13 +1,11 @@
 import type { Env } from "../config/env.ts";
-import { upstashLimiter } from "../limits/limiter.ts";
+import { limiterFromEnv } from "../limits/limiter.ts";
 import { siteSizeIds, type PrebuiltResources } from "../resources/prebuilt.ts";
-import { redisFromEnv } from "../store/redis.ts";
-import { deliveryFromEnv, isLocal } from "./delivery-config.ts";
+import { redisFromEnv } from "../store/node-requester.ts";
+import { deliveryFromEnv } from "./delivery-config.ts";
 import { dailyEmailLimitFrom } from "./held.ts";
 import type { PipelineDeps } from "./pipeline.ts";
 import { briefSchema } from "./schema.ts";
-
-export { isLocal };
 
 /** Everything the brief pipeline needs, from the environment and the prebuilt content. */
 export function pipelineFromEnv(env: Env, prebuilt: PrebuiltResources): PipelineDeps {
@@ -15,7 +13,7 @@ export function pipelineFromEnv(env: Env, prebuilt: PrebuiltResources): Pipeline
   return {
     ...deliveryFromEnv(env, prebuilt, redis),
     schema: briefSchema(siteSizeIds(prebuilt)),
-    limiter: upstashLimiter(redis, { cacheBlocked: !isLocal(env) }),
+    limiter: limiterFromEnv(env, redis),
     dailyEmailLimit: dailyEmailLimitFrom(env("LEADS_EMAIL_DAILY_LIMIT")),
   };
 }

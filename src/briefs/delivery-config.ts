@@ -1,13 +1,10 @@
 import type { Redis } from "@upstash/redis";
-import { ConfigurationError, type Env } from "../config/env.ts";
+import { ConfigurationError, isNetlifyDev, type Env } from "../config/env.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
-import { redisFromEnv } from "../store/redis.ts";
+import { redisFromEnv } from "../store/node-requester.ts";
 import type { DeliveryDeps } from "./deliver.ts";
 import { outboxMailer, postmarkMailer, type Mailer } from "./mailer.ts";
 import { LeadStore } from "./store.ts";
-
-/** Under netlify dev (the local runtime). */
-export const isLocal = (env: Env) => env("NETLIFY_DEV") === "true";
 
 /**
  * Where lead e-mails go: Postmark when POSTMARK_SERVER_TOKEN is set; locally without it, files in the outbox; in
@@ -15,7 +12,7 @@ export const isLocal = (env: Env) => env("NETLIFY_DEV") === "true";
  */
 export function mailerFromEnv(env: Env): { mailer: Mailer; from: string; to: string } {
   const token = env("POSTMARK_SERVER_TOKEN");
-  const local = isLocal(env);
+  const local = isNetlifyDev(env);
   const to = env("LEADS_TO") ?? (local ? "leads@localhost" : undefined);
   const from = env("LEADS_FROM") ?? (local ? "website@localhost" : undefined);
   if (token) {

@@ -20,6 +20,9 @@ export function baseUrlFrom(env: Env): string {
 }
 
 /** A deployment that cannot work as configured: reported loudly, never silently downgraded. */
+/** Under netlify dev (the local runtime, `npm start`). */
+export const isNetlifyDev = (env: Env) => env("NETLIFY_DEV") === "true";
+
 export class ConfigurationError extends Error {
   override name = "ConfigurationError";
 }

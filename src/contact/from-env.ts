@@ -1,11 +1,11 @@
-import { isLocal, pipelineFromEnv } from "../briefs/config.ts";
+import { pipelineFromEnv } from "../briefs/config.ts";
 import { baseUrlFrom, type Env } from "../config/env.ts";
 import { builtOnFirstUse } from "../http/door.ts";
-import { upstashLimiter } from "../limits/limiter.ts";
+import { limiterFromEnv } from "../limits/limiter.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
 import { escapeHtml, pageHeaders, renderPage } from "../site/function-page.ts";
 import { pageShell } from "../site/page-shell.ts";
-import { redisFromEnv } from "../store/redis.ts";
+import { redisFromEnv } from "../store/node-requester.ts";
 import { contactFields } from "./fields.ts";
 import { createContactHandler } from "./handler.ts";
 
@@ -19,7 +19,7 @@ export function contactHandlerFromEnv(env: Env, prebuilt: PrebuiltResources) {
         shell: pageShell(),
         fields: contactFields(prebuilt.offers.site_sizes),
         pipeline: pipelineFromEnv(env, prebuilt),
-        limiter: upstashLimiter(redisFromEnv(env), { cacheBlocked: !isLocal(env) }),
+        limiter: limiterFromEnv(env, redisFromEnv(env)),
         contact: { email, confirmation: prebuilt.site.contact_confirmation, responseTime: prebuilt.site.response_time },
       }),
     () =>

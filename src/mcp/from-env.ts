@@ -1,11 +1,11 @@
-import { isLocal, pipelineFromEnv } from "../briefs/config.ts";
+import { pipelineFromEnv } from "../briefs/config.ts";
 import { baseUrlFrom, type Env } from "../config/env.ts";
 import { builtOnFirstUse } from "../http/door.ts";
-import { upstashLimiter } from "../limits/limiter.ts";
+import { limiterFromEnv } from "../limits/limiter.ts";
 import { publicJwksFromEnv } from "../oauth/keys.ts";
 import { createAccessTokenVerifier } from "../oauth/verify.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
-import { redisFromEnv } from "../store/redis.ts";
+import { redisFromEnv } from "../store/node-requester.ts";
 import { mcpErrors } from "./errors.ts";
 import { createMcpHandler } from "./http.ts";
 import { allowedOriginsFrom } from "./origins.ts";
@@ -31,7 +31,7 @@ export function mcpHandlerFromEnv(env: Env, prebuilt: PrebuiltResources, card: o
     return createMcpHandler({
       baseUrl,
       allowedOrigins: allowedOriginsFrom(env, baseUrl),
-      limiter: upstashLimiter(redisFromEnv(env), { cacheBlocked: !isLocal(env) }),
+      limiter: limiterFromEnv(env, redisFromEnv(env)),
       verifier: createAccessTokenVerifier({ baseUrl, jwks: publicJwksFromEnv(env) }),
       createServer: () => mcpServerFrom(parts),
       card,

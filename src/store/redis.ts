@@ -14,10 +14,10 @@ export const storeTimeoutMs = 1500;
 export const localStoreTimeoutMs = 10_000;
 
 /**
- * The Upstash Redis client for production state (quotas, and later leads and tasks). Locally `npm start` points
- * the same variables at the local store, so there is one code path; without them nothing can run.
+ * Where production state lives (quotas, leads, tasks, OAuth clients) and how long a command may take. Locally
+ * `npm start` points the same variables at the local store, so there is one code path; without them nothing can run.
  */
-export function redisFromEnv(env: Env): Redis {
+export function storeSettings(env: Env) {
   const url = env("UPSTASH_REDIS_REST_URL");
   const token = env("UPSTASH_REDIS_REST_TOKEN");
   if (!url || !token) {
@@ -26,14 +26,24 @@ export function redisFromEnv(env: Env): Redis {
         "locally, `npm start` runs the local store and sets them.",
     );
   }
+  const timeoutMs = env("NETLIFY_DEV") === "true" ? localStoreTimeoutMs : storeTimeoutMs;
+  return { url, token, timeoutMs, retries: 1, backoffMs: 50 };
+}
+
+/**
+ * The Upstash client with its own `fetch` transport, for the edge (Deno, where fetch is native). The functions use
+ * `redisFromEnv` (node-requester.ts) instead.
+ */
+export function edgeRedisFromEnv(env: Env): Redis {
+  const { url, token, timeoutMs, retries, backoffMs } = storeSettings(env);
   return new Redis({
     url,
     token,
     enableTelemetry: false,
-    retry: { retries: 1, backoff: () => 50 },
+    retry: { retries, backoff: () => backoffMs },
     // A function, so each request gets a fresh deadline and an expired one throws (a plain signal would be read as
     // a successful "Aborted" result by the client).
-    signal: () => AbortSignal.timeout(env("NETLIFY_DEV") === "true" ? localStoreTimeoutMs : storeTimeoutMs),
+    signal: () => AbortSignal.timeout(timeoutMs),
   });
 }
 
