@@ -17,6 +17,8 @@ const shellVariables = [
 export interface IsolatedRuntimeOptions {
   /** A data folder to start from (and keep); by default a throw-away one that stop() removes. */
   dataDir?: string;
+  /** Receives what netlify dev prints, as it prints it. */
+  output?: (chunk: string) => void;
 }
 
 /**
@@ -39,7 +41,10 @@ export async function startIsolatedRuntime(
     root,
     env: environment,
     log: (line) => output.push(line),
-    output: (chunk) => output.push(chunk),
+    output: (chunk) => {
+      output.push(chunk);
+      options.output?.(chunk);
+    },
   }).catch(async (error: unknown) => {
     console.error(output.join("\n"));
     await removeDataDir();

@@ -3,10 +3,16 @@ import type { Handler } from "./context.ts";
 /**
  * netlify dev (the local runtime) answers a 403 or 404 from a function or an edge function by calling it again at
  * `<path>.html`, `<path>.htm`, `<path>/index.html` and `<path>/index.htm`, to mimic the CDN's pretty URLs, and sends
- * the client whatever the last call answers. Production never does. This wrapper, applied only under netlify dev,
- * keeps each such refusal for a few seconds and answers those calls with it, unchanged: the client gets the refusal
- * for the path it asked for (its `instance` included), about as fast as any other answer, and it is counted once.
- * The doors themselves know nothing of it.
+ * the client whatever the last call answers. Production never does. This wrapper, applied only under netlify dev to
+ * every function and edge function, keeps the doors ignorant of it:
+ *
+ * - A refusal a client gets straight from a door is kept a few seconds and those calls again are answered with it,
+ *   unchanged: the client gets the refusal for the path it asked for (its `instance` included), it is counted once,
+ *   and each call again costs netlify dev's start of a worker but not the door.
+ * - Behind an edge function's `next()` a call again would be a function worker started for nothing, within the
+ *   client's one request. There the wrapper marks the request it hands on; the function's wrapper answers a marked
+ *   request's 403 or 404 with a status netlify dev does not retry, the real one in a header, and the edge function's
+ *   wrapper puts the real status back before its door sees the answer. Nothing outside netlify dev sees either header.
  */
 export interface RefusalMemo {
   get(key: string): Promise<StoredResponse | undefined>;
@@ -45,7 +51,22 @@ async function fingerprint(request: Request, path: string): Promise<string> {
   return `netlify-dev:refusal:${Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("")}`;
 }
 
+/** On the request an edge function hands on with `next()`. */
+export const handedOnHeader = "x-frontdoor-dev-handed-on";
+/** On the answer to such a request: the status of the 403 or 404 it carries as a 200. */
+export const refusalStatusHeader = "x-frontdoor-dev-refusal-status";
+
 export function underNetlifyDev(handler: Handler, memo: RefusalMemo): Handler {
+  const kept = refusalsKept(handler, memo);
+  return async (request, context) => {
+    const handOn = context.next;
+    const withMarkedNext = handOn ? { ...context, next: (r: Request) => handedOn(handOn, r) } : context;
+    if (!request.headers.has(handedOnHeader)) return kept(request, withMarkedNext);
+    return carried(await handler(request, withMarkedNext));
+  };
+}
+
+function refusalsKept(handler: Handler, memo: RefusalMemo): Handler {
   return async (request, context) => {
     const url = new URL(request.url);
     const { path, retry, last } = requestedPath(url.pathname);
@@ -66,6 +87,26 @@ export function underNetlifyDev(handler: Handler, memo: RefusalMemo): Handler {
     await memo.set(key, { status: response.status, headers: [...response.headers], body });
     return new Response(body, { status: response.status, headers: response.headers });
   };
+}
+
+/** Hands a request on, marked, and gives back the refusal status its answer carries. */
+async function handedOn(next: (request: Request) => Promise<Response>, request: Request): Promise<Response> {
+  const marked = new Request(request);
+  marked.headers.set(handedOnHeader, "1");
+  const response = await next(marked);
+  const status = response.headers.get(refusalStatusHeader);
+  if (status === null) return response;
+  const headers = new Headers(response.headers);
+  headers.delete(refusalStatusHeader);
+  return new Response(response.body, { status: Number(status), headers });
+}
+
+/** A marked request's refusal, as a status netlify dev hands back without calling again. */
+function carried(response: Response): Response {
+  if (!retried.has(response.status)) return response;
+  const headers = new Headers(response.headers);
+  headers.set(refusalStatusHeader, String(response.status));
+  return new Response(response.body, { status: 200, headers });
 }
 
 /** A memo in this process: the edge functions' Deno process lives across requests under netlify dev. */

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, inject, it } from "vitest";
 import type { Lead } from "../../src/briefs/lead.ts";
 import { clientCredentialsToken } from "../support/oauth-client.ts";
 import { freshBrief } from "../support/briefs.ts";
+import { functionCallsDuring } from "../support/netlify-dev-log.ts";
 import type { SentMessage } from "../support/postmark-standin.ts";
 
 /** POST /api/v1/briefs through the local runtime: the edge gateway, the briefs function, the store, Postmark's stand-in. */
@@ -33,7 +34,8 @@ const runDeliveryJob = async () => {
   for (const id of await store.zrange<string[]>("leads:due", 0, -1)) await store.zadd("leads:due", { score: 0, member: id });
   return fetch(`${base}/.netlify/functions/deliver-leads`, { method: "POST", body: "{}" });
 };
-const problem = async (res: Response) => (await res.json()) as { code: string; status: number; errors?: { field: string; code: string }[] };
+const problem = async (res: Response) =>
+  (await res.json()) as { code: string; status: number; instance: string; errors?: { field: string; code: string }[] };
 
 describe("authentication", () => {
   it("refuses a request without a token as invalid_token, with a challenge that starts the OAuth flow", async () => {
@@ -52,11 +54,16 @@ describe("authentication", () => {
     expect(res.headers.get("www-authenticate")).toMatch(/^Bearer error="invalid_token"/);
   });
 
-  it("refuses a token without svc:brief as insufficient_scope", async () => {
-    const res = await post(freshBrief(), {}, readOnlyToken);
+  it("refuses a token without svc:brief as insufficient_scope, for the path asked, running the function once", async () => {
+    const { result: res, calls } = await functionCallsDuring(base, inject("netlifyDevLog"), () => post(freshBrief(), {}, readOnlyToken));
     expect(res.status).toBe(403);
-    expect(res.headers.get("www-authenticate")).toMatch(/error="insufficient_scope".*scope="svc:brief"/);
-    expect((await problem(res)).code).toBe("insufficient_scope");
+    expect(res.headers.get("content-type")).toBe("application/problem+json");
+    expect(res.headers.get("www-authenticate")).toBe(
+      `Bearer error="insufficient_scope", error_description="The access token lacks the scope svc:brief.", scope="svc:brief", resource_metadata="${base}/.well-known/oauth-protected-resource"`,
+    );
+    expect(await problem(res)).toMatchObject({ code: "insufficient_scope", status: 403, instance: "/api/v1/briefs" });
+    // netlify dev calls a function again at `.html` and like paths after a 403; behind the gateway's next() it must not.
+    expect(calls.filter((call) => call.includes("/api/v1/briefs"))).toEqual(["POST /api/v1/briefs"]);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Handler } from "../../src/http/context.ts";
-import { memoryMemo, requestedPath, underNetlifyDev } from "../../src/http/netlify-dev.ts";
+import { handedOnHeader, memoryMemo, refusalStatusHeader, requestedPath, underNetlifyDev } from "../../src/http/netlify-dev.ts";
 
 /** The one wrapper for netlify dev's calls again after a 403 or 404 (applied only under netlify dev). */
 const context = { ip: "127.0.0.1", waitUntil: () => {} };
@@ -62,5 +62,62 @@ describe("netlify dev's calls again after a refusal", () => {
     expect(requestedPath("/api/v1/briefs/index.htm")).toEqual({ path: "/api/v1/briefs", retry: true, last: true });
     expect(requestedPath("/oauth/authorize.html")).toEqual({ path: "/oauth/authorize", retry: true, last: false });
     expect(requestedPath("/api/v1/offers")).toEqual({ path: "/api/v1/offers", retry: false, last: false });
+  });
+});
+
+describe("an edge function handing a request on with next() under netlify dev", () => {
+  /** What netlify dev does between the two: hands the function's answer back, unless it is a 403 or 404 to call again. */
+  function runtime(functionDoor: Handler) {
+    const seen: { marked: boolean; status: number }[] = [];
+    const fn = underNetlifyDev(functionDoor, memoryMemo());
+    const next = async (request: Request) => {
+      const response = await fn(request, context);
+      seen.push({ marked: request.headers.has(handedOnHeader), status: response.status });
+      return response;
+    };
+    // A gateway: hands every request on and labels the answer, as src/api/gateway.ts does.
+    const gateway: Handler = async (request, { next: handOn }) => {
+      const answer = await handOn!(request);
+      const out = new Response(answer.body, answer);
+      out.headers.set("X-Gateway", "seen " + answer.status);
+      return out;
+    };
+    const edge = underNetlifyDev(gateway, memoryMemo());
+    return { seen, send: (request: Request) => edge(request, { ...context, next }) };
+  }
+
+  it("gets the function's refusal as a status netlify dev does not call again, and gives its door the real one", async () => {
+    const { calls, wrapped } = door();
+    const { seen, send } = runtime(wrapped);
+    const response = await send(post("/mcp"));
+    expect(seen).toEqual([{ marked: true, status: 200 }]);
+    expect(response.status).toBe(403);
+    expect(response.headers.get("x-gateway")).toBe("seen 403");
+    expect(response.headers.get("www-authenticate")).toBe("Bearer error");
+    expect(response.headers.has(refusalStatusHeader)).toBe(false);
+    expect(await response.json()).toEqual({ refused: "/mcp", call: 1 });
+    expect(calls).toEqual(["/mcp"]);
+  });
+
+  it("carries a 404 the same way and leaves other answers alone", async () => {
+    const { wrapped } = door();
+    const { seen, send } = runtime(wrapped);
+    const missing = await send(new Request("http://localhost:8888/gone"));
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({ missing: "/gone" });
+    const fine = await send(new Request("http://localhost:8888/ok"));
+    expect(fine.status).toBe(200);
+    expect(fine.headers.get("x-gateway")).toBe("seen 200");
+    expect(seen.map((s) => s.status)).toEqual([200, 200]);
+  });
+
+  it("answers netlify dev's calls again of the edge function itself from its memo", async () => {
+    const { calls, wrapped } = door();
+    const { seen, send } = runtime(wrapped);
+    await send(post("/mcp"));
+    const again = await send(post("/mcp.html"));
+    expect(again.status).toBe(403);
+    expect(seen).toHaveLength(1);
+    expect(calls).toEqual(["/mcp"]);
   });
 });
