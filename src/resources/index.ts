@@ -64,7 +64,7 @@ export const apiIndexSchema = z
       .object({
         url: z.url().describe("The MCP endpoint (Streamable HTTP, stateless): the same facts, and the brief as a tool."),
         transport: z.literal("streamable-http").describe("The MCP transport."),
-        server_card_url: z.url().describe("The MCP server card: tools, resources, prompts, auth and limits."),
+        server_card_url: z.url().describe("The MCP server card (SEP-2127): identity, endpoint and protocol revisions."),
         documentation_url: z.url().describe("The MCP section of the developer page."),
       })
       .describe("The MCP server that publishes the same facts."),

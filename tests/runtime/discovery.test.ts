@@ -63,3 +63,37 @@ describe("links to the machine interfaces", () => {
         if (rel !== "anchor") for (const { href } of links as { href: string }[]) expect(await statusOf(href), href).toBe(200);
   });
 });
+
+type Json = Record<string, any>;
+
+describe("the MCP server card", () => {
+  it("is served at <mcp url>/server-card with CORS, cache headers and a strong ETag, and the same at the well-known path", async () => {
+    const res = await get("/mcp/server-card");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/mcp-server-card+json");
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    expect(res.headers.get("access-control-expose-headers")).toContain("ETag");
+    expect(res.headers.get("cache-control")).toBe("public, max-age=3600");
+    const etag = res.headers.get("etag")!;
+    expect(etag).toMatch(/^"[^"]+"$/);
+    const card = (await res.json()) as Json;
+    expect((await fetch(`${base}/mcp/server-card`, { headers: { "If-None-Match": etag } })).status).toBe(304);
+
+    const wellKnown = await get("/.well-known/mcp/server-card.json");
+    expect(wellKnown.headers.get("content-type")).toBe("application/mcp-server-card+json");
+    expect(wellKnown.headers.get("access-control-allow-origin")).toBe("*");
+    expect(await wellKnown.json()).toEqual(card);
+    const revalidated = await fetch(`${base}/.well-known/mcp/server-card.json`, {
+      headers: { "If-None-Match": wellKnown.headers.get("etag")! },
+    });
+    expect(revalidated.status).toBe(304);
+  });
+
+  it("holds identity and how to connect, not what the server lists at run time", async () => {
+    const card = (await (await get("/mcp/server-card")).json()) as Json;
+    expect(card.$schema).toBe("https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json");
+    expect(card.name).toMatch(/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/);
+    expect(Object.keys(card).filter((k) => ["tools", "resources", "prompts", "capabilities", "serverInfo"].includes(k))).toEqual([]);
+    expect(card.remotes[0].supportedProtocolVersions.slice(0, 2)).toEqual(["2026-07-28", "2025-11-25"]);
+  });
+});

@@ -10,6 +10,7 @@ import {
   pagePaths,
   protectedResourceMetadataPath,
   serverCardPath,
+  serverCardWellKnownPath,
 } from "../../src/paths.ts";
 
 const source = (path: string) => readFile(new URL(`../../${path}`, import.meta.url), "utf8");
@@ -43,7 +44,7 @@ describe("the literals Netlify reads statically", () => {
     ["functions/a2a.ts", [a2aPath]],
     ["functions/briefs.ts", [briefsPath]],
     ["functions/contact.ts", [pagePaths.contact]],
-    ["functions/edge/media-types.ts", [apiCatalogPath]],
+    ["functions/edge/media-types.ts", [apiCatalogPath, serverCardWellKnownPath]],
   ])("%s serves the paths of src/paths.ts", async (file, paths) => {
     expect(await configPaths(file)).toEqual(paths);
   });
