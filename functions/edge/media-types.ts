@@ -1,13 +1,14 @@
 import type { Config, Context } from "@netlify/edge-functions";
 import { matchesIfNoneMatch } from "../../src/api/etag.ts";
-import { apiCatalogContentType } from "../../src/discovery/api-catalog.ts";
+import { aiCatalogMediaType, apiCatalogContentType } from "../../src/discovery/api-catalog.ts";
 import { serverCardMediaType } from "../../src/mcp/constants.ts";
-import { apiCatalogPath, serverCardWellKnownPath } from "../../src/paths.ts";
+import { aiCatalogPath, apiCatalogPath, serverCardWellKnownPath } from "../../src/paths.ts";
 
 // Static discovery documents get their registered media types here, which scanners check: a Content-Type in _headers
 // is honoured on Netlify's CDN but not by netlify dev, which types a file by its extension (none, or .json).
 const types: Record<string, string> = {
   [apiCatalogPath]: apiCatalogContentType,
+  [aiCatalogPath]: aiCatalogMediaType,
   [serverCardWellKnownPath]: serverCardMediaType,
 };
 
@@ -27,4 +28,4 @@ export default async (request: Request, context: Context) => {
 };
 
 // Literals: Netlify reads this declaration before it runs anything.
-export const config: Config = { path: ["/.well-known/api-catalog", "/.well-known/mcp/server-card.json"] };
+export const config: Config = { path: ["/.well-known/api-catalog", "/.well-known/ai-catalog.json", "/.well-known/mcp/server-card.json"] };

@@ -1,6 +1,7 @@
 import { A2A_ERROR_CODE } from "@a2a-js/sdk/errors";
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import { securitySchemeNames } from "../a2a/card.ts";
+import { aiCatalogMediaType } from "../discovery/api-catalog.ts";
 import { maxA2ABodyBytes, maxStoredHistoryBytes, protocolVersions, taskLifetimeSeconds } from "../a2a/constants.ts";
 import { a2aErrorCodes } from "../a2a/errors.ts";
 import { minimumNoticeDays } from "../api/deprecations.ts";
@@ -15,6 +16,8 @@ import {
   a2aPath,
   absolute,
   agentCardPath,
+  aiCatalogPath,
+  apiCatalogPath,
   briefsPath,
   caseStudyResourcePath,
   markdownPath,
@@ -26,6 +29,7 @@ import {
   resourcePaths,
   serverCardPath,
   serverCardWellKnownPath,
+  llmsPath,
 } from "../paths.ts";
 import type { Site } from "../site/model.ts";
 
@@ -100,6 +104,9 @@ export function guideValues(site: Site) {
       "server-card-well-known": url(serverCardWellKnownPath),
       a2a: url(a2aPath),
       "agent-card": url(agentCardPath),
+      "ai-catalog": url(aiCatalogPath),
+      "api-catalog": url(apiCatalogPath),
+      "llms-txt": url(llmsPath),
     },
     version: {
       mcp: mcpLatest!,
@@ -112,7 +119,7 @@ export function guideValues(site: Site) {
       "a2a-security-schemes": Object.values(securitySchemeNames).join(", "),
     },
     site: { studio: site.company.name },
-    name: { "server-card-media-type": serverCardMediaType },
+    name: { "server-card-media-type": serverCardMediaType, "ai-catalog-media-type": aiCatalogMediaType },
     "a2a-error": Object.fromEntries(Object.entries(a2aErrors).map(([name, code]) => [name, String(code)])),
   } satisfies Record<string, Record<string, string>>;
 }

@@ -6,6 +6,7 @@ import { Tiktoken } from "js-tiktoken/lite";
 import o200k_base from "js-tiktoken/ranks/o200k_base";
 import { describe, expect, inject, it } from "vitest";
 import { buildContentInto } from "../../scripts/lib/astro-build.ts";
+import { aiCatalog } from "../../src/discovery/ai-catalog.ts";
 import { serverCard } from "../../src/mcp/card.ts";
 import type { IndexablePage } from "../../src/resources/pages.ts";
 import { prebuiltResources } from "../../src/resources/prebuilt.ts";
@@ -52,8 +53,9 @@ describe("the build output", () => {
     expect(index.resources.every((r) => r.url.startsWith(`${inject("baseUrl")}/api/v1/`))).toBe(true);
   });
 
-  it("writes the MCP server card (which functions/mcp.ts bundles) as its builder makes it", async () => {
+  it("writes the AI catalog and the MCP server card (which functions/mcp.ts bundles) as their builders make them", async () => {
     const site = buildSite(await loadContentDir(join(root, "content")), inject("baseUrl"));
+    expect(await readJson(".well-known/ai-catalog.json")).toEqual(aiCatalog(site));
     expect(await readJson(".well-known/mcp/server-card.json")).toEqual(serverCard(prebuiltResources(site)));
   });
 

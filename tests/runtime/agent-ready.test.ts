@@ -38,6 +38,7 @@ describe("the discovery documents", () => {
       [index.mcp.server_card_url, /^application\/mcp-server-card\+json$/],
       [index.a2a.agent_card_url, /application\/json/],
       [index.discovery.api_catalog_url, /linkset\+json/],
+      [index.discovery.ai_catalog_url, /^application\/ai-catalog\+json$/],
       [index.discovery.agent_skills_url, /application\/json/],
       [index.discovery.oauth_authorization_server_url, /application\/json/],
       [index.discovery.jwks_url, /application\/json/],
@@ -75,6 +76,7 @@ describe("the discovery documents", () => {
     const agentCard = await json(index.a2a.agent_card_url);
     const skills = await json(index.discovery.agent_skills_url);
     const tools = await mcpToolNames(index.mcp.url);
+    const aiCatalog = await json(index.discovery.ai_catalog_url);
 
     // One issuer, one set of scopes, everywhere.
     expect(as.issuer).toBe(base);
@@ -103,6 +105,13 @@ describe("the discovery documents", () => {
     expect(serverCard.remotes[0].supportedProtocolVersions).toContain("2025-11-25");
     expect(agentCard.supportedInterfaces.map((i: Json) => i.url)).toEqual(index.a2a.protocol_versions.map(() => index.a2a.url));
     expect(agentCard.supportedInterfaces.map((i: Json) => i.protocolVersion)).toEqual(index.a2a.protocol_versions);
+
+    // The AI catalog lists the cards and the skills the index names.
+    expect(aiCatalog.entries.map((e: Json) => e.url)).toEqual([
+      index.mcp.server_card_url,
+      index.a2a.agent_card_url,
+      index.discovery.agent_skills_url,
+    ]);
 
     // The brief is offered the same way on every surface.
     expect(Object.keys(openapi.paths)).toContain("/api/v1/briefs");

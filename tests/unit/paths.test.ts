@@ -3,6 +3,7 @@ import madge from "madge";
 import { describe, expect, it } from "vitest";
 import {
   a2aPath,
+  aiCatalogPath,
   apiCatalogPath,
   briefsPath,
   mcpPath,
@@ -44,7 +45,7 @@ describe("the literals Netlify reads statically", () => {
     ["functions/a2a.ts", [a2aPath]],
     ["functions/briefs.ts", [briefsPath]],
     ["functions/contact.ts", [pagePaths.contact]],
-    ["functions/edge/media-types.ts", [apiCatalogPath, serverCardWellKnownPath]],
+    ["functions/edge/media-types.ts", [apiCatalogPath, aiCatalogPath, serverCardWellKnownPath]],
   ])("%s serves the paths of src/paths.ts", async (file, paths) => {
     expect(await configPaths(file)).toEqual(paths);
   });
