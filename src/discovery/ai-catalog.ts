@@ -22,7 +22,7 @@ export const servedAs: Record<string, string> = {
   [aiCatalogEntryTypes.agentSkills]: "application/json",
 };
 
-export interface AiCatalogEntry {
+interface AiCatalogEntry {
   identifier: string;
   type: string;
   url: string;

@@ -1,12 +1,12 @@
 import { A2A_ERROR_CODE } from "@a2a-js/sdk/errors";
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import { securitySchemeNames } from "../a2a/card.ts";
-import { aiCatalogMediaType } from "../discovery/api-catalog.ts";
 import { maxA2ABodyBytes, maxStoredHistoryBytes, protocolVersions, taskLifetimeSeconds } from "../a2a/constants.ts";
 import { a2aErrorCodes } from "../a2a/errors.ts";
 import { minimumNoticeDays } from "../api/deprecations.ts";
 import { idempotencyKeyMaxLength, maxBriefBytes } from "../briefs/limits.ts";
 import { idempotencyTtlSeconds, repeatWindowSeconds } from "../briefs/store.ts";
+import { aiCatalogMediaType } from "../discovery/api-catalog.ts";
 import { perWindow, policies, type PolicyName } from "../limits/policies.ts";
 import { maxMcpBodyBytes, serverCardMediaType } from "../mcp/constants.ts";
 import { metadataDocumentLimits } from "../oauth/cimd.ts";

@@ -11,7 +11,7 @@ import { absolute, pagePaths, mcpPath } from "../paths.ts";
 export const serverCardSchemaUrl = "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json";
 
 /** `kestrel.studio` -> `studio.kestrel`: SEP-2127 names are reverse-DNS; the port is dropped. */
-export const reverseHost = (baseUrl: string) => new URL(baseUrl).hostname.split(".").reverse().join(".");
+const reverseHost = (baseUrl: string) => new URL(baseUrl).hostname.split(".").reverse().join(".");
 
 /** SEP-2127 caps `title` and `description` at 100 characters. */
 const clip = (text: string) => (text.length <= 100 ? text : `${text.slice(0, 99)}…`);
@@ -20,7 +20,7 @@ const clip = (text: string) => (text.length <= 100 ? text : `${text.slice(0, 99)
  * The MCP server card (SEP-2127 v1, the experimental server-card extension): identity and how to connect, nothing the
  * protocol lists at run time (tools, resources and prompts come from tools/list and the like). Name, title, version and
  * website are the server's own `serverInfo`, so the card says what `initialize` and `server/discover` say; the
- * revisions are the ones the server is given. The name is `<reversed host>/<serverInfo name>`. What the schema has no
+ * revisions are src/mcp/versions.ts, the list the server is to be given. The name is `<reversed host>/<serverInfo name>`. What the schema has no
  * field for (the token, limits, the documentation) goes in `_meta` under the site's own reversed host.
  */
 export function serverCard(prebuilt: PrebuiltResources) {
@@ -74,5 +74,3 @@ export function serverCard(prebuilt: PrebuiltResources) {
     },
   };
 }
-
-export type ServerCard = ReturnType<typeof serverCard>;
