@@ -72,6 +72,7 @@ export const protectedResourceMetadataPath = (resource: ProtectedResource) =>
 
 /** Site-level discovery. */
 export const apiCatalogPath = "/.well-known/api-catalog";
+export const aiCatalogPath = "/.well-known/ai-catalog.json";
 export const skillsIndexPath = "/.well-known/agent-skills/index.json";
 export const skillPath = (name: string) => `/.well-known/agent-skills/${name}/SKILL.md`;
 export const llmsPath = "/llms.txt";

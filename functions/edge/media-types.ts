@@ -1,10 +1,16 @@
 import type { Config, Context } from "@netlify/edge-functions";
-import { apiCatalogContentType } from "../../src/discovery/api-catalog.ts";
-import { apiCatalogPath } from "../../src/paths.ts";
+import { matchesIfNoneMatch } from "../../src/api/etag.ts";
+import { aiCatalogMediaType, apiCatalogContentType } from "../../src/discovery/api-catalog.ts";
+import { serverCardMediaType } from "../../src/mcp/constants.ts";
+import { aiCatalogPath, apiCatalogPath, serverCardWellKnownPath } from "../../src/paths.ts";
 
-// Static files whose names carry no extension get their registered media type here: a Content-Type in _headers is
-// honoured on Netlify's CDN but not by netlify dev, and these types are what scanners check.
-const types: Record<string, string> = { [apiCatalogPath]: apiCatalogContentType };
+// Static discovery documents get their registered media types here, which scanners check: a Content-Type in _headers
+// is honoured on Netlify's CDN but not by netlify dev, which types a file by its extension (none, or .json).
+const types: Record<string, string> = {
+  [apiCatalogPath]: apiCatalogContentType,
+  [aiCatalogPath]: aiCatalogMediaType,
+  [serverCardWellKnownPath]: serverCardMediaType,
+};
 
 export default async (request: Request, context: Context) => {
   const response = await context.next();
@@ -12,8 +18,14 @@ export default async (request: Request, context: Context) => {
   if (!type || !response.ok) return response;
   const headers = new Headers(response.headers);
   headers.set("Content-Type", type);
+  // netlify dev fetches the file without the client's validators, so a revalidation is answered here.
+  const etag = headers.get("etag");
+  if (etag && matchesIfNoneMatch(request.headers.get("if-none-match"), etag)) {
+    await response.body?.cancel();
+    return new Response(null, { status: 304, headers });
+  }
   return new Response(response.body, { status: response.status, headers });
 };
 
-// A literal: Netlify reads this declaration before it runs anything.
-export const config: Config = { path: "/.well-known/api-catalog" };
+// Literals: Netlify reads this declaration before it runs anything.
+export const config: Config = { path: ["/.well-known/api-catalog", "/.well-known/ai-catalog.json", "/.well-known/mcp/server-card.json"] };

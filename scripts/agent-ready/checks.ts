@@ -76,7 +76,7 @@ export const checks: Check[] = [
       const link = res.headers.get("link") ?? "";
       const rels = [...link.matchAll(/rel="?([^";,]+)"?/g)].map((m) => m[1]!);
       const useful = rels.filter((r) =>
-        ["api-catalog", "service-desc", "service-doc", "service-meta", "describedby", "alternate"].includes(r),
+        ["api-catalog", "ai-catalog", "service-desc", "service-doc", "service-meta", "describedby", "alternate"].includes(r),
       );
       assert(useful.length > 0, "no Link header with an agent-useful relation");
       return `rel: ${[...new Set(useful)].join(", ")}`;
@@ -148,6 +148,30 @@ export const checks: Check[] = [
       assert(typeof doc.resource === "string", "no resource");
       assert(Array.isArray(doc.authorization_servers) && doc.authorization_servers.length > 0, "no authorization_servers");
       return `resource ${doc.resource as string}`;
+    },
+  },
+  {
+    id: "aiCatalog",
+    title: "AI catalog",
+    run: async (base) => {
+      const res = await get(`${base}/.well-known/ai-catalog.json`);
+      const text = await res.text();
+      assert(res.ok, `answered ${res.status}`);
+      assert(/json/.test(res.headers.get("content-type") ?? ""), `content type ${res.headers.get("content-type")}`);
+      const catalog = JSON.parse(text) as {
+        specVersion?: unknown;
+        entries?: { identifier?: unknown; type?: unknown; url?: unknown; data?: unknown }[];
+      };
+      assert(
+        typeof catalog.specVersion === "string" && /^\d+\.\d+$/.test(catalog.specVersion),
+        `specVersion ${String(catalog.specVersion)}`,
+      );
+      assert(Array.isArray(catalog.entries), "no entries");
+      for (const e of catalog.entries) {
+        assert(typeof e.identifier === "string" && typeof e.type === "string", "an entry without identifier or type");
+        assert((e.url === undefined) !== (e.data === undefined), `${String(e.identifier)}: not exactly one of url and data`);
+      }
+      return catalog.entries.map((e) => e.type as string).join(", ");
     },
   },
   {

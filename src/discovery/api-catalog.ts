@@ -1,8 +1,10 @@
 import type { Site } from "../site/model.ts";
-import { openApiPath, absolute, apiBase, pagePaths, apiCatalogPath, llmsPath } from "../paths.ts";
+import { openApiPath, absolute, apiBase, pagePaths, apiCatalogPath, llmsPath, aiCatalogPath } from "../paths.ts";
 
 /** RFC 9727's media type for the catalog, a linkset (RFC 9264) with the RFC 9727 profile. */
 export const apiCatalogContentType = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';
+/** The AI Catalog's (src/discovery/ai-catalog.ts), kept here so the pages' links need not load what builds it. */
+export const aiCatalogMediaType = "application/ai-catalog+json";
 export const openApiMediaType = "application/vnd.oai.openapi+json;version=3.1";
 
 type Link = { href: string; type?: string; title?: string };
@@ -28,6 +30,7 @@ export function pageLinks(markdownTwin: string): { rel: string; href: string; ty
   return [
     { rel: "alternate", href: markdownTwin, type: "text/markdown" },
     { rel: "api-catalog", href: apiCatalogPath, type: "application/linkset+json" },
+    { rel: "ai-catalog", href: aiCatalogPath, type: aiCatalogMediaType },
     { rel: "service-desc", href: openApiPath, type: openApiMediaType },
     { rel: "service-doc", href: pagePaths.developers, type: "text/html" },
     { rel: "describedby", href: llmsPath, type: "text/plain" },

@@ -27,6 +27,7 @@ export const linkedAnchors: Record<string, string> = {
   mcp: "the API index and the MCP SKILL.md",
   [mcpErrorsAnchor]: "the documentation_url of every MCP JSON-RPC error",
   a2a: "the agent card and the A2A SKILL.md",
+  discovery: "the AI catalog's host documentationUrl",
   errors: "the documentation_url of every problem document",
   versioning: "the Link header of a deprecated operation",
   ...Object.fromEntries(Object.keys(problems).map((code) => [problemAnchor(code), `the type of every ${code} problem document`])),

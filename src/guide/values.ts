@@ -6,6 +6,7 @@ import { a2aErrorCodes } from "../a2a/errors.ts";
 import { minimumNoticeDays } from "../api/deprecations.ts";
 import { idempotencyKeyMaxLength, maxBriefBytes } from "../briefs/limits.ts";
 import { idempotencyTtlSeconds, repeatWindowSeconds } from "../briefs/store.ts";
+import { aiCatalogMediaType } from "../discovery/api-catalog.ts";
 import { perWindow, policies, type PolicyName } from "../limits/policies.ts";
 import { maxMcpBodyBytes, serverCardMediaType } from "../mcp/constants.ts";
 import { metadataDocumentLimits } from "../oauth/cimd.ts";
@@ -15,6 +16,8 @@ import {
   a2aPath,
   absolute,
   agentCardPath,
+  aiCatalogPath,
+  apiCatalogPath,
   briefsPath,
   caseStudyResourcePath,
   markdownPath,
@@ -26,6 +29,7 @@ import {
   resourcePaths,
   serverCardPath,
   serverCardWellKnownPath,
+  llmsPath,
 } from "../paths.ts";
 import type { Site } from "../site/model.ts";
 
@@ -100,6 +104,9 @@ export function guideValues(site: Site) {
       "server-card-well-known": url(serverCardWellKnownPath),
       a2a: url(a2aPath),
       "agent-card": url(agentCardPath),
+      "ai-catalog": url(aiCatalogPath),
+      "api-catalog": url(apiCatalogPath),
+      "llms-txt": url(llmsPath),
     },
     version: {
       mcp: mcpLatest!,
@@ -112,7 +119,7 @@ export function guideValues(site: Site) {
       "a2a-security-schemes": Object.values(securitySchemeNames).join(", "),
     },
     site: { studio: site.company.name },
-    name: { "server-card-media-type": serverCardMediaType },
+    name: { "server-card-media-type": serverCardMediaType, "ai-catalog-media-type": aiCatalogMediaType },
     "a2a-error": Object.fromEntries(Object.entries(a2aErrors).map(([name, code]) => [name, String(code)])),
   } satisfies Record<string, Record<string, string>>;
 }

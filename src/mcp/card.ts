@@ -1,14 +1,11 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
-import { briefSchema } from "../briefs/schema.ts";
 import { policies } from "../limits/policies.ts";
-import { protectedResourceMetadataUrl, scopes } from "../oauth/metadata.ts";
-import { siteSizeIds, type PrebuiltResources } from "../resources/prebuilt.ts";
+import { protectedResourceMetadataUrl } from "../oauth/metadata.ts";
+import type { PrebuiltResources } from "../resources/prebuilt.ts";
 
 import { briefToolName, briefToolScope } from "./brief-tool.ts";
 import { maxMcpBodyBytes } from "./constants.ts";
-import { createMcpServer, mcpTools, serverInfo, serverVersion } from "./server.ts";
+import { serverInfo } from "./server.ts";
+import { servedProtocolVersions } from "./versions.ts";
 import { absolute, pagePaths, mcpPath } from "../paths.ts";
 
 export const serverCardSchemaUrl = "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json";
@@ -16,67 +13,58 @@ export const serverCardSchemaUrl = "https://static.modelcontextprotocol.io/schem
 /** `kestrel.studio` -> `studio.kestrel`: SEP-2127 names are reverse-DNS; the port is dropped. */
 const reverseHost = (baseUrl: string) => new URL(baseUrl).hostname.split(".").reverse().join(".");
 
-/**
- * What the server itself answers to tools/list, resources/list and prompts/list, asked in-process at build time, so
- * the card cannot drift from the server: it is the server's own listing.
- */
-export async function liveListing(prebuilt: PrebuiltResources) {
-  const filing = {
-    schema: briefSchema(siteSizeIds(prebuilt)),
-    studio: prebuilt.site.name,
-    responseTime: prebuilt.site.response_time,
-    file: () => Promise.reject(new Error("listing only")),
-  };
-  const server = createMcpServer(prebuilt, mcpTools(prebuilt, filing));
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: "frontdoor-build", version: serverVersion });
-  await server.connect(serverSide);
-  await client.connect(clientSide);
-  try {
-    const [{ tools }, { resources }, { prompts }] = await Promise.all([client.listTools(), client.listResources(), client.listPrompts()]);
-    return { tools, resources, prompts, capabilities: client.getServerCapabilities() ?? {}, instructions: client.getInstructions() };
-  } finally {
-    await client.close();
-    await server.close();
-  }
-}
+/** SEP-2127 caps `title` and `description` at 100 characters. */
+const clip = (text: string) => (text.length <= 100 ? text : `${text.slice(0, 99)}…`);
 
 /**
- * The MCP server card (SEP-2127 v1, an experimental extension): its required fields, `remotes`, and beside them the
- * keys earlier scanners read (serverInfo, transport, capabilities, authentication, tools, resources, prompts); v1
- * objects are open. Limits go in `_meta` under the site's own reverse-DNS prefix.
+ * The MCP server card (SEP-2127 v1, the experimental server-card extension): identity and how to connect, nothing the
+ * protocol lists at run time (tools, resources and prompts come from tools/list and the like). Name, title, version and
+ * website are the server's own `serverInfo`, so the card says what `initialize` and `server/discover` say; the
+ * revisions are src/mcp/versions.ts, the list the server is to be given. The name is `<reversed host>/<serverInfo name>`. What the schema has no
+ * field for (the token, limits, the documentation) goes in `_meta` under the site's own reversed host.
  */
-export async function serverCard(prebuilt: PrebuiltResources) {
+export function serverCard(prebuilt: PrebuiltResources) {
   const base = prebuilt.site.base_url;
-  const url = absolute(base, mcpPath);
-  const listing = await liveListing(prebuilt);
   const info = serverInfo(prebuilt);
   const prefix = reverseHost(base);
-  const description = `Public facts about ${prebuilt.site.name} and a project-brief tool, over MCP.`;
+  const resourceMetadata = protectedResourceMetadataUrl(base, "mcp");
   const mcp = policies.mcp;
   const briefs = policies["briefs-per-client"];
   return {
     $schema: serverCardSchemaUrl,
-    name: `${prefix}/facts`,
-    version: serverVersion,
-    title: info.title.slice(0, 100),
-    description: description.length <= 100 ? description : `${description.slice(0, 99)}…`,
-    websiteUrl: base,
-    remotes: [{ type: "streamable-http", url, supportedProtocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS] }],
-    serverInfo: { name: info.name, title: info.title, version: info.version },
-    transport: { type: "streamable-http", url },
-    capabilities: listing.capabilities,
-    instructions: listing.instructions,
-    authentication: {
-      required: false,
-      schemes: ["oauth2"],
-      protectedResourceMetadata: protectedResourceMetadataUrl(base, "mcp"),
-      description: `Reads need no token. ${briefToolName} needs an access token with ${briefToolScope} (${scopes[briefToolScope]}).`,
-    },
-    tools: listing.tools,
-    resources: listing.resources,
-    prompts: listing.prompts,
+    name: `${prefix}/${info.name}`,
+    version: info.version,
+    title: clip(info.title),
+    description: clip(`Public facts about ${prebuilt.site.name} and a project-brief tool, over MCP.`),
+    websiteUrl: info.websiteUrl,
+    remotes: [
+      {
+        type: "streamable-http" as const,
+        url: absolute(base, mcpPath),
+        supportedProtocolVersions: [...servedProtocolVersions],
+        // Accepted, never required: reads need no token. A client gets one by OAuth from the 401 the brief tool answers.
+        headers: [
+          {
+            name: "Authorization",
+            description:
+              `Only ${briefToolName} needs it: a bearer access token with the scope ${briefToolScope}. Reads need none. ` +
+              `MCP clients get one by OAuth when that tool answers 401 (protected resource metadata: ${resourceMetadata}).`,
+            isRequired: false,
+            isSecret: true,
+            value: "Bearer {token}",
+            variables: {
+              token: { description: "An access token from this site's authorization server.", isRequired: false, isSecret: true },
+            },
+          },
+        ],
+      },
+    ],
     _meta: {
+      [`${prefix}/authorization`]: {
+        required: false,
+        protected_resource_metadata: resourceMetadata,
+        scopes: { [briefToolName]: [briefToolScope] },
+      },
       [`${prefix}/limits`]: {
         quota: { policy: "mcp", requests: mcp.quota, window_seconds: mcp.windowSeconds, per: mcp.partition },
         max_body_bytes: maxMcpBodyBytes,

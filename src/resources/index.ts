@@ -11,6 +11,7 @@ import {
   pagePaths,
   openApiPath,
   apiCatalogPath,
+  aiCatalogPath,
   skillsIndexPath,
   oauthPaths,
   mcpPath,
@@ -53,6 +54,7 @@ export const apiIndexSchema = z
     discovery: z
       .object({
         api_catalog_url: z.url().describe("RFC 9727 API catalog of every API here."),
+        ai_catalog_url: z.url().describe("AI Catalog of the agent surfaces: the MCP server card, the A2A agent card, the agent skills."),
         agent_skills_url: z.url().describe("Agent Skills Discovery index: one SKILL.md per protocol."),
         oauth_authorization_server_url: z.url().describe("RFC 8414 authorization server metadata (registration, tokens)."),
         oauth_protected_resource_urls: z.array(z.url()).describe("RFC 9728 metadata of the origin, /mcp and /a2a/v1."),
@@ -64,7 +66,7 @@ export const apiIndexSchema = z
       .object({
         url: z.url().describe("The MCP endpoint (Streamable HTTP, stateless): the same facts, and the brief as a tool."),
         transport: z.literal("streamable-http").describe("The MCP transport."),
-        server_card_url: z.url().describe("The MCP server card: tools, resources, prompts, auth and limits."),
+        server_card_url: z.url().describe("The MCP server card (SEP-2127): identity, endpoint and protocol revisions."),
         documentation_url: z.url().describe("The MCP section of the developer page."),
       })
       .describe("The MCP server that publishes the same facts."),
@@ -100,6 +102,7 @@ export function apiIndex(site: Site): z.infer<typeof apiIndexSchema> {
     openapi_url: absolute(site.baseUrl, openApiPath),
     discovery: {
       api_catalog_url: absolute(site.baseUrl, apiCatalogPath),
+      ai_catalog_url: absolute(site.baseUrl, aiCatalogPath),
       agent_skills_url: absolute(site.baseUrl, skillsIndexPath),
       oauth_authorization_server_url: absolute(site.baseUrl, oauthPaths.authorizationServerMetadata),
       oauth_protected_resource_urls: (["origin", "mcp", "a2a"] as const).map((r) => protectedResourceMetadataUrl(site.baseUrl, r)),

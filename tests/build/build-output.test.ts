@@ -6,7 +6,12 @@ import { Tiktoken } from "js-tiktoken/lite";
 import o200k_base from "js-tiktoken/ranks/o200k_base";
 import { describe, expect, inject, it } from "vitest";
 import { buildContentInto } from "../../scripts/lib/astro-build.ts";
+import { aiCatalog } from "../../src/discovery/ai-catalog.ts";
+import { serverCard } from "../../src/mcp/card.ts";
 import type { IndexablePage } from "../../src/resources/pages.ts";
+import { prebuiltResources } from "../../src/resources/prebuilt.ts";
+import { buildSite } from "../../src/site/model.ts";
+import { loadContentDir } from "../support/content.ts";
 import { caseStudyResourceSchema, resourceSchemas } from "../support/resources.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -46,6 +51,12 @@ describe("the build output", () => {
   it("publishes the runtime's base URL in absolute links", async () => {
     const index = (await readJson("api/v1/index.json")) as { resources: { url: string }[] };
     expect(index.resources.every((r) => r.url.startsWith(`${inject("baseUrl")}/api/v1/`))).toBe(true);
+  });
+
+  it("writes the AI catalog and the MCP server card (which functions/mcp.ts bundles) as their builders make them", async () => {
+    const site = buildSite(await loadContentDir(join(root, "content")), inject("baseUrl"));
+    expect(await readJson(".well-known/ai-catalog.json")).toEqual(aiCatalog(site));
+    expect(await readJson(".well-known/mcp/server-card.json")).toEqual(serverCard(prebuiltResources(site)));
   });
 
   it("generates per-page headers: Vary and the Markdown alternate on pages, the exact token count on twins", async () => {

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serverCard } from "../../src/mcp/card.ts";
+import { briefToolName } from "../../src/mcp/brief-tool.ts";
+import { readTools } from "../../src/mcp/read-tools.ts";
 
 import { briefBody } from "./support/briefs.ts";
 import { redisDatabase } from "./support/databases.ts";
@@ -9,7 +10,7 @@ import { defined, fuzz, headerValue, jsonValue, mutated, text, wire } from "./su
 import { checkJsonRpc } from "./support/protocols.ts";
 import { resourcePaths } from "../../src/paths.ts";
 
-const card = (await serverCard(await prebuilt())) as unknown as { tools: { name: string }[]; prompts: { name: string }[] };
+const tools = [...readTools(await prebuilt()).map((t) => t.name), briefToolName];
 
 /** The agent surfaces, /mcp and /a2a/v1, under generated JSON-RPC: envelopes, batches, methods and mutated params. */
 let d: Deployment;
@@ -44,7 +45,7 @@ const envelope = (call: fc.Arbitrary<{ method: unknown; params?: unknown }>) =>
     });
 
 describe("fuzzing MCP", () => {
-  const toolNames = [...card.tools.map((t: { name: string }) => t.name), "nope"];
+  const toolNames = [...tools, "nope"];
   const resourceUri = fc.oneof(
     fc.constantFrom(...Object.values(resourcePaths)).map((p) => `https://studio.example${p}`),
     fc

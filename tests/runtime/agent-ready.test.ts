@@ -9,6 +9,15 @@ const base = inject("baseUrl");
 // Discovery documents are read as plain JSON; the assertions are the schema.
 type Json = Record<string, any>;
 const json = async (url: string): Promise<Json> => (await (await fetch(url)).json()) as Json;
+/** What the MCP server itself lists: a 2025-11-25 request, which a stateless server answers without a handshake. */
+const mcpToolNames = async (url: string): Promise<string[]> => {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "application/json", "MCP-Protocol-Version": "2025-11-25" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
+  });
+  return ((await res.json()) as Json).result.tools.map((t: Json) => t.name);
+};
 
 describe("agent readiness", () => {
   it("passes every check public scanners make (npm run check:agent-ready)", async () => {
@@ -26,9 +35,10 @@ describe("the discovery documents", () => {
     const expectations: [string, RegExp][] = [
       [index.openapi_url, /openapi\+json/],
       [index.documentation_url, /text\/html/],
-      [index.mcp.server_card_url, /json/],
+      [index.mcp.server_card_url, /^application\/mcp-server-card\+json$/],
       [index.a2a.agent_card_url, /application\/json/],
       [index.discovery.api_catalog_url, /linkset\+json/],
+      [index.discovery.ai_catalog_url, /^application\/ai-catalog\+json$/],
       [index.discovery.agent_skills_url, /application\/json/],
       [index.discovery.oauth_authorization_server_url, /application\/json/],
       [index.discovery.jwks_url, /application\/json/],
@@ -65,6 +75,8 @@ describe("the discovery documents", () => {
     const serverCard = await json(index.mcp.server_card_url);
     const agentCard = await json(index.a2a.agent_card_url);
     const skills = await json(index.discovery.agent_skills_url);
+    const tools = await mcpToolNames(index.mcp.url);
+    const aiCatalog = await json(index.discovery.ai_catalog_url);
 
     // One issuer, one set of scopes, everywhere.
     expect(as.issuer).toBe(base);
@@ -88,14 +100,22 @@ describe("the discovery documents", () => {
     // The same endpoints and versions.
     expect(openapi.servers[0].url).toBe(base);
     expect(serverCard.remotes[0].url).toBe(index.mcp.url);
-    expect(serverCard.authentication.protectedResourceMetadata).toBe(index.discovery.oauth_protected_resource_urls[1]);
+    const cardAuth = Object.entries(serverCard._meta as Json).find(([key]) => key.endsWith("/authorization"))![1];
+    expect(cardAuth.protected_resource_metadata).toBe(index.discovery.oauth_protected_resource_urls[1]);
     expect(serverCard.remotes[0].supportedProtocolVersions).toContain("2025-11-25");
     expect(agentCard.supportedInterfaces.map((i: Json) => i.url)).toEqual(index.a2a.protocol_versions.map(() => index.a2a.url));
     expect(agentCard.supportedInterfaces.map((i: Json) => i.protocolVersion)).toEqual(index.a2a.protocol_versions);
 
+    // The AI catalog lists the cards and the skills the index names.
+    expect(aiCatalog.entries.map((e: Json) => e.url)).toEqual([
+      index.mcp.server_card_url,
+      index.a2a.agent_card_url,
+      index.discovery.agent_skills_url,
+    ]);
+
     // The brief is offered the same way on every surface.
     expect(Object.keys(openapi.paths)).toContain("/api/v1/briefs");
-    expect(serverCard.tools.map((t: Json) => t.name)).toContain("submit_project_brief");
+    expect(tools).toContain("submit_project_brief");
     expect(agentCard.skills.map((s: Json) => s.id)).toContain("svc-project-brief");
 
     // One skill per protocol, each pointing at its own surface.
@@ -105,7 +125,7 @@ describe("the discovery documents", () => {
     const body = (suffix: string) => bodies.find(([name]) => name.endsWith(suffix))![1];
     expect(body("-rest-api")).toContain(index.openapi_url);
     expect(body("-mcp")).toContain(index.mcp.url);
-    for (const tool of serverCard.tools.map((t: Json) => t.name)) expect(body("-mcp")).toContain(`\`${tool}\``);
+    for (const tool of tools) expect(body("-mcp")).toContain(`\`${tool}\``);
     expect(body("-a2a")).toContain(index.a2a.url);
     for (const skill of agentCard.skills.map((s: Json) => s.id)) expect(body("-a2a")).toContain(`\`${skill}\``);
   });

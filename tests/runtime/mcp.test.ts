@@ -310,34 +310,3 @@ describe("transport errors are JSON-RPC errors, never a 5xx", () => {
     expect(own.status).toBe(200);
   });
 });
-
-describe("discovery", () => {
-  it("serves the server card at /mcp/server-card and the well-known path, listing what the server itself lists", async () => {
-    const card = await fetch(`${base}/mcp/server-card`);
-    expect(card.status).toBe(200);
-    expect(card.headers.get("content-type")).toBe("application/mcp-server-card+json");
-    expect(card.headers.get("access-control-allow-origin")).toBe("*");
-    const body = (await card.json()) as Record<string, unknown> & { tools: unknown[]; resources: unknown[]; prompts: unknown[] };
-    expect(await rest(`${base}/.well-known/mcp/server-card.json`)).toEqual(body);
-    expect(body).toMatchObject({
-      $schema: "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json",
-      remotes: [{ type: "streamable-http", url: endpoint }],
-      authentication: { protectedResourceMetadata: metadataUrl },
-    });
-    expect(body.name).toMatch(/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/);
-    const client = await connect();
-    expect(body.tools).toEqual((await client.listTools()).tools);
-    expect(body.resources).toEqual((await client.listResources()).resources);
-    expect(body.prompts).toEqual((await client.listPrompts()).prompts);
-    await client.close();
-
-    const conditional = await fetch(`${base}/mcp/server-card`, { headers: { "If-None-Match": card.headers.get("etag")! } });
-    expect(conditional.status).toBe(304);
-  });
-
-  it("is listed from the /api/v1 index", async () => {
-    expect(await rest(`${base}/api/v1`)).toMatchObject({
-      mcp: { url: endpoint, transport: "streamable-http", server_card_url: `${base}/mcp/server-card` },
-    });
-  });
-});

@@ -3,6 +3,7 @@ import madge from "madge";
 import { describe, expect, it } from "vitest";
 import {
   a2aPath,
+  aiCatalogPath,
   apiCatalogPath,
   briefsPath,
   mcpPath,
@@ -10,6 +11,7 @@ import {
   pagePaths,
   protectedResourceMetadataPath,
   serverCardPath,
+  serverCardWellKnownPath,
 } from "../../src/paths.ts";
 
 const source = (path: string) => readFile(new URL(`../../${path}`, import.meta.url), "utf8");
@@ -43,7 +45,7 @@ describe("the literals Netlify reads statically", () => {
     ["functions/a2a.ts", [a2aPath]],
     ["functions/briefs.ts", [briefsPath]],
     ["functions/contact.ts", [pagePaths.contact]],
-    ["functions/edge/media-types.ts", [apiCatalogPath]],
+    ["functions/edge/media-types.ts", [apiCatalogPath, aiCatalogPath, serverCardWellKnownPath]],
   ])("%s serves the paths of src/paths.ts", async (file, paths) => {
     expect(await configPaths(file)).toEqual(paths);
   });

@@ -7,7 +7,7 @@ import { prebuiltResources } from "../../resources/prebuilt.ts";
 import type { Site } from "../../site/model.ts";
 
 import { confirmationRule, skillPrefix, type Skill } from "./common.ts";
-import { mcpPath, serverCardWellKnownPath, protectedResourceMetadataPath, absolute, pagePaths, a2aPath } from "../../paths.ts";
+import { mcpPath, serverCardPath, aiCatalogPath, protectedResourceMetadataPath, absolute, pagePaths, a2aPath } from "../../paths.ts";
 
 export function mcpSkill(site: Site): Skill {
   const url = (path: string) => absolute(site.baseUrl, path);
@@ -18,7 +18,7 @@ export function mcpSkill(site: Site): Skill {
     description: `Connect to ${site.company.name}'s MCP server at ${url(mcpPath)} (Streamable HTTP) to read its services, offers, case studies and contact details, and to file a project brief with the ${briefToolName} tool. Use from an MCP client.`,
     body: `# ${site.company.name} over MCP
 
-Server: ${url(mcpPath)}, Streamable HTTP, stateless (no session id), protocol 2025-11-25 and earlier revisions. What it offers is listed in the server card at ${url(serverCardWellKnownPath)}.
+Server: ${url(mcpPath)}, Streamable HTTP, stateless (no session id), protocol 2025-11-25 and earlier revisions. Its server card (identity, endpoint, the revisions it serves) is at ${url(serverCardPath)}, and the site's AI catalog at ${url(aiCatalogPath)} lists it with the A2A agent card and these skills.
 
 ## 1. Connect and read (no token)
 

@@ -1,16 +1,18 @@
 import type { APIRoute } from "astro";
 
-import { apiCatalog } from "../../discovery/api-catalog.ts";
+import { aiCatalogMediaType, apiCatalog } from "../../discovery/api-catalog.ts";
 import { skills } from "../../discovery/skills/index.ts";
 import { serverCardMediaType } from "../../mcp/constants.ts";
 import { jsonResponse } from "../../resources/json.ts";
 import { loadSite } from "../../site/load.ts";
-import { a2aPath, agentCardPath, skillPath, mcpPath, serverCardPath, absolute, pagePaths } from "../../paths.ts";
+import { a2aPath, agentCardPath, aiCatalogPath, skillPath, mcpPath, serverCardPath, absolute, pagePaths } from "../../paths.ts";
 
 export const GET: APIRoute = async () => {
   const site = await loadSite();
   const url = (path: string) => absolute(site.baseUrl, path);
   const skill = (suffix: string) => skills(site).find((s) => s.name.endsWith(suffix))!;
+  // The AI Catalog lists both agent surfaces' cards ("ai-catalog", the relation the AI Catalog specification registers).
+  const aiCatalog = [{ href: url(aiCatalogPath), type: aiCatalogMediaType, title: "AI catalog" }];
   return jsonResponse(
     apiCatalog(site, [
       {
@@ -20,6 +22,7 @@ export const GET: APIRoute = async () => {
           { href: url(skillPath(skill("-mcp").name)), type: "text/markdown", title: "Agent skill" },
           { href: `${url(pagePaths.developers)}#mcp`, type: "text/html", title: "Developer documentation" },
         ],
+        "ai-catalog": aiCatalog,
       },
       {
         anchor: url(a2aPath),
@@ -28,6 +31,7 @@ export const GET: APIRoute = async () => {
           { href: url(skillPath(skill("-a2a").name)), type: "text/markdown", title: "Agent skill" },
           { href: `${url(pagePaths.developers)}#a2a`, type: "text/html", title: "Developer documentation" },
         ],
+        "ai-catalog": aiCatalog,
       },
     ]),
   );

@@ -4,5 +4,5 @@ import { jsonBody } from "../../../resources/json.ts";
 import { prebuiltResources } from "../../../resources/prebuilt.ts";
 import { loadSite } from "../../../site/load.ts";
 
-// The MCP server card, listed from the server itself at build time; functions/mcp.ts serves the same file at /mcp/server-card.
-export const GET: APIRoute = async () => new Response(jsonBody(await serverCard(prebuiltResources(await loadSite()))));
+// The MCP server card; functions/mcp.ts bundles this file and serves it at /mcp/server-card, SEP-2127's location.
+export const GET: APIRoute = async () => new Response(jsonBody(serverCard(prebuiltResources(await loadSite()))));
