@@ -1,6 +1,4 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
+import { Client, InMemoryTransport, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/client";
 import { briefSchema } from "../briefs/schema.ts";
 import { policies } from "../limits/policies.ts";
 import { protectedResourceMetadataUrl, scopes } from "../oauth/metadata.ts";

@@ -2,3 +2,17 @@
 export const serverCardMediaType = "application/mcp-server-card+json";
 /** The largest request body accepted, in bytes: a brief is at most about 6 KB of JSON. */
 export const maxMcpBodyBytes = 64 * 1024;
+
+/**
+ * The revisions of the 2026 era /mcp serves (stateless, `server/discover`, the `_meta` envelope on every request). The
+ * 2025 era's revisions are the SDK's `SUPPORTED_PROTOCOL_VERSIONS`, reached through the `initialize` handshake.
+ */
+export const modernProtocolVersions = ["2026-07-28"] as const;
+
+/**
+ * How long a 2026-07-28 client may keep what it read (SEP-2549 `ttlMs`), in seconds. Nothing here changes between
+ * deploys and nothing depends on the caller, so every hint is `public`. The lists (and `server/discover`) keep an hour,
+ * as the server card that repeats them does; a resource's JSON keeps a minute, as the same JSON under /api does.
+ */
+export const listTtlSeconds = 3600;
+export const resourceTtlSeconds = 60;
