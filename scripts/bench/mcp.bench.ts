@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { createMcpHandler as sdkHandler, WebStandardStreamableHTTPServerTransport, type McpServer } from "@modelcontextprotocol/server";
 import { briefSchema } from "../../src/briefs/schema.ts";
 import { upstashLimiter } from "../../src/limits/limiter.ts";
 import { createMcpHandler } from "../../src/mcp/http.ts";
@@ -11,22 +11,36 @@ import { compare, describeFigures, measure } from "./stats.ts";
 import { startStoreProcess } from "./store-process.ts";
 
 /**
- * /mcp cost: our handler called in-process, wired as src/mcp/from-env.ts wires it (quota through the LOCAL STORE, in a process of
- * its own as Upstash is remote, over loopback HTTP, body limit, Origin and auth gate, then an SDK server per request from parts built once, and a stateless
- * transport) against a bare SDK server and transport built from nothing for every request, for tools/list and a read
- * tool call. A third line shows the bare server from the shared parts, so what the handler saves by sharing them is not
- * mistaken for the cost of its HTTP layer. Production Upstash adds a network round trip per request instead of
- * loopback. The local runtime is measured by emulator.bench.ts.
+ * /mcp cost, in both protocol eras: our handler called in-process, wired as src/mcp/from-env.ts wires it (quota through
+ * the LOCAL STORE, in a process of its own as Upstash is remote, over loopback HTTP, body limit, Origin and Host, auth
+ * gate, then an SDK server per request from parts built once) against the bare v2 SDK serving the same era with a server
+ * built from nothing for every request: for 2026-07-28 its own entry (`createMcpHandler`, modern only), for the 2025
+ * era a stateless transport per request (JSON answers, as ours). tools/list and a read tool call each. A third line
+ * shows the bare SDK with a server from the shared parts, so what the handler saves by sharing them is not mistaken for
+ * the cost of its HTTP layer. Production Upstash adds a network round trip per request instead of loopback. The local
+ * runtime is measured by emulator.bench.ts.
  */
-const messages = {
-  "tools/list": { jsonrpc: "2.0", id: 1, method: "tools/list" },
-  "tools/call get_company": { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "get_company", arguments: {} } },
+const envelope = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+const eras = {
+  "2026-07-28": {
+    "tools/list": {
+      body: { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: envelope } },
+      headers: { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" },
+    },
+    "tools/call get_company": {
+      body: { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "get_company", arguments: {}, _meta: envelope } },
+      headers: { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "get_company" },
+    },
+  },
+  "2025-11-25": {
+    "tools/list": { body: { jsonrpc: "2.0", id: 1, method: "tools/list" }, headers: { "mcp-protocol-version": "2025-11-25" } },
+    "tools/call get_company": {
+      body: { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "get_company", arguments: {} } },
+      headers: { "mcp-protocol-version": "2025-11-25" },
+    },
+  },
 };
-const baseHeaders = {
-  "content-type": "application/json",
-  accept: "application/json, text/event-stream",
-  "mcp-protocol-version": "2025-11-25",
-};
+const baseHeaders = { "content-type": "application/json", accept: "application/json, text/event-stream" };
 
 export default async function mcpBench() {
   const prebuilt = JSON.parse(
@@ -35,8 +49,8 @@ export default async function mcpBench() {
     }),
   ) as PrebuiltResources;
   const baseUrl = prebuilt.site.base_url;
-  // A web Request carries no Host header of its own; an HTTP request always does, and the transport checks it.
-  const headers = { ...baseHeaders, host: new URL(baseUrl).host };
+  // A web Request carries no Host header of its own; an HTTP request always does, and the handler checks it.
+  const host = new URL(baseUrl).host;
   const tools = mcpTools(prebuilt, {
     schema: briefSchema(siteSizeIds(prebuilt)),
     studio: prebuilt.site.name,
@@ -53,41 +67,52 @@ export default async function mcpBench() {
       allowedOrigins: [new URL(baseUrl).origin],
       limiter: upstashLimiter(redis, { cacheBlocked: false }),
       verifier: createAccessTokenVerifier({ baseUrl, jwks: keys.publicJwks }),
-      createServer: () => mcpServerFrom(parts),
+      createServer: (era) => mcpServerFrom(parts, era),
       card: {},
     });
-    let client = 0;
-    const viaHandler = (body: object) => async () => {
-      // A new client address each time, so the quota counts but never refuses.
-      const ip = `10.${(client >> 16) & 255}.${(client >> 8) & 255}.${client++ & 255}`;
-      const response = await handler(new Request(`${baseUrl}/mcp`, { method: "POST", headers, body: JSON.stringify(body) }), {
-        ip,
-        waitUntil: () => {},
-      });
-      if (response.status !== 200) throw new Error(`handler answered ${response.status}`);
+    type Message = { body: object; headers: Record<string, string> };
+    const request = ({ body, headers }: Message) =>
+      new Request(`${baseUrl}/mcp`, { method: "POST", headers: { ...baseHeaders, ...headers, host }, body: JSON.stringify(body) });
+    const answered = async (response: Response) => {
+      if (response.status !== 200) throw new Error(`answered ${response.status}: ${await response.text()}`);
       await response.arrayBuffer();
     };
-    const bare =
-      (body: object, newServer = () => createMcpServer(prebuilt, tools)) =>
-      async () => {
-        const server = newServer();
-        const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-        await server.connect(transport);
-        const response = await transport.handleRequest(
-          new Request(`${baseUrl}/mcp`, { method: "POST", headers, body: JSON.stringify(body) }),
-        );
-        await response.arrayBuffer();
-        await server.close();
-      };
+    let client = 0;
+    // A new client address each time, so the quota counts but never refuses.
+    const viaHandler = (message: Message) => async () =>
+      answered(
+        await handler(request(message), { ip: `10.${(client >> 16) & 255}.${(client >> 8) & 255}.${client++ & 255}`, waitUntil: () => {} }),
+      );
+    // The SDK's 2026-07-28 entry is made once, as a deployment makes it; it builds a server per request.
+    const bareModern = (newServer: () => McpServer) => {
+      const entry = sdkHandler(newServer, { legacy: "reject" });
+      return (message: Message) => async () => answered(await entry.fetch(request(message)));
+    };
+    const bareLegacy = (newServer: () => McpServer) => (message: Message) => async () => {
+      const server = newServer();
+      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      await server.connect(transport);
+      await answered(await transport.handleRequest(request(message)));
+      await server.close();
+    };
+    const bare = {
+      "2026-07-28": {
+        fresh: bareModern(() => createMcpServer(prebuilt, tools, "modern")),
+        shared: bareModern(() => mcpServerFrom(parts, "modern")),
+      },
+      "2025-11-25": { fresh: bareLegacy(() => createMcpServer(prebuilt, tools)), shared: bareLegacy(() => mcpServerFrom(parts)) },
+    };
 
-    for (const [label, body] of Object.entries(messages)) {
-      const { a: ours, b: sdk, ratio } = await compare(viaHandler(body), bare(body));
-      const shared = await measure(bare(body, () => mcpServerFrom(parts)));
-      console.log(describeFigures(`${label}: handler (local store, own process)`, ours));
-      console.log(describeFigures(`${label}: bare SDK server`, sdk));
-      console.log(`  throughput ratio handler / bare SDK: ${ratio.toFixed(2)} (median of interleaved rounds)`);
-      console.log(describeFigures(`  the bare SDK server from the shared parts`, shared));
-      console.log(`  throughput ratio handler / that: ${(ours.perSecond / shared.perSecond).toFixed(2)}\n`);
+    for (const [era, messages] of Object.entries(eras) as [keyof typeof eras, Record<string, Message>][]) {
+      for (const [label, message] of Object.entries(messages)) {
+        const { a: ours, b: sdk, ratio } = await compare(viaHandler(message), bare[era].fresh(message));
+        const shared = await measure(bare[era].shared(message));
+        console.log(describeFigures(`${era} ${label}: handler (local store, own process)`, ours));
+        console.log(describeFigures(`${era} ${label}: bare v2 SDK`, sdk));
+        console.log(`  throughput ratio handler / bare SDK: ${ratio.toFixed(2)} (median of interleaved rounds)`);
+        console.log(describeFigures(`  the bare SDK with a server from the shared parts`, shared));
+        console.log(`  throughput ratio handler / that: ${(ours.perSecond / shared.perSecond).toFixed(2)}\n`);
+      }
     }
 
     for (const [label, viaRedis] of [

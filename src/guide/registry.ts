@@ -9,6 +9,7 @@ import {
   authorizationCodeSample,
   briefSample,
   invalidBriefSample,
+  mcpDiscoverSample,
   mcpInitializeSample,
   quotaHeadersSample,
 } from "./samples.ts";
@@ -62,6 +63,7 @@ export function guideBlocks(site: Site, deprecations: readonly Deprecation[]): R
       "invalid-brief": () => codeBlock("json", invalidBriefSample()),
       "quota-headers": () => codeBlock("http", quotaHeadersSample()),
       "authorization-code": () => codeBlock("sh", authorizationCodeSample(site)),
+      "mcp-discover": () => codeBlock("sh", mcpDiscoverSample(site)),
       "mcp-initialize": () => codeBlock("sh", mcpInitializeSample(site)),
       "a2a-brief": () => codeBlock("sh", a2aBriefSample(site)),
     },

@@ -1,8 +1,8 @@
-import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import { protocolVersions } from "../a2a/constants.ts";
 import { briefExamples, briefSkillId } from "../a2a/skills.ts";
 import { policyField } from "../limits/headers.ts";
 import { policies } from "../limits/policies.ts";
+import { legacyProtocolVersions, modernProtocolVersions } from "../mcp/versions.ts";
 import { a2aPath, absolute, briefsPath, mcpPath, oauthPaths } from "../paths.ts";
 import type { Site } from "../site/model.ts";
 
@@ -37,12 +37,34 @@ export function quotaHeadersSample() {
   ].join("\n");
 }
 
+/** A 2026-07-28 client's first request: `server/discover`, with the `_meta` envelope and the headers every request carries. */
+export function mcpDiscoverSample(site: Site) {
+  const [revision] = modernProtocolVersions;
+  const body = {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "server/discover",
+    params: {
+      _meta: {
+        "io.modelcontextprotocol/protocolVersion": revision,
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": { name: "curl", version: "1" },
+      },
+    },
+  };
+  return `curl ${absolute(site.baseUrl, mcpPath)} \\
+  -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \\
+  -H 'MCP-Protocol-Version: ${revision}' -H 'Mcp-Method: server/discover' \\
+  -d '${JSON.stringify(body)}'`;
+}
+
+/** A 2025-era client's first request: the `initialize` handshake. */
 export function mcpInitializeSample(site: Site) {
   const body = {
     jsonrpc: "2.0",
     id: 1,
     method: "initialize",
-    params: { protocolVersion: SUPPORTED_PROTOCOL_VERSIONS[0], capabilities: {}, clientInfo: { name: "curl", version: "1" } },
+    params: { protocolVersion: legacyProtocolVersions[0], capabilities: {}, clientInfo: { name: "curl", version: "1" } },
   };
   return `curl ${absolute(site.baseUrl, mcpPath)} \\
   -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \\

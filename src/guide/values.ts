@@ -1,5 +1,4 @@
 import { A2A_ERROR_CODE } from "@a2a-js/sdk/errors";
-import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import { securitySchemeNames } from "../a2a/card.ts";
 import { maxA2ABodyBytes, maxStoredHistoryBytes, protocolVersions, taskLifetimeSeconds } from "../a2a/constants.ts";
 import { a2aErrorCodes } from "../a2a/errors.ts";
@@ -8,7 +7,8 @@ import { idempotencyKeyMaxLength, maxBriefBytes } from "../briefs/limits.ts";
 import { idempotencyTtlSeconds, repeatWindowSeconds } from "../briefs/store.ts";
 import { aiCatalogMediaType } from "../discovery/api-catalog.ts";
 import { perWindow, policies, type PolicyName } from "../limits/policies.ts";
-import { maxMcpBodyBytes, serverCardMediaType } from "../mcp/constants.ts";
+import { listTtlSeconds, maxMcpBodyBytes, resourceTtlSeconds, serverCardMediaType } from "../mcp/constants.ts";
+import { legacyProtocolVersions, modernProtocolVersions } from "../mcp/versions.ts";
 import { metadataDocumentLimits } from "../oauth/cimd.ts";
 import { jwksMaxAgeSeconds } from "../oauth/jwks.ts";
 import { accessTokenLifetimeSeconds, authorizationCodeLifetimeSeconds, resourceIdentifiers } from "../oauth/metadata.ts";
@@ -55,7 +55,6 @@ const byPolicy = (say: (name: PolicyName) => string) =>
  */
 export function guideValues(site: Site) {
   const url = (path: string) => absolute(site.baseUrl, path);
-  const [mcpLatest, ...mcpOlder] = SUPPORTED_PROTOCOL_VERSIONS;
   const a2aErrors: Record<string, number> = {
     ...Object.fromEntries(Object.entries(A2A_ERROR_CODE).map(([name, code]) => [name.toLowerCase(), code])),
     ...a2aErrorCodes(),
@@ -81,6 +80,8 @@ export function guideValues(site: Site) {
       "repeat-window": durationInWords(repeatWindowSeconds),
       "a2a-task": durationInWords(taskLifetimeSeconds),
       "deprecation-notice": durationInWords(minimumNoticeDays * 86_400),
+      "mcp-list-cache": durationInWords(listTtlSeconds),
+      "mcp-resource-cache": durationInWords(resourceTtlSeconds),
     },
     length: { "idempotency-key": String(idempotencyKeyMaxLength) },
     url: {
@@ -109,8 +110,8 @@ export function guideValues(site: Site) {
       "llms-txt": url(llmsPath),
     },
     version: {
-      mcp: mcpLatest!,
-      "mcp-older": mcpOlder.join(", "),
+      mcp: modernProtocolVersions.join(", "),
+      "mcp-2025": legacyProtocolVersions.join(", "),
       a2a: protocolVersions.join(" and "),
       "a2a-latest": protocolVersions[0],
     },

@@ -9,7 +9,8 @@ import { perWindow, policies } from "../limits/policies.ts";
  *
  * JSON-RPC numbers: the standard ones (-32700, -32600, -32602) where JSON-RPC defines the condition, else our own
  * -32090 to -32099. They never clash with the SDKs' own (MCP: -32000 connection closed, -32001 request timeout,
- * -32002 resource not found, -32022 unsupported protocol version, -32042 URL elicitation; A2A: -32001 to -32009).
+ * -32002 resource not found, -32020 header mismatch, -32021 missing client capability, -32022 unsupported protocol
+ * version, -32042 URL elicitation; A2A: -32001 to -32009).
  */
 export interface Condition {
   status: number;

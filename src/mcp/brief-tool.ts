@@ -73,7 +73,7 @@ export function briefTool(filing: BriefFiling): Tool {
     inputSchema: { ...brief, properties: { ...properties, idempotency_key: idempotencyKeyProperty } },
     outputSchema: jsonSchemaOf(briefOutputSchema(filing.schema), "output"),
     annotations: { title: "File a project brief", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-    run: async (args, caller) => {
+    run: async (args, { caller }) => {
       // The HTTP layer already answered 401/403 for these; this keeps the tool safe on its own.
       if (!caller?.scopes.includes(briefToolScope))
         return toolError(`Filing a brief needs an access token with the scope ${briefToolScope}. Nothing was filed.`);

@@ -2,3 +2,11 @@
 export const serverCardMediaType = "application/mcp-server-card+json";
 /** The largest request body accepted, in bytes: a brief is at most about 6 KB of JSON. */
 export const maxMcpBodyBytes = 64 * 1024;
+
+/**
+ * How long a 2026-07-28 client may keep what it read (SEP-2549 `ttlMs`), in seconds. Nothing here changes between
+ * deploys and nothing depends on the caller, so every hint is `public`. The lists (and `server/discover`) keep an hour,
+ * as the server card that repeats them does; a resource's JSON keeps a minute, as the same JSON under /api does.
+ */
+export const listTtlSeconds = 3600;
+export const resourceTtlSeconds = 60;

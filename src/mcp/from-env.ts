@@ -33,7 +33,7 @@ export function mcpHandlerFromEnv(env: Env, prebuilt: PrebuiltResources, card: o
       allowedOrigins: allowedOriginsFrom(env, baseUrl),
       limiter: limiterFromEnv(env, redisFromEnv(env)),
       verifier: createAccessTokenVerifier({ baseUrl, jwks: publicJwksFromEnv(env) }),
-      createServer: () => mcpServerFrom(parts),
+      createServer: (era) => mcpServerFrom(parts, era),
       card,
     });
   };

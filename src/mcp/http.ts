@@ -1,5 +1,10 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import {
+  createMcpHandler as sdkHandler,
+  isLegacyRequest,
+  WebStandardStreamableHTTPServerTransport,
+  type AuthInfo,
+  type McpServer,
+} from "@modelcontextprotocol/server";
 import { matchesIfNoneMatch, strongEtag } from "../api/etag.ts";
 import { readJson } from "../http/body.ts";
 import { requireToken, type Verifier } from "../http/bearer.ts";
@@ -16,6 +21,7 @@ import { maxMcpBodyBytes, serverCardMediaType } from "./constants.ts";
 import { mcpErrors } from "./errors.ts";
 import { checkMessage } from "./json-rpc.ts";
 import { hostsOf } from "./origins.ts";
+import type { Era } from "./server.ts";
 
 export interface McpHandlerOptions {
   baseUrl: string;
@@ -23,8 +29,8 @@ export interface McpHandlerOptions {
   allowedOrigins: string[];
   limiter: Limiter;
   verifier: Verifier;
-  /** A fresh server for each request (stateless transport). */
-  createServer: () => McpServer;
+  /** A fresh server for each request (stateless transport), for the protocol era the request speaks. */
+  createServer: (era: Era) => McpServer;
   /** The server card, the same document the build writes to /.well-known/mcp/server-card.json. */
   card: object;
   log?: (message: string) => void;
@@ -37,11 +43,21 @@ const cardCors = {
   "Access-Control-Expose-Headers": "ETag, RateLimit, RateLimit-Policy",
 };
 
-/** /mcp (Streamable HTTP, stateless) and /mcp/server-card: the quota, the card, Origin, the body limit, auth, then the SDK. */
+/**
+ * /mcp (Streamable HTTP, stateless, both protocol eras) and /mcp/server-card: the quota, the card, Origin and Host, the
+ * body limit, auth, then the SDK. A request that carries the 2026-07-28 `_meta` envelope goes to the SDK's own entry
+ * for that revision (`server/discover`, the envelope and header checks, `resultType`, cache hints, -32022 for a
+ * revision it does not serve); any other is a 2025-era request, served as before by a stateless transport.
+ */
 export function createMcpHandler(options: McpHandlerOptions): Handler {
   const { baseUrl, allowedOrigins, limiter, verifier, log = console.error } = options;
+  const allowedHosts = hostsOf(allowedOrigins);
   const cardText = jsonBody(options.card);
   let cardEtag: Promise<string> | undefined;
+  // The SDK's entry, modern-only (the 2025 era is ours, below): JSON unless the client prefers an event stream.
+  const modern = (["auto", "sse"] as const).map((responseMode) =>
+    sdkHandler(({ era }) => options.createServer(era), { legacy: "reject", responseMode }),
+  );
 
   const app = door(mcpErrors(baseUrl), log);
   // Reads are answered while the request is counted; a brief is filed only once it was (below).
@@ -59,9 +75,13 @@ export function createMcpHandler(options: McpHandlerOptions): Handler {
   });
 
   app.post(mcpPath, async (c) => {
+    // DNS-rebinding protection: a page of another site may neither call from its origin nor through a rebound name.
     const origin = c.req.header("origin");
     if (origin !== undefined && !allowedOrigins.includes(origin))
       throw new Refusal("forbidden_origin", { detail: `Origin ${origin} is not allowed.` });
+    const host = c.req.header("host");
+    if (host === undefined || !allowedHosts.includes(host.toLowerCase()))
+      throw new Refusal("forbidden_origin", { detail: `Host ${host ?? "(none)"} is not this site's.` });
     const parsed = await readJson(c.req.raw, { limit: maxMcpBodyBytes, wrongType: "unsupported_media_type" });
     const body = checkedMessages(parsed, c);
     const gate = scopesNeeded(body);
@@ -72,7 +92,11 @@ export function createMcpHandler(options: McpHandlerOptions): Handler {
         : undefined;
     // Only a call that needs a scope can have a side effect (submit_project_brief files a lead): it waits for the quota.
     if (gate.scopes.length > 0) await c.get("counted");
-    return answerWithSdk(c, body, caller && { ...caller, extra: { waitUntil: (work: Promise<unknown>) => c.env.waitUntil(work) } });
+    const authInfo: AuthInfo | undefined = caller && {
+      ...caller,
+      extra: { waitUntil: (work: Promise<unknown>) => c.env.waitUntil(work) },
+    };
+    return answerWithSdk(c, body, authInfo);
   });
   // GET would open a standalone event stream that a stateless function can only hold until it times out.
   app.all(mcpPath, () => {
@@ -95,25 +119,29 @@ export function createMcpHandler(options: McpHandlerOptions): Handler {
     return Array.isArray(parsed) ? messages : messages[0];
   }
 
-  async function answerWithSdk(c: DoorContext, body: unknown, authInfo: object | undefined): Promise<Response> {
-    const stream = prefersEventStream(c.req.header("accept") ?? null);
-    const headers = new Headers(c.req.raw.headers);
-    headers.set("accept", sdkAccept);
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: !stream,
-      enableDnsRebindingProtection: true,
-      allowedHosts: hostsOf(allowedOrigins),
-      allowedOrigins,
-    });
-    const server = options.createServer();
+  /** The 2025 era: a stateless transport per request, as the v1 SDK served it, JSON or an event stream by Accept. */
+  async function answerLegacy(request: Request, body: unknown, authInfo: AuthInfo | undefined, stream: boolean) {
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !stream });
+    const server = options.createServer("legacy");
     await server.connect(transport);
-    const response = await transport.handleRequest(new Request(c.req.url, { method: "POST", headers }), {
-      parsedBody: body,
-      authInfo: authInfo as never,
-    });
+    const response = await transport.handleRequest(request, { parsedBody: body, authInfo });
     // A JSON answer is complete; an event stream closes itself once the response is written.
     if (!stream) await server.close();
+    return response;
+  }
+
+  async function answerWithSdk(c: DoorContext, body: unknown, authInfo: AuthInfo | undefined): Promise<Response> {
+    const stream = prefersEventStream(c.req.header("accept") ?? null);
+    // The body is read and checked: the SDK gets it parsed, with the headers it insists on (we have chosen already).
+    const headers = new Headers(c.req.raw.headers);
+    headers.set("accept", sdkAccept);
+    headers.set("content-type", "application/json");
+    const request = new Request(c.req.url, { method: "POST", headers });
+    const response = (await isLegacyRequest(request, body))
+      ? await answerLegacy(request, body, authInfo, stream)
+      : await modern[stream ? 1 : 0]!.fetch(request, { parsedBody: body, authInfo });
+    // The SDK answers 500 when a server failed; the door answers 503 with Retry-After, as for any failure of its own.
+    if (response.status >= 500) throw new Error(`the MCP SDK answered ${response.status}: ${await response.text()}`);
     const out = new Headers(response.headers);
     if (!out.has("cache-control")) out.set("Cache-Control", "no-store");
     const id = Array.isArray(body) ? null : (body as { id?: string | number }).id;

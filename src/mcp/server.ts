@@ -1,16 +1,18 @@
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import { McpServer, ProtocolError, ProtocolErrorCode, type AuthInfo } from "@modelcontextprotocol/server";
+import { z } from "zod";
 import { jsonBody } from "../resources/json.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
 import { briefTool, briefToolName, briefToolScope, type BriefFiling } from "./brief-tool.ts";
+import { listTtlSeconds, resourceTtlSeconds } from "./constants.ts";
 import { promptDefinitions, type PromptDefinition } from "./prompts.ts";
 import { readTools } from "./read-tools.ts";
 import { resourceDefinitions, type ResourceDefinition } from "./resources.ts";
-import type { Caller, Tool, ToolDefinition } from "./tool.ts";
+import type { Caller, Tool, ToolCall, ToolDefinition } from "./tool.ts";
 
 export const serverVersion = "1.0.0";
+
+/** The protocol era a server instance serves: the 2025 `initialize` handshake, or 2026-07-28 and its `_meta` envelope. */
+export type Era = ToolCall["era"];
 
 /** Every tool, read tools first; the order is stable (2026-07-28 asks for deterministic lists). */
 export const mcpTools = (prebuilt: PrebuiltResources, filing: BriefFiling): Tool[] => [...readTools(prebuilt), briefTool(filing)];
@@ -45,39 +47,52 @@ export const serverInstructions = (prebuilt: PrebuiltResources) =>
 const callerOf = (auth: AuthInfo | undefined): Caller | undefined =>
   auth ? { clientId: auth.clientId, scopes: auth.scopes, waitUntil: auth.extra?.waitUntil as Caller["waitUntil"] } : undefined;
 
+/** SEP-2549 cache hints for 2026-07-28 results (the SDK never adds them to 2025-era answers). */
+const listHint = { ttlMs: listTtlSeconds * 1000, cacheScope: "public" } as const;
+export const cacheHints = {
+  "server/discover": listHint,
+  "tools/list": listHint,
+  "resources/list": listHint,
+  "resources/templates/list": listHint,
+  "prompts/list": listHint,
+  "resources/read": { ttlMs: resourceTtlSeconds * 1000, cacheScope: "public" },
+} as const;
+
 /**
  * What a server is made of. None of it changes during a deploy, so the handler builds it once (each resource's JSON
- * text, the tools/list answer, the SDK's JSON Schema validator, which compiles its rules when made) and then a server
- * per request from it.
+ * text, the tools/list answer, each prompt's argument schema) and then a server per request from it.
  */
 export interface McpServerParts {
   prebuilt: PrebuiltResources;
   resources: (ResourceDefinition & { text: string })[];
-  prompts: PromptDefinition[];
+  prompts: (PromptDefinition & { argsSchema: z.ZodObject<PromptDefinition["arguments"]> | undefined })[];
   tools: Map<string, Tool>;
   listed: ToolDefinition[];
-  validator: AjvJsonSchemaValidator;
 }
 
 export const mcpServerParts = (prebuilt: PrebuiltResources, tools: Tool[]): McpServerParts => ({
   prebuilt,
   resources: resourceDefinitions(prebuilt).map((r) => ({ ...r, text: jsonBody(r.value) })),
-  prompts: promptDefinitions(prebuilt),
+  prompts: promptDefinitions(prebuilt).map((p) => ({
+    ...p,
+    argsSchema: Object.keys(p.arguments).length > 0 ? z.object(p.arguments) : undefined,
+  })),
   tools: new Map(tools.map((t) => [t.name, t])),
   listed: tools.map(toolDefinition),
-  validator: new AjvJsonSchemaValidator(),
 });
 
 /**
- * The MCP server for one request (the transport is stateless, so nothing outlives the request). Resources and prompts
- * go through the SDK's registries; tools are served from our own table, because the brief tool validates with the
- * brief pipeline (every offending field named in one isError result) rather than the SDK's generic argument check.
+ * The MCP server for one request of one era (the transport is stateless, so nothing outlives the request). Resources and
+ * prompts go through the SDK's registries; tools are served from our own table, because the brief tool validates with
+ * the brief pipeline (every offending field named in one isError result) rather than the SDK's generic argument check.
+ * What 2026-07-28 adds to each answer (`resultType`, `serverInfo` in `_meta`, the cache hints) the SDK adds.
  */
-export function mcpServerFrom({ prebuilt, resources, prompts, tools, listed, validator }: McpServerParts): McpServer {
+export function mcpServerFrom({ prebuilt, resources, prompts, tools, listed }: McpServerParts, era: Era = "legacy"): McpServer {
+  // Every list is fixed for the life of a deploy.
   const server = new McpServer(serverInfo(prebuilt), {
-    capabilities: { logging: {} },
+    capabilities: { logging: {}, resources: { listChanged: false }, prompts: { listChanged: false } },
     instructions: serverInstructions(prebuilt),
-    jsonSchemaValidator: validator,
+    cacheHints,
   });
 
   for (const r of resources) {
@@ -92,26 +107,29 @@ export function mcpServerFrom({ prebuilt, resources, prompts, tools, listed, val
       description: p.description,
       messages: [{ role: "user" as const, content: { type: "text" as const, text: p.text(args) } }],
     });
-    if (Object.keys(p.arguments).length === 0)
-      server.registerPrompt(p.name, { title: p.title, description: p.description }, () => messages({}));
-    else server.registerPrompt(p.name, { title: p.title, description: p.description, argsSchema: p.arguments }, (args) => messages(args));
+    if (p.argsSchema) server.registerPrompt(p.name, { title: p.title, description: p.description, argsSchema: p.argsSchema }, messages);
+    else server.registerPrompt(p.name, { title: p.title, description: p.description }, () => messages({}));
   }
 
-  // Every list is fixed for the life of a deploy.
-  server.server.registerCapabilities({ tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } });
-  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
-  server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  server.server.registerCapabilities({ tools: { listChanged: false } });
+  server.server.setRequestHandler("tools/list", () => ({ tools: listed }));
+  server.server.setRequestHandler("tools/call", async (request, ctx) => {
     const tool = tools.get(request.params.name);
     if (!tool) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
         `Unknown tool ${request.params.name}; tools/list names: ${[...tools.keys()].join(", ")}.`,
       );
     }
-    return tool.run(request.params.arguments ?? {}, callerOf(extra.authInfo));
+    return tool.run(request.params.arguments ?? {}, {
+      caller: callerOf(ctx.http?.authInfo),
+      era,
+      clientCapabilities: server.server.getClientCapabilities(),
+    });
   });
   return server;
 }
 
 /** A server built from nothing: the build's listing for the server card, and the bench's bare SDK baseline. */
-export const createMcpServer = (prebuilt: PrebuiltResources, tools: Tool[]): McpServer => mcpServerFrom(mcpServerParts(prebuilt, tools));
+export const createMcpServer = (prebuilt: PrebuiltResources, tools: Tool[], era: Era = "legacy"): McpServer =>
+  mcpServerFrom(mcpServerParts(prebuilt, tools), era);

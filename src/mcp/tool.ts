@@ -1,4 +1,4 @@
-import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, ClientCapabilities, InputRequiredResult, ToolAnnotations } from "@modelcontextprotocol/server";
 import type { JsonSchemaObject } from "./json-schema.ts";
 
 /** What tools/list publishes for a tool; the server card and the developer page are generated from the same value. */
@@ -18,8 +18,25 @@ export interface Caller {
   waitUntil?: (work: Promise<unknown>) => void;
 }
 
+/**
+ * One call of a tool: who calls, and what the client said about itself. A 2026-07-28 client declares its capabilities
+ * with every request; a 2025-era client on this stateless endpoint never does (it has no session to remember its
+ * `initialize` by), so `clientCapabilities` is undefined there.
+ */
+export interface ToolCall {
+  caller: Caller | undefined;
+  era: "legacy" | "modern";
+  clientCapabilities: ClientCapabilities | undefined;
+}
+
+/**
+ * What a tool answers: a result, or (2026-07-28) an input-required result that asks the client for something first
+ * and is called again with the answers.
+ */
+export type ToolResult = CallToolResult | InputRequiredResult;
+
 export interface Tool extends ToolDefinition {
-  run(args: Record<string, unknown>, caller: Caller | undefined): Promise<CallToolResult>;
+  run(args: Record<string, unknown>, call: ToolCall): Promise<ToolResult>;
 }
 
 /** A successful result: the structured value, and the same value as readable text for clients that show only text. */

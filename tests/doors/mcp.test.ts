@@ -1,11 +1,17 @@
+import { ClientCredentialsProvider, type CallToolResult, type FetchLike } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mcpCall } from "../support/calls.ts";
+import { modernProtocolVersions } from "../../src/mcp/versions.ts";
+import { freshBrief } from "../support/briefs.ts";
+import { json, mcpCall } from "../support/calls.ts";
 import { installClock, type TestClock } from "../support/clock.ts";
 import { startDeployment, type Deployment } from "../support/deployment.ts";
+import { connectMcp, eras, expectReadsEverything, text, type ClientEra } from "../support/mcp-client.ts";
 
 /**
- * /mcp in-process, built as functions/mcp.ts builds it, for what the local runtime cannot give a test: a client address
- * of its own and a quota window that starts when the test does. tests/runtime/mcp.test.ts drives it end to end.
+ * /mcp in-process, built as functions/mcp.ts builds it, in both protocol eras: the v2 SDK's client pinned to 2026-07-28
+ * and in its legacy mode reads everything and files briefs through the OAuth door, and every refusal of the HTTP layer
+ * holds in both eras. Here each client has an address of its own and a quota window starts when the test does;
+ * tests/runtime/mcp.test.ts drives the same through the local runtime.
  */
 let clock: TestClock;
 let d: Deployment;
@@ -17,6 +23,229 @@ afterAll(async () => {
   await d.settle();
   await d.close();
   clock.restore();
+});
+
+/** A client's fetch: each request reaches the function that serves its path (the OAuth documents too), from `ip`. */
+const platform =
+  (ip: string): FetchLike =>
+  async (url, init) => {
+    const request = new Request(url, init);
+    request.headers.set("host", new URL(request.url).host);
+    return d.serve(request, ip);
+  };
+
+const envelope = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+
+/** One JSON-RPC request as a client of the era sends it: 2026-07-28 with its `_meta` envelope and standard headers. */
+function rpc(era: ClientEra["era"], method: string, params: Record<string, unknown> = {}, id: number | string = 1, headers = {}) {
+  if (era === "legacy") return mcpCall(method, params, id, headers);
+  const name = method === "resources/read" ? params.uri : method === "tools/call" || method === "prompts/get" ? params.name : undefined;
+  return json(
+    { jsonrpc: "2.0", id, method, params: { ...params, _meta: envelope } },
+    {
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": method,
+      ...(typeof name === "string" ? { "mcp-name": name } : {}),
+      ...headers,
+    },
+  );
+}
+
+const rest = async (url: string) => (await d.api(new URL(url).pathname)).json();
+const briefCall = (brief: Record<string, unknown>) => ({ name: "submit_project_brief", arguments: brief });
+
+describe.each(eras)("the v2 client $mode", (era) => {
+  it("connects in its era and reads everything: every tool, resource and prompt, the same JSON as the REST reads", async () => {
+    const client = await connectMcp(`${d.baseUrl}/mcp`, era, { fetch: platform(d.nextIp()) });
+    expect(client.getProtocolEra()).toBe(era.era);
+    await expectReadsEverything(client, d.baseUrl, rest);
+    await client.close();
+  });
+
+  it("files a dry run and a real brief with the SDK's client-credentials provider, e-mailed after the answer", async () => {
+    const registered = (await (
+      await d.oauth(
+        "/oauth/register",
+        json({
+          client_name: `mcp ${era.era} machine`,
+          grant_types: ["client_credentials"],
+          token_endpoint_auth_method: "client_secret_post",
+        }),
+      )
+    ).json()) as { client_id: string; client_secret: string };
+    const authProvider = new ClientCredentialsProvider({
+      clientId: registered.client_id,
+      clientSecret: registered.client_secret,
+      expectedIssuer: d.baseUrl,
+      scope: "svc:brief",
+    });
+    // Reads go without a token; the first brief meets the 401 and the SDK fetches a token, then retries.
+    const client = await connectMcp(`${d.baseUrl}/mcp`, era, { fetch: platform(d.nextIp()), authProvider });
+    await d.settle();
+    const before = { leads: (await d.leads.list(1000)).length, attempts: d.postmark.attempts };
+
+    const dry = (await client.callTool(briefCall(freshBrief({ dry_run: true })))) as CallToolResult;
+    expect(dry.isError).toBeFalsy();
+    expect(dry.structuredContent).toMatchObject({ dry_run: true, valid: true });
+    expect(text(dry)).toContain("Nothing was filed and nobody was e-mailed");
+    await d.settle();
+    expect((await d.leads.list(1000)).length).toBe(before.leads);
+    expect(d.postmark.attempts).toBe(before.attempts);
+
+    const brief = freshBrief({ site_size: "growth-site" });
+    const filed = (await client.callTool(briefCall(brief))) as CallToolResult;
+    expect(filed.isError).toBeFalsy();
+    const receipt = filed.structuredContent as { lead_id: string; status: string };
+    expect(receipt).toMatchObject({ status: "received", lead_id: expect.stringMatching(/^lead_/) });
+    await d.settle();
+    expect(d.postmark.sent.filter((m) => (m.body.Metadata as { lead_id: string }).lead_id === receipt.lead_id)).toHaveLength(1);
+    expect((await d.leads.get(receipt.lead_id))?.channel).toBe("mcp");
+    await client.close();
+  });
+});
+
+describe.each(eras)("the HTTP layer, for a client $mode", ({ era }) => {
+  const metadataUrl = () => `${d.baseUrl}/.well-known/oauth-protected-resource/mcp`;
+
+  it("files nothing without a token: 401 with resource_metadata and scope, the request's id and the quota reported", async () => {
+    const res = await d.mcp(rpc(era, "tools/call", briefCall(freshBrief()), "b1"));
+    expect(res.status).toBe(401);
+    expect(res.headers.get("www-authenticate")).toBe(`Bearer scope="svc:brief", resource_metadata="${metadataUrl()}"`);
+    expect(res.headers.get("ratelimit-policy")).toBe('"mcp";q=120;w=60');
+    expect(await res.json()).toMatchObject({ jsonrpc: "2.0", id: "b1", error: { code: -32091, data: { code: "invalid_token" } } });
+  });
+
+  it("steps a token without svc:brief up with 403 insufficient_scope, and refuses a broken token with 401 even on a read", async () => {
+    const readOnly = await d.token("svc:read");
+    const res = await d.mcp(rpc(era, "tools/call", briefCall(freshBrief()), "s1", { authorization: `Bearer ${readOnly}` }));
+    expect(res.status).toBe(403);
+    expect(res.headers.get("www-authenticate")).toContain(`error="insufficient_scope"`);
+    expect(res.headers.get("www-authenticate")).toContain(`scope="svc:brief", resource_metadata="${metadataUrl()}"`);
+    expect(await res.json()).toMatchObject({ id: "s1", error: { code: -32092, data: { code: "insufficient_scope" } } });
+
+    const broken = await d.mcp(rpc(era, "tools/list", {}, 7, { authorization: `Bearer ${readOnly.slice(0, -4)}AAAA` }));
+    expect(broken.status).toBe(401);
+    expect(await broken.json()).toMatchObject({ id: 7, error: { code: -32091 } });
+
+    const read = await d.mcp(rpc(era, "tools/list", {}, 8, { authorization: `Bearer ${readOnly}` }));
+    expect(read.status).toBe(200);
+    expect(((await read.json()) as { result: { tools: unknown[] } }).result.tools).toHaveLength(7);
+  });
+
+  it("refuses a page of another site by its Origin or by a rebound Host name, with 403", async () => {
+    const foreign = await d.mcp(rpc(era, "tools/list", {}, 2, { origin: "https://evil.example" }));
+    expect(foreign.status).toBe(403);
+    expect(await foreign.json()).toMatchObject({ id: null, error: { code: -32096, data: { code: "forbidden_origin" } } });
+    // A name of the attacker's resolving to this server: its Host header is not the site's.
+    const rebound = await d.serve(new Request(`${d.baseUrl}/mcp`, rpc(era, "tools/list", {}, 3, { host: "evil.example" })));
+    expect(rebound.status).toBe(403);
+    expect(await rebound.json()).toMatchObject({ error: { code: -32096, data: { code: "forbidden_origin" } } });
+    const own = await d.mcp(rpc(era, "tools/list", {}, 4, { origin: d.baseUrl }));
+    expect(own.status).toBe(200);
+  });
+
+  it("refuses a body over 64 KB with 413, and a body that is not JSON-RPC with 400 and its id", async () => {
+    const large = await d.mcp(rpc(era, "tools/call", { name: "get_company", arguments: { padding: "x".repeat(70_000) } }));
+    expect(large.status).toBe(413);
+    expect(await large.json()).toMatchObject({ error: { code: -32094, data: { code: "payload_too_large" } } });
+    const notRpc = await d.mcp(json({ jsonrpc: "1.0", id: 9, method: "tools/list" }, { accept: "application/json" }));
+    expect(notRpc.status).toBe(400);
+    expect(await notRpc.json()).toMatchObject({ id: 9, error: { code: -32600 } });
+  });
+
+  it("answers an unknown tool with -32602, and a read tool's arguments it does not take with an isError result", async () => {
+    const unknown = await d.mcp(rpc(era, "tools/call", { name: "no_such_tool", arguments: {} }, 4));
+    expect(await unknown.json()).toMatchObject({ id: 4, error: { code: -32602 } });
+    const extra = await d.mcp(rpc(era, "tools/call", { name: "get_company", arguments: { colour: "blue" } }, 5));
+    expect(await extra.json()).toMatchObject({ id: 5, result: { isError: true } });
+  });
+});
+
+describe("2026-07-28 as the revision says", () => {
+  const read = async (res: Response) => ({ status: res.status, body: (await res.json()) as Record<string, any> });
+
+  it("answers server/discover with the revisions, capabilities, instructions and cache hints it serves", async () => {
+    const { status, body } = await read(await d.mcp(rpc("modern", "server/discover")));
+    expect(status).toBe(200);
+    expect(body.result).toMatchObject({
+      supportedVersions: [...modernProtocolVersions],
+      capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } },
+      instructions: expect.stringContaining("submit_project_brief"),
+      resultType: "complete",
+      ttlMs: 3_600_000,
+      cacheScope: "public",
+      _meta: { "io.modelcontextprotocol/serverInfo": { name: "kestrel-studio-facts", version: "1.0.0" } },
+    });
+  });
+
+  it("puts resultType and serverInfo on every result, and cache hints on the lists (an hour) and resources (a minute)", async () => {
+    const serverInfo = { "io.modelcontextprotocol/serverInfo": { name: "kestrel-studio-facts" } };
+    for (const method of ["tools/list", "resources/list", "resources/templates/list", "prompts/list"]) {
+      const { body } = await read(await d.mcp(rpc("modern", method)));
+      expect(body.result, method).toMatchObject({ resultType: "complete", ttlMs: 3_600_000, cacheScope: "public", _meta: serverInfo });
+    }
+    const resource = await read(await d.mcp(rpc("modern", "resources/read", { uri: `${d.baseUrl}/api/v1/offers` })));
+    expect(resource.body.result).toMatchObject({ resultType: "complete", ttlMs: 60_000, cacheScope: "public", _meta: serverInfo });
+    const call = await read(await d.mcp(rpc("modern", "tools/call", { name: "get_offers", arguments: {} })));
+    expect(call.body.result).toMatchObject({ resultType: "complete", _meta: serverInfo });
+    expect(call.body.result).not.toHaveProperty("ttlMs");
+    // The 2025 era's answers stay as they were.
+    const legacy = await read(await d.mcp(rpc("legacy", "tools/list")));
+    expect(legacy.body.result).not.toHaveProperty("resultType");
+    expect(legacy.body.result).not.toHaveProperty("ttlMs");
+  });
+
+  it.each(["ping", "logging/setLevel", "resources/subscribe", "initialize"])(
+    "answers the removed %s with 404 and -32601",
+    async (method) => {
+      const params =
+        method === "logging/setLevel" ? { level: "info" } : method === "resources/subscribe" ? { uri: `${d.baseUrl}/api/v1` } : {};
+      const { status, body } = await read(await d.mcp(rpc("modern", method, params, 11)));
+      expect(status).toBe(404);
+      expect(body).toMatchObject({ id: 11, error: { code: -32601 } });
+    },
+  );
+
+  it("refuses an unsupported revision with 400 and -32022, naming the revisions it serves", async () => {
+    const future = { ...envelope, "io.modelcontextprotocol/protocolVersion": "2027-01-01" };
+    const res = await d.mcp(
+      json(
+        { jsonrpc: "2.0", id: 12, method: "tools/list", params: { _meta: future } },
+        { accept: "application/json", "mcp-protocol-version": "2027-01-01", "mcp-method": "tools/list" },
+      ),
+    );
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({
+      id: 12,
+      error: { code: -32022, data: { supported: [...modernProtocolVersions], requested: "2027-01-01" } },
+    });
+  });
+
+  it("checks Mcp-Method and Mcp-Name against the body: a mismatch or a missing header is a 400", async () => {
+    const wrongMethod = await read(await d.mcp(rpc("modern", "tools/list", {}, 13, { "mcp-method": "prompts/list" })));
+    expect(wrongMethod.status).toBe(400);
+    expect(wrongMethod.body).toMatchObject({ id: 13, error: { code: -32020 } });
+    const wrongName = await read(
+      await d.mcp(rpc("modern", "tools/call", { name: "get_offers", arguments: {} }, 14, { "mcp-name": "get_company" })),
+    );
+    expect(wrongName.status).toBe(400);
+    expect(wrongName.body).toMatchObject({ id: 14, error: { code: -32020 } });
+    const init = rpc("modern", "tools/call", { name: "get_offers", arguments: {} }, 15);
+    const headers = new Headers(init.headers);
+    headers.delete("mcp-name");
+    const missing = await read(await d.mcp({ ...init, headers }));
+    expect(missing.status).toBe(400);
+    expect(missing.body).toMatchObject({ id: 15, error: { code: -32020 } });
+  });
+
+  it("answers a request without the envelope but naming 2026-07-28 in its header with 400 and -32602", async () => {
+    const { status, body } = await read(
+      await d.mcp(mcpCall("tools/list", {}, 16, { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" })),
+    );
+    expect(status).toBe(400);
+    expect(body).toMatchObject({ id: 16, error: { code: -32602 } });
+  });
 });
 
 describe("the /mcp quota: 120 requests per 60 seconds per client IP", () => {
@@ -36,17 +265,23 @@ describe("the /mcp quota: 120 requests per 60 seconds per client IP", () => {
       }
     }
     expect(remaining.sort((a, b) => a - b)).toEqual(Array.from({ length: 120 }, (_, i) => i));
-    const refused = await d.mcp(mcpCall("ping"), ip);
-    expect(refused.status).toBe(429);
-    expect(refused.headers.get("ratelimit-remaining")).toBe("0");
-    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(Number(refused.headers.get("ratelimit-reset")));
-    // The request was read while it was counted, so its refusal answers its id.
-    expect(await refused.json()).toMatchObject({ jsonrpc: "2.0", id: 1, error: { code: -32090, data: { code: "rate_limited" } } });
+    // Either era's request is counted and refused alike, with its own id.
+    for (const era of ["legacy", "modern"] as const) {
+      const refused = await d.mcp(rpc(era, "tools/list", {}, era), ip);
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get("ratelimit-remaining")).toBe("0");
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(Number(refused.headers.get("ratelimit-reset")));
+      // The request was read while it was counted, so its refusal answers its id.
+      expect(await refused.json()).toMatchObject({ jsonrpc: "2.0", id: era, error: { code: -32090, data: { code: "rate_limited" } } });
+    }
 
-    // The next window serves the same client again.
+    // The next window serves the same client again, in either era.
     clock.toNextWindow(60);
-    const next = await d.mcp(mcpCall("ping"), ip);
+    const next = await d.mcp(rpc("modern", "tools/list"), ip);
     expect(next.status).toBe(200);
     expect(next.headers.get("ratelimit")).toMatch(/^"mcp";r=119;t=\d+$/);
+    const legacy = await d.mcp(mcpCall("ping"), ip);
+    expect(legacy.status).toBe(200);
+    expect(legacy.headers.get("ratelimit")).toMatch(/^"mcp";r=118;t=\d+$/);
   });
 });

@@ -131,6 +131,54 @@ describe("fuzzing MCP", () => {
     expect(outcomes.result).toBeGreaterThan(cases / 10);
   });
 
+  // The same calls as a 2026-07-28 client sends them: the `_meta` envelope in params (mutated now and then) and the
+  // standard headers, mostly agreeing with the body.
+  const validMeta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+  const modernMeta = fc.oneof(
+    { weight: 3, arbitrary: fc.constant(validMeta) },
+    {
+      weight: 1,
+      arbitrary: mutated({
+        "io.modelcontextprotocol/protocolVersion": fc.constantFrom("2026-07-28", "2027-01-01", "2025-11-25"),
+        "io.modelcontextprotocol/clientCapabilities": fc.constantFrom({}, { elicitation: {} }),
+      }),
+    },
+  );
+  // A header carries printable ASCII only (the platform hands nothing else to a function).
+  const asHeader = (value: unknown) => (typeof value === "string" && /^[\x20-\x7e]*$/.test(value) ? value : undefined);
+  const modern = fc
+    .tuple(call, id, modernMeta, fc.constantFrom("match", "match", "match", "match", "match", "match", "wrong", "missing"), authorization)
+    .map(([{ method, params }, requestId, meta, headers, auth]) => {
+      const own = typeof params === "object" && params !== null && !Array.isArray(params) ? (params as Record<string, unknown>) : {};
+      const name = method === "resources/read" ? own.uri : own.name;
+      const named = typeof name === "string" && ["tools/call", "resources/read", "prompts/get"].includes(method as string);
+      const standard: Record<string, string | undefined> =
+        headers === "missing"
+          ? {}
+          : {
+              "mcp-method": headers === "wrong" ? "tools/list" : asHeader(method),
+              "mcp-name": named ? asHeader(headers === "wrong" ? `${name}x` : name) : undefined,
+            };
+      return {
+        message: { jsonrpc: "2.0", id: requestId, method, params: { ...own, _meta: meta } },
+        headers: {
+          accept: "application/json, text/event-stream",
+          "content-type": "application/json",
+          "mcp-protocol-version": "2026-07-28",
+          ...standard,
+          authorization: auth,
+        },
+      };
+    });
+
+  it("POST /mcp at 2026-07-28: the envelope, the standard headers, every method and mutated params", async () => {
+    const outcomes = { result: 0, error: 0, none: 0 };
+    const cases = await fuzz("POST /mcp 2026-07-28", modern, async ({ message, headers }) => {
+      outcomes[await checkJsonRpc(await d.mcp({ method: "POST", headers: defined(headers), body: JSON.stringify(message) }), message)] += 1;
+    });
+    expect(outcomes.result).toBeGreaterThan(cases / 10);
+  });
+
   it("/mcp and /mcp/server-card with any method", async () => {
     await fuzz(
       "/mcp methods",

@@ -1,19 +1,18 @@
 import { randomUUID } from "node:crypto";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { ClientCredentialsProvider } from "@modelcontextprotocol/sdk/client/auth-extensions.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { ClientCredentialsProvider, type CallToolResult, type Client } from "@modelcontextprotocol/client";
 import { Redis } from "@upstash/redis";
 import { beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import type { Lead } from "../../src/briefs/lead.ts";
 import { freshBrief } from "../support/briefs.ts";
+import { connectMcp, eras, expectReadsEverything, text } from "../support/mcp-client.ts";
 import { clientCredentialsToken, discover, register } from "../support/oauth-client.ts";
 import type { SentMessage } from "../support/postmark-standin.ts";
 import { countedFor, localClient } from "../support/quota-count.ts";
 
 /**
- * /mcp through the local runtime: the SDK's own client, the OAuth server, the brief pipeline and Postmark's stand-in.
- * Its quota run to the 121st request is in tests/doors/mcp.test.ts, with a client address and a window of its own.
+ * /mcp through the local runtime: the v2 SDK's own client in both protocol eras (pinned to 2026-07-28, and in its legacy
+ * mode), the OAuth server, the brief pipeline and Postmark's stand-in. Its quota run to the 121st request and the HTTP
+ * layer's refusals in both eras are in tests/doors/mcp.test.ts, with a client address and a window of their own.
  */
 const base = inject("baseUrl");
 const postmark = inject("postmark");
@@ -27,13 +26,8 @@ beforeEach(async () => {
   if (keys.length > 0) await store.del(...keys);
 });
 
-const connect = async (options: ConstructorParameters<typeof StreamableHTTPClientTransport>[1] = {}) => {
-  const client = new Client({ name: "frontdoor-test", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(endpoint), options));
-  return client;
-};
+const legacy = eras.find((e) => e.era === "legacy")!;
 const rest = async (url: string) => (await fetch(url)).json();
-const text = (result: CallToolResult) => result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
 
 const post = (body: unknown, headers: Record<string, string> = {}) =>
   fetch(endpoint, {
@@ -57,72 +51,23 @@ const messages = async () => (await (await fetch(`${postmark}/_standin/messages`
 const sentFor = async (leadId: string) =>
   (await messages()).sent.filter((m) => (m.body.Metadata as { lead_id: string }).lead_id === leadId);
 
-describe("an MCP client given only /mcp reads every fact", () => {
-  it("initializes, lists and calls every read tool: the same JSON as the REST reads", async () => {
-    const client = await connect();
-    expect(client.getServerVersion()).toMatchObject({ name: "kestrel-studio-facts", version: "1.0.0" });
-    const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual([
-      "get_company",
-      "get_offers",
-      "list_case_studies",
-      "get_case_study",
-      "list_pages",
-      "get_contact",
-      "submit_project_brief",
-    ]);
-    for (const tool of tools.filter((t) => t.name !== "submit_project_brief")) {
-      expect(tool.annotations).toMatchObject({ readOnlyHint: true });
-      expect(tool.outputSchema).toBeDefined();
-    }
-    const reads: [string, string][] = [
-      ["get_company", "/api/v1/company"],
-      ["get_offers", "/api/v1/offers"],
-      ["list_case_studies", "/api/v1/case-studies"],
-      ["list_pages", "/api/v1/pages"],
-      ["get_contact", "/api/v1/contact"],
-    ];
-    for (const [name, path] of reads) {
-      const result = (await client.callTool({ name, arguments: {} })) as CallToolResult;
-      expect(result.isError, name).toBeFalsy();
-      expect(result.structuredContent, name).toEqual(await rest(`${base}${path}`));
-      expect(text(result)).toContain('"');
-    }
-    const list = (await rest(`${base}/api/v1/case-studies`)) as { case_studies: { id: string }[] };
-    for (const { id } of list.case_studies) {
-      const result = (await client.callTool({ name: "get_case_study", arguments: { id } })) as CallToolResult;
-      expect(result.structuredContent).toEqual(await rest(`${base}/api/v1/case-studies/${id}`));
-    }
-    const missing = (await client.callTool({ name: "get_case_study", arguments: { id: "nope" } })) as CallToolResult;
-    expect(missing.isError).toBe(true);
-    expect(text(missing)).toContain(list.case_studies[0]!.id);
+describe.each(eras)("a v2 client $mode, given only /mcp", (era) => {
+  it("connects in its era and reads everything: every tool, resource and prompt, the same JSON as the REST reads", async () => {
+    const client = await connectMcp(endpoint, era);
+    expect(client.getProtocolEra()).toBe(era.era);
+    await expectReadsEverything(client, base, rest);
     await client.close();
   });
 
-  it("lists and reads every resource, and gets every prompt", async () => {
-    const client = await connect();
-    const { resources } = await client.listResources();
-    expect(resources.map((r) => r.name)).toEqual(
-      expect.arrayContaining(["index", "company", "offers", "case-studies", "pages", "contact"]),
-    );
-    for (const r of resources) {
-      const read = await client.readResource({ uri: r.uri });
-      const content = read.contents[0] as { uri: string; mimeType: string; text: string };
-      expect(content.mimeType).toBe("application/json");
-      expect(JSON.parse(content.text), r.uri).toEqual(await rest(r.uri));
-    }
-    const { prompts } = await client.listPrompts();
-    expect(prompts.map((p) => p.name)).toEqual(["prepare_project_brief", "summarize_studio"]);
-    const brief = await client.getPrompt({ name: "prepare_project_brief", arguments: { project: "a clinic website" } });
-    const briefText = (brief.messages[0]!.content as { text: string }).text;
-    expect(briefText).toContain("a clinic website");
-    expect(briefText).toMatch(/confirm/);
-    expect(briefText).toContain("submit_project_brief");
-    const summary = await client.getPrompt({ name: "summarize_studio" });
-    expect((summary.messages[0]!.content as { text: string }).text).toContain("get_company");
+  it("reads with a valid token that has only svc:read", async () => {
+    const { token } = await clientCredentialsToken(base, "svc:read", endpoint);
+    const client = await connectMcp(endpoint, era, { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
+    expect((await client.listTools()).tools.length).toBe(7);
     await client.close();
   });
+});
 
+describe("the raw wire", () => {
   it("answers JSON when the client accepts only JSON, and an event stream when it prefers one", async () => {
     const json = await post({ jsonrpc: "2.0", id: 1, method: "ping" }, { Accept: "application/json" });
     expect(json.status).toBe(200);
@@ -186,15 +131,9 @@ describe("authentication", () => {
     expect(next.headers.get("ratelimit")).toMatch(/^"mcp";r=11[89];t=\d+$/);
     expect(await countedFor(store, "mcp", localClient)).toBe(2);
   });
-
-  it("reads with a valid token that has only svc:read", async () => {
-    const client = await connect({ requestInit: { headers: { Authorization: `Bearer ${readOnly}` } } });
-    expect((await client.listTools()).tools.length).toBe(7);
-    await client.close();
-  });
 });
 
-describe("filing through the SDK's client-side OAuth (client_credentials)", () => {
+describe.each(eras)("filing through the SDK's client-side OAuth (client_credentials), a client $mode", (era) => {
   let client: Client;
   beforeAll(async () => {
     const registered = await register(await discover(base), {
@@ -209,7 +148,7 @@ describe("filing through the SDK's client-side OAuth (client_credentials)", () =
       scope: "svc:brief",
     });
     // Reads go without a token; the first brief meets the 401 and the SDK fetches a token, then retries.
-    client = await connect({ authProvider });
+    client = await connectMcp(endpoint, era, { authProvider });
   });
 
   it("dry_run: validated, and says plainly that nothing was filed and nobody e-mailed", async () => {
@@ -308,5 +247,34 @@ describe("transport errors are JSON-RPC errors, never a 5xx", () => {
     expect(await foreign.json()).toMatchObject({ error: { data: { code: "forbidden_origin" } } });
     const own = await post({ jsonrpc: "2.0", id: 1, method: "ping" }, { Origin: new URL(base).origin });
     expect(own.status).toBe(200);
+  });
+});
+
+describe("2026-07-28 on the raw wire, through the emulator", () => {
+  const envelope = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+  const modernPost = (method: string, id: number, version = "2026-07-28") =>
+    post(
+      { jsonrpc: "2.0", id, method, params: { _meta: { ...envelope, "io.modelcontextprotocol/protocolVersion": version } } },
+      { "MCP-Protocol-Version": version, "Mcp-Method": method },
+    );
+
+  it("answers a removed method with 404 and -32601, arriving unchanged and counted once", async () => {
+    const res = await modernPost("ping", 21);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ jsonrpc: "2.0", id: 21, error: { code: -32601 } });
+    expect(res.headers.get("ratelimit")).toMatch(/^"mcp";r=119;t=\d+$/);
+    expect(await countedFor(store, "mcp", localClient)).toBe(1);
+  });
+
+  it("refuses an unsupported revision with 400 and -32022, naming 2026-07-28", async () => {
+    const res = await modernPost("tools/list", 22, "2027-01-01");
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ id: 22, error: { code: -32022, data: { supported: ["2026-07-28"] } } });
+  });
+
+  it("answers server/discover with the revision it serves", async () => {
+    const res = await modernPost("server/discover", 23);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ id: 23, result: { supportedVersions: ["2026-07-28"], resultType: "complete" } });
   });
 });

@@ -1,6 +1,4 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { Client, StreamableHTTPClientTransport, type CallToolResult } from "@modelcontextprotocol/client";
 import { Redis } from "@upstash/redis";
 import { beforeEach, describe, expect, inject, it } from "vitest";
 import { freshBrief } from "../support/briefs.ts";
@@ -26,8 +24,9 @@ const skillBody = async (suffix: string) => {
   return (await fetch(new URL(entry.url, base))).text();
 };
 
+/** A client that picks the revision itself, as the skill tells one to: it probes with server/discover. */
 const mcpClient = async (endpoint: string, token?: string) => {
-  const client = new Client({ name: "recipe-test", version: "1.0.0" });
+  const client = new Client({ name: "recipe-test", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
   await client.connect(
     new StreamableHTTPClientTransport(new URL(endpoint), token ? { requestInit: { headers: { Authorization: `Bearer ${token}` } } } : {}),
   );
@@ -46,6 +45,7 @@ describe("the MCP recipe", () => {
     const body = await skillBody("-mcp");
     const endpoint = /^Server: (\S+), Streamable HTTP/m.exec(body)![1]!;
     const client = await mcpClient(endpoint);
+    expect(client.getProtocolEra()).toBe("modern");
     const tools = (await client.listTools()).tools.map((t) => t.name);
     for (const [, name] of body.matchAll(/^- `([a-z_]+)`:/gm)) expect(tools).toContain(name);
     const offers = (await client.callTool({ name: "get_offers", arguments: {} })) as CallToolResult;

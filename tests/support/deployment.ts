@@ -13,6 +13,7 @@ import { contactHandlerFromEnv } from "../../src/contact/from-env.ts";
 import { serverCard } from "../../src/mcp/card.ts";
 import { mcpHandlerFromEnv } from "../../src/mcp/from-env.ts";
 import { issueAccessToken } from "../../src/oauth/access-token.ts";
+import { discoveryDocuments } from "../../src/oauth/metadata.ts";
 import { generateKeySet, importSigningKeys } from "../../src/oauth/keys.ts";
 import { oauthHandlerFromEnv } from "../../src/oauth/from-env.ts";
 import { prebuiltResources, type PrebuiltResources } from "../../src/resources/prebuilt.ts";
@@ -100,6 +101,8 @@ export async function startDeployment(db: number | "local", { baseUrl = base, en
   const env = (name: string) => variables[name];
   const resources = await prebuilt(baseUrl);
   const files = apiFiles(resources);
+  // The OAuth discovery documents, prebuilt files the platform serves (netlify.toml rewrites each path to its .json).
+  const documents = discoveryDocuments(baseUrl);
 
   // Work the platform runs after a response (context.waitUntil): kept so tests can wait for it.
   const pending: Promise<unknown>[] = [];
@@ -140,6 +143,7 @@ export async function startDeployment(db: number | "local", { baseUrl = base, en
     if (at(oauthBase)) return oauth(request, from(ip));
     // The contact page is static; only its form's POST reaches the function.
     if (path === pagePaths.contact && request.method === "POST") return contact(request, from(ip));
+    if (Object.hasOwn(documents, path)) return Promise.resolve(Response.json(documents[path]));
     return Promise.resolve(new Response("<html>404</html>", { status: 404 }));
   };
 

@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import type { CallToolResult } from "@modelcontextprotocol/server";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
 import { describe, expect, it } from "vitest";
 import { openApiDocument } from "../../src/api/openapi.ts";
 import type { Lead } from "../../src/briefs/lead.ts";
@@ -8,6 +9,7 @@ import type { FilingResult } from "../../src/briefs/pipeline.ts";
 import { briefSchema } from "../../src/briefs/schema.ts";
 import { validateBrief } from "../../src/briefs/validate.ts";
 import { briefTool } from "../../src/mcp/brief-tool.ts";
+import type { ToolCall } from "../../src/mcp/tool.ts";
 import { offersResource } from "../../src/resources/offers.ts";
 import { siteSizeIds } from "../../src/resources/prebuilt.ts";
 import { buildSite } from "../../src/site/model.ts";
@@ -38,12 +40,16 @@ const outcomes: [string, FilingResult][] = [
 
 const tool = (result: FilingResult) =>
   briefTool({ schema, file: async () => result, studio: "Kestrel Studio", responseTime: "A person replies within one business day." });
-const caller = { clientId: "client-1", scopes: ["svc:read", "svc:brief"] };
+const call: ToolCall = {
+  caller: { clientId: "client-1", scopes: ["svc:read", "svc:brief"] },
+  era: "modern",
+  clientCapabilities: undefined,
+};
 
 describe("the receipt as the MCP tool answers it", () => {
   it.each(outcomes)("%s: the structured result validates against the tool's published output schema", async (_, result) => {
     const t = tool(result);
-    const answer = await t.run(body, caller);
+    const answer = (await t.run(body, call)) as CallToolResult;
     expect(answer.isError).toBeUndefined();
     expect(check(t.outputSchema, answer.structuredContent)).toMatchObject({ valid: true });
     const component = result.kind === "dry_run" ? components.DryRunResult! : components.BriefReceipt!;

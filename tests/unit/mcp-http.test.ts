@@ -1,4 +1,6 @@
+import { ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
+import { conditions } from "../../src/http/conditions.ts";
 import { prefersEventStream } from "../../src/mcp/accept.ts";
 import { scopesNeeded } from "../../src/mcp/auth-gate.ts";
 import { allowedOriginsFrom } from "../../src/mcp/origins.ts";
@@ -46,5 +48,28 @@ describe("allowed origins", () => {
       "https://kestrel.netlify.app",
     ]);
     expect(allowedOriginsFrom(() => undefined, "http://localhost:8888/")).toEqual(["http://localhost:8888"]);
+  });
+});
+
+describe("JSON-RPC error numbers", () => {
+  it("are JSON-RPC's own where it defines the condition, else ours, never one the MCP SDK answers with", () => {
+    // The SDK's numbers, and SEP-2243's header mismatch (-32020), which the SDK answers but does not list there.
+    const sdk = new Set([...Object.values(ProtocolErrorCode).filter((v) => typeof v === "number"), -32020]);
+    const jsonRpc = new Map([
+      [-32700, "invalid_json"],
+      [-32600, "invalid_request"],
+    ]);
+    for (const [name, condition] of Object.entries(conditions)) {
+      const rpc = (condition as { rpc?: number }).rpc;
+      if (rpc === undefined) continue;
+      if (rpc === -32602) expect(["invalid_brief", "invalid_idempotency_key"], name).toContain(name);
+      else if (jsonRpc.has(rpc)) expect(jsonRpc.get(rpc), name).toBe(name);
+      else {
+        expect(rpc, name).toBeGreaterThanOrEqual(-32099);
+        expect(rpc, name).toBeLessThanOrEqual(-32090);
+        expect(sdk.has(rpc), name).toBe(false);
+      }
+    }
+    expect(sdk.has(-32022)).toBe(true);
   });
 });

@@ -65,7 +65,7 @@ function door(limiter: Limiter) {
         return check;
       },
     },
-    createServer: () => (servers.push(1), mcpServerFrom(parts)),
+    createServer: (era) => (servers.push(1), mcpServerFrom(parts, era)),
     card: {},
     log: () => {},
   });

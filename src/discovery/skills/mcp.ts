@@ -1,4 +1,5 @@
 import { briefToolName } from "../../mcp/brief-tool.ts";
+import { legacyProtocolVersions, modernProtocolVersions } from "../../mcp/versions.ts";
 
 import { readTools } from "../../mcp/read-tools.ts";
 import { policies } from "../../limits/policies.ts";
@@ -18,11 +19,13 @@ export function mcpSkill(site: Site): Skill {
     description: `Connect to ${site.company.name}'s MCP server at ${url(mcpPath)} (Streamable HTTP) to read its services, offers, case studies and contact details, and to file a project brief with the ${briefToolName} tool. Use from an MCP client.`,
     body: `# ${site.company.name} over MCP
 
-Server: ${url(mcpPath)}, Streamable HTTP, stateless (no session id), protocol 2025-11-25 and earlier revisions. Its server card (identity, endpoint, the revisions it serves) is at ${url(serverCardPath)}, and the site's AI catalog at ${url(aiCatalogPath)} lists it with the A2A agent card and these skills.
+Server: ${url(mcpPath)}, Streamable HTTP, stateless (no session id). Its server card (identity, endpoint, the revisions it serves) is at ${url(serverCardPath)}, and the site's AI catalog at ${url(aiCatalogPath)} lists it with the A2A agent card and these skills.
+
+Protocol: ${modernProtocolVersions.join(", ")} and the 2025 revisions (${legacyProtocolVersions.join(", ")}), on the same URL. Each request picks: one whose params carry \`_meta["io.modelcontextprotocol/protocolVersion"]\` is served in that revision (start with \`server/discover\`; send the \`MCP-Protocol-Version\`, \`Mcp-Method\` and \`Mcp-Name\` headers), any other in the 2025 era (start with \`initialize\`). With the TypeScript SDK's client, \`versionNegotiation: { mode: 'auto' }\` probes and picks; its default is the 2025 handshake.
 
 ## 1. Connect and read (no token)
 
-Initialize, then \`tools/list\`. Read tools, all read-only and answering with the same JSON as the REST API:
+Connect (\`server/discover\` or \`initialize\`), then \`tools/list\`. Read tools, all read-only and answering with the same JSON as the REST API:
 
 ${tools.map((t) => `- \`${t.name}\`: ${t.description.split(". ")[0]}.`).join("\n")}
 
