@@ -124,23 +124,3 @@ export function memoryMemo(seconds = 30): RefusalMemo {
     delete: async (key) => void kept.delete(key),
   };
 }
-
-/**
- * A memo in the local store (Upstash's REST protocol): under netlify dev every function call runs in a fresh worker, so
- * memory is not shared. Plain fetch, not the Upstash client: each of netlify dev's calls again starts a worker, and
- * importing a client would cost more than the call it answers.
- */
-export function storeMemo(url: string, token: string, seconds = 30): RefusalMemo {
-  const command = async (...args: (string | number)[]) => {
-    const response = await fetch(url, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: JSON.stringify(args) });
-    return ((await response.json()) as { result?: unknown }).result;
-  };
-  return {
-    get: async (key) => {
-      const value = await command("GET", key);
-      return typeof value === "string" ? (JSON.parse(value) as StoredResponse) : undefined;
-    },
-    set: async (key, response) => void (await command("SET", key, JSON.stringify(response), "EX", seconds)),
-    delete: async (key) => void (await command("DEL", key)),
-  };
-}

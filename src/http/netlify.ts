@@ -2,7 +2,8 @@ import type { Context as FunctionContext } from "@netlify/functions";
 import type { Context as EdgeContext } from "@netlify/edge-functions";
 import type { Env } from "../config/env.ts";
 import type { Handler } from "./context.ts";
-import { memoryMemo, storeMemo, underNetlifyDev, type RefusalMemo } from "./netlify-dev.ts";
+import { memoryMemo, underNetlifyDev } from "./netlify-dev.ts";
+import { fileMemo } from "./netlify-dev-file-memo.ts";
 
 /**
  * The adapters from Netlify's functions to the doors. A function module imports only this: its door (the SDKs, the
@@ -22,13 +23,13 @@ function loaded(load: () => Promise<Handler>): Handler {
   };
 }
 
-/** The local store holds the memo: under netlify dev every function call runs in a fresh worker. */
-const localStoreMemo = (env: Env): RefusalMemo => storeMemo(env("UPSTASH_REDIS_REST_URL") ?? "", env("UPSTASH_REDIS_REST_TOKEN") ?? "");
+/** Under netlify dev every function call runs in a fresh worker: the memo is in files, one folder per runtime. */
+const workersMemo = (env: Env) => fileMemo(env("UPSTASH_REDIS_REST_URL") ?? "");
 
 /** A Netlify Function (v2) over a door loaded on first use. */
 export function netlifyFunction(load: () => Promise<Handler>, env: Env) {
   const door = loaded(load);
-  const served = underEmulator(env) ? underNetlifyDev(door, localStoreMemo(env)) : door;
+  const served = underEmulator(env) ? underNetlifyDev(door, workersMemo(env)) : door;
   return (request: Request, context: FunctionContext) => served(request, { ip: context.ip, waitUntil: (work) => context.waitUntil(work) });
 }
 
