@@ -20,7 +20,7 @@ export const asksByForm = (capabilities: ClientCapabilities | undefined): boolea
  * with what the model sent (or with what the person typed, when it is asked again), and one plain sentence about what
  * happens on accept.
  */
-export function confirmationForm(studio: string, responseTime: string, values: Partial<Confirmed>, problems: string[] = []) {
+export function confirmationForm(studio: string, values: Partial<Confirmed>, problems: string[] = []) {
   const fields = contactFields([]);
   const properties = Object.fromEntries(
     confirmedFields.map((name) => {
@@ -39,8 +39,8 @@ export function confirmationForm(studio: string, responseTime: string, values: P
     }),
   );
   const message = [
-    `Send this project brief to ${studio}? A person at the studio will e-mail you at the work e-mail below. ${responseTime}`,
-    "Check your name, company and work e-mail and correct them if needed. Decline to send nothing.",
+    `Send this project brief to ${studio}? A person at the studio will read it and e-mail you at the work e-mail below.`,
+    "Check your name, company and work e-mail, and correct them if needed. Decline to send nothing.",
     ...(problems.length > 0 ? [`Please fix: ${problems.join("; ")}.`] : []),
   ].join(" ");
   return inputRequired.elicit({ message, requestedSchema: { type: "object", properties, required: [...confirmedFields] } });

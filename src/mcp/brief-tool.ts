@@ -120,7 +120,7 @@ async function confirmation(
 ): Promise<{ answer: ToolResult } | { confirmed: Confirmed }> {
   const call = await callDigest(briefToolName, args);
   const ask = async (values: Partial<Confirmed>, problems?: string[]) => ({
-    answer: askToConfirm(confirmationForm(filing.studio, filing.responseTime, values, problems), await rounds.mint({ call })),
+    answer: askToConfirm(confirmationForm(filing.studio, values, problems), await rounds.mint({ call })),
   });
 
   if (rounds.state === undefined) {

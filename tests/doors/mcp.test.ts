@@ -271,7 +271,7 @@ describe("the person confirms their own brief", () => {
     expect(asked).toHaveLength(1);
     const form = asked[0] as { mode?: string; message: string; requestedSchema: { properties: Record<string, any>; required: string[] } };
     expect(form.mode ?? "form").toBe("form");
-    expect(form.message).toContain("A person at the studio will e-mail you");
+    expect(form.message).toContain("A person at the studio will read it and e-mail you");
     expect(form.requestedSchema.required).toEqual(["full_name", "company_name", "work_email"]);
     expect(form.requestedSchema.properties).toEqual({
       full_name: expect.objectContaining({ type: "string", title: "Your name", default: brief.full_name, maxLength: 120 }),

@@ -228,7 +228,7 @@ describe("the person confirms their own brief: a client pinned to 2026-07-28 tha
     const asked = forms.asked.length;
     const result = (await forms.client.callTool({ name: "submit_project_brief", arguments: brief })) as CallToolResult;
     expect(forms.asked.length).toBe(asked + 1);
-    expect(forms.asked.at(-1)!.message).toContain("A person at the studio will e-mail you");
+    expect(forms.asked.at(-1)!.message).toContain("A person at the studio will read it and e-mail you");
     expect(result.isError, text(result)).toBeFalsy();
     const receipt = result.structuredContent as { lead_id: string };
     await expect.poll(() => sentFor(receipt.lead_id).then((m) => m.length), { timeout: 10_000 }).toBe(1);
