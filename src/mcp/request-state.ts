@@ -6,12 +6,7 @@ import {
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import { parseKeySet } from "../oauth/keys.ts";
-
-/**
- * How long a confirmation form may stay open: the `requestState` the brief tool hands out with it is refused after this.
- * Long enough for a person to read three fields and correct one, short enough that a leaked state is soon worthless.
- */
-export const requestStateTtlSeconds = 10 * 60;
+import { requestStateTtlSeconds } from "./constants.ts";
 
 /** The state a 2026-07-28 round carries to the next: signed, bound to the calling client, verified before any handler runs. */
 export interface StateCodec {
