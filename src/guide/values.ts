@@ -7,7 +7,7 @@ import { idempotencyKeyMaxLength, maxBriefBytes } from "../briefs/limits.ts";
 import { idempotencyTtlSeconds, repeatWindowSeconds } from "../briefs/store.ts";
 import { aiCatalogMediaType } from "../discovery/api-catalog.ts";
 import { perWindow, policies, type PolicyName } from "../limits/policies.ts";
-import { listTtlSeconds, maxMcpBodyBytes, resourceTtlSeconds, serverCardMediaType } from "../mcp/constants.ts";
+import { listTtlSeconds, maxMcpBodyBytes, requestStateTtlSeconds, resourceTtlSeconds, serverCardMediaType } from "../mcp/constants.ts";
 import { legacyProtocolVersions, modernProtocolVersions } from "../mcp/versions.ts";
 import { metadataDocumentLimits } from "../oauth/cimd.ts";
 import { jwksMaxAgeSeconds } from "../oauth/jwks.ts";
@@ -82,6 +82,7 @@ export function guideValues(site: Site) {
       "deprecation-notice": durationInWords(minimumNoticeDays * 86_400),
       "mcp-list-cache": durationInWords(listTtlSeconds),
       "mcp-resource-cache": durationInWords(resourceTtlSeconds),
+      "mcp-confirmation": durationInWords(requestStateTtlSeconds),
     },
     length: { "idempotency-key": String(idempotencyKeyMaxLength) },
     url: {

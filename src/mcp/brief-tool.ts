@@ -1,3 +1,4 @@
+import type { CallToolResult } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { idempotencyKeyMaxLength } from "../briefs/limits.ts";
 import { dryRunSchema, outcomeOf, receiptSchema } from "../briefs/receipt.ts";
@@ -6,8 +7,18 @@ import { Refusal } from "../http/refusal.ts";
 import type { FilingRequest, FilingResult } from "../briefs/pipeline.ts";
 import type { BriefSchema } from "../briefs/schema.ts";
 import type { FieldError } from "../briefs/validate.ts";
+import {
+  answerOf,
+  askToConfirm,
+  asksByForm,
+  confirmationForm,
+  confirmedFields,
+  confirmedOf,
+  type Confirmed,
+} from "./brief-confirmation.ts";
 import { jsonSchemaOf } from "./json-schema.ts";
-import { structuredResult, toolError, type Tool } from "./tool.ts";
+import { callDigest, stateRefused } from "./request-state.ts";
+import { structuredResult, toolError, type Rounds, type Tool, type ToolResult } from "./tool.ts";
 
 export const briefToolName = "submit_project_brief";
 export const briefToolScope = "svc:brief";
@@ -54,6 +65,90 @@ const invalid = (errors: FieldError[]) =>
     `The brief was NOT filed: ${errors.length} field${errors.length === 1 ? " is" : "s are"} missing or invalid. Fix ${errors.length === 1 ? "it" : "them"} (ask the person if you need to) and call ${briefToolName} again.\n${fieldLines(errors)}\n\n${JSON.stringify({ errors }, null, 2)}`,
   );
 
+/** What the pipeline answered, or that it could not be reached. */
+type Filing = FilingResult | { kind: "store_unavailable" };
+
+/** What a filing came to, as a tool result: the receipt, the dry run, or why nothing was filed. */
+function resultOf(result: Filing, filing: BriefFiling, confirmed = false): CallToolResult {
+  if (result.kind === "store_unavailable")
+    return toolError("The lead store is unavailable, so the brief was NOT recorded. Try again in 30 seconds.");
+  if (result.kind === "invalid") return invalid(result.errors);
+  if (result.kind === "invalid_idempotency_key")
+    return invalid([
+      {
+        field: "/idempotency_key",
+        code: "invalid_format",
+        message: `idempotency_key must be 1 to ${idempotencyKeyMaxLength} visible ASCII characters`,
+      },
+    ]);
+  const outcome = outcomeOf(result, filing);
+  // A refusal the model can act on is a tool result with isError, not a protocol error (MCP: tools).
+  if (outcome instanceof Refusal)
+    return toolError(
+      `The brief was NOT filed: ${outcome.options.detail ?? conditions[outcome.condition].when} ${conditions[outcome.condition].resolution}`,
+    );
+  if (outcome.kind === "dry_run") return structuredResult(outcome.result.message, outcome.result);
+  const { receipt } = outcome;
+  const said = {
+    filed: `Filed: lead ${receipt.lead_id}, received ${receipt.received_at}.`,
+    replayed: `Already filed with this idempotency_key: lead ${receipt.lead_id}.`,
+    repeat: `You sent this very brief a few minutes ago: it was not filed again. Lead ${receipt.lead_id}.`,
+  }[outcome.kind];
+  const person = confirmed ? " The person confirmed their name, company and work e-mail in your client's form." : "";
+  return structuredResult(`${said}${person} ${receipt.next_steps}`, receipt);
+}
+
+const notFiled = {
+  decline:
+    "The person declined the confirmation form, so the brief was NOT filed and nobody will e-mail them. Do not file it again unless they ask you to.",
+  cancel:
+    "The person closed the confirmation form without answering, so the brief was NOT filed and nobody will e-mail them. Ask whether they want to send it before you call submit_project_brief again.",
+};
+
+/**
+ * The person confirms their own brief (2026-07-28, a client that shows forms): the first call answers with a form of
+ * the three contact fields, filled in from the arguments, and a signed state naming this exact call; the client's retry
+ * carries the person's answer and that state. Gives the values to file with, once the person accepted; otherwise the
+ * answer (the form, asked again where the answer was unusable, or that nothing was filed).
+ */
+async function confirmation(
+  args: Record<string, unknown>,
+  body: Record<string, unknown>,
+  rounds: Rounds,
+  check: (body: Record<string, unknown>) => Promise<Filing>,
+  filing: BriefFiling,
+): Promise<{ answer: ToolResult } | { confirmed: Confirmed }> {
+  const call = await callDigest(briefToolName, args);
+  const ask = async (values: Partial<Confirmed>, problems?: string[]) => ({
+    answer: askToConfirm(confirmationForm(filing.studio, values, problems), await rounds.mint({ call })),
+  });
+
+  if (rounds.state === undefined) {
+    // A person is only asked about a brief the pipeline would file.
+    const checked = await check(body);
+    return checked.kind === "dry_run" ? ask(confirmedOf(checked.brief)) : { answer: resultOf(checked, filing) };
+  }
+  // The state verified (signed here, in time, for this client); it must also name these very arguments.
+  if ((rounds.state as { call?: unknown } | null)?.call !== call) throw stateRefused();
+
+  const answer = answerOf(rounds.inputResponses);
+  if (answer.kind === "decline" || answer.kind === "cancel") return { answer: toolError(notFiled[answer.kind]) };
+  if (answer.kind === "none") {
+    const sent = Object.fromEntries(confirmedFields.flatMap((k) => (typeof body[k] === "string" ? [[k, body[k]]] : [])));
+    return ask({ ...sent, ...answer.typed });
+  }
+  const checked = await check({ ...body, ...answer.values });
+  if (checked.kind === "dry_run") return { confirmed: answer.values };
+  // What the person typed is asked again with the problem named; anything else is the model's to fix.
+  const own = (field: string) => (confirmedFields as readonly string[]).includes(field.slice(1));
+  if (checked.kind === "invalid" && checked.errors.every((e) => own(e.field)))
+    return ask(
+      answer.values,
+      checked.errors.map((e) => e.message),
+    );
+  return { answer: resultOf(checked, filing) };
+}
+
 /** submit_project_brief: the one write, its input schema generated from the brief's zod schema. */
 export function briefTool(filing: BriefFiling): Tool {
   const brief = jsonSchemaOf(filing.schema, "input");
@@ -64,6 +159,7 @@ export function briefTool(filing: BriefFiling): Tool {
     description: [
       `Files a project brief with ${filing.studio}. This creates a real lead, and a person at the studio answers by e-mail.`,
       "Call it ONLY when the person you act for asked to be contacted and has confirmed their full name, company name and work e-mail; ask for them, never guess or invent them, and read the brief back before filing.",
+      "Where your client can show forms (elicitation, MCP 2026-07-28), the server also asks the person to confirm those three fields in a form before anything is filed; if they decline, nothing is filed.",
       "full_name, company_name and work_email are required; every other field is optional (site_size takes an id from get_offers).",
       "Set dry_run to true to check a brief first: it is authenticated and validated like a real one, then nothing is filed and nobody is e-mailed.",
       `Needs an OAuth access token with the scope ${briefToolScope}: without one the server answers HTTP 401 and the client starts the OAuth flow.`,
@@ -73,41 +169,27 @@ export function briefTool(filing: BriefFiling): Tool {
     inputSchema: { ...brief, properties: { ...properties, idempotency_key: idempotencyKeyProperty } },
     outputSchema: jsonSchemaOf(briefOutputSchema(filing.schema), "output"),
     annotations: { title: "File a project brief", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-    run: async (args, { caller }) => {
+    run: async (args, { caller, clientCapabilities, rounds }) => {
       // The HTTP layer already answered 401/403 for these; this keeps the tool safe on its own.
       if (!caller?.scopes.includes(briefToolScope))
         return toolError(`Filing a brief needs an access token with the scope ${briefToolScope}. Nothing was filed.`);
       const { idempotency_key: idempotencyKey, ...body } = args;
-      let result: FilingResult;
-      try {
-        result = await filing.file({ body, clientId: caller.clientId, idempotencyKey, waitUntil: caller.waitUntil });
-      } catch (error) {
-        console.error(`MCP brief not accepted, the lead store failed: ${String(error)}`);
-        return toolError("The lead store is unavailable, so the brief was NOT recorded. Try again in 30 seconds.");
+      const file = async (body: Record<string, unknown>): Promise<Filing> => {
+        try {
+          return await filing.file({ body, clientId: caller.clientId, idempotencyKey, waitUntil: caller.waitUntil });
+        } catch (error) {
+          console.error(`MCP brief not accepted, the lead store failed: ${String(error)}`);
+          return { kind: "store_unavailable" };
+        }
+      };
+      let confirmed: Confirmed | undefined;
+      // Where the client can show the person a form, it does, before anything is filed; a dry run files nothing to confirm.
+      if (rounds && asksByForm(clientCapabilities) && body.dry_run !== true) {
+        const asked = await confirmation(args, body, rounds, (b) => file({ ...b, dry_run: true }), filing);
+        if ("answer" in asked) return asked.answer;
+        confirmed = asked.confirmed;
       }
-      if (result.kind === "invalid") return invalid(result.errors);
-      if (result.kind === "invalid_idempotency_key")
-        return invalid([
-          {
-            field: "/idempotency_key",
-            code: "invalid_format",
-            message: `idempotency_key must be 1 to ${idempotencyKeyMaxLength} visible ASCII characters`,
-          },
-        ]);
-      const outcome = outcomeOf(result, filing);
-      // A refusal the model can act on is a tool result with isError, not a protocol error (MCP: tools).
-      if (outcome instanceof Refusal)
-        return toolError(
-          `The brief was NOT filed: ${outcome.options.detail ?? conditions[outcome.condition].when} ${conditions[outcome.condition].resolution}`,
-        );
-      if (outcome.kind === "dry_run") return structuredResult(outcome.result.message, outcome.result);
-      const { receipt } = outcome;
-      const said = {
-        filed: `Filed: lead ${receipt.lead_id}, received ${receipt.received_at}.`,
-        replayed: `Already filed with this idempotency_key: lead ${receipt.lead_id}.`,
-        repeat: `You sent this very brief a few minutes ago: it was not filed again. Lead ${receipt.lead_id}.`,
-      }[outcome.kind];
-      return structuredResult(`${said} ${receipt.next_steps}`, receipt);
+      return resultOf(await file({ ...body, ...confirmed }), filing, confirmed !== undefined);
     },
   };
 }

@@ -10,3 +10,9 @@ export const maxMcpBodyBytes = 64 * 1024;
  */
 export const listTtlSeconds = 3600;
 export const resourceTtlSeconds = 60;
+
+/**
+ * How long a confirmation form may stay open: the `requestState` handed out with it is refused after this. Long enough
+ * for a person to read three fields and correct one, short enough that a state that leaked is soon worthless.
+ */
+export const requestStateTtlSeconds = 10 * 60;

@@ -2,18 +2,20 @@ import { pipelineFromEnv } from "../briefs/config.ts";
 import { baseUrlFrom, type Env } from "../config/env.ts";
 import { builtOnFirstUse } from "../http/door.ts";
 import { limiterFromEnv } from "../limits/limiter.ts";
-import { publicJwksFromEnv } from "../oauth/keys.ts";
+import { publicJwksFromEnv, signingKeysVariable } from "../oauth/keys.ts";
 import { createAccessTokenVerifier } from "../oauth/verify.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
 import { redisFromEnv } from "../store/node-requester.ts";
 import { mcpErrors } from "./errors.ts";
 import { createMcpHandler } from "./http.ts";
 import { allowedOriginsFrom } from "./origins.ts";
+import { requestStateCodec, requestStateKeys } from "./request-state.ts";
 import { mcpServerFrom, mcpServerParts, mcpTools } from "./server.ts";
 
 /**
- * /mcp wired to the deployment: the shared token verifier, the quota store, the brief pipeline. The pipeline's
- * configuration is checked here; its code (and jose, and Postmark) loads only when a request needs it.
+ * /mcp wired to the deployment: the shared token verifier, the quota store, the brief pipeline, the signed state of the
+ * confirmation form. The pipeline's configuration is checked here; its code (and jose, and Postmark) loads only when a
+ * request needs it, and the state's keys are derived the first time a form is asked or answered.
  */
 export function mcpHandlerFromEnv(env: Env, prebuilt: PrebuiltResources, card: object) {
   const build = async () => {
@@ -27,6 +29,8 @@ export function mcpHandlerFromEnv(env: Env, prebuilt: PrebuiltResources, card: o
         responseTime: prebuilt.site.response_time,
         file: async (request) => (await import("../briefs/pipeline.ts")).fileBrief({ ...request, channel: "mcp" }, pipeline),
       }),
+      // The confirmation form's state, signed with keys derived from the token signing keys (checked just below).
+      requestStateCodec(() => requestStateKeys(env(signingKeysVariable))),
     );
     return createMcpHandler({
       baseUrl,

@@ -1,4 +1,11 @@
-import { McpServer, ProtocolError, ProtocolErrorCode, type AuthInfo } from "@modelcontextprotocol/server";
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  type AuthInfo,
+  type ClientCapabilities,
+} from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { jsonBody } from "../resources/json.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
@@ -6,6 +13,7 @@ import { briefTool, briefToolName, briefToolScope, type BriefFiling } from "./br
 import { listTtlSeconds, resourceTtlSeconds } from "./constants.ts";
 import { promptDefinitions, type PromptDefinition } from "./prompts.ts";
 import { readTools } from "./read-tools.ts";
+import type { StateCodec } from "./request-state.ts";
 import { resourceDefinitions, type ResourceDefinition } from "./resources.ts";
 import type { Caller, Tool, ToolCall, ToolDefinition } from "./tool.ts";
 
@@ -68,10 +76,13 @@ export interface McpServerParts {
   prompts: (PromptDefinition & { argsSchema: z.ZodObject<PromptDefinition["arguments"]> | undefined })[];
   tools: Map<string, Tool>;
   listed: ToolDefinition[];
+  /** Signs and verifies the state between 2026-07-28 rounds; without it no tool asks the client for anything. */
+  requestState?: StateCodec;
 }
 
-export const mcpServerParts = (prebuilt: PrebuiltResources, tools: Tool[]): McpServerParts => ({
+export const mcpServerParts = (prebuilt: PrebuiltResources, tools: Tool[], requestState?: StateCodec): McpServerParts => ({
   prebuilt,
+  requestState,
   resources: resourceDefinitions(prebuilt).map((r) => ({ ...r, text: jsonBody(r.value) })),
   prompts: promptDefinitions(prebuilt).map((p) => ({
     ...p,
@@ -87,12 +98,21 @@ export const mcpServerParts = (prebuilt: PrebuiltResources, tools: Tool[]): McpS
  * the brief pipeline (every offending field named in one isError result) rather than the SDK's generic argument check.
  * What 2026-07-28 adds to each answer (`resultType`, `serverInfo` in `_meta`, the cache hints) the SDK adds.
  */
-export function mcpServerFrom({ prebuilt, resources, prompts, tools, listed }: McpServerParts, era: Era = "legacy"): McpServer {
+export function mcpServerFrom(
+  { prebuilt, resources, prompts, tools, listed, requestState }: McpServerParts,
+  era: Era = "legacy",
+): McpServer {
   // Every list is fixed for the life of a deploy.
   const server = new McpServer(serverInfo(prebuilt), {
     capabilities: { logging: {}, resources: { listChanged: false }, prompts: { listChanged: false } },
     instructions: serverInstructions(prebuilt),
     cacheHints,
+    // Every echoed requestState is checked before a handler runs: a state no key signed, expired, or minted for another
+    // client is answered -32602 "Invalid or expired requestState".
+    ...(requestState ? { requestState: { verify: requestState.verify } } : {}),
+    // The shim would push elicitation/create down a 2025-era response stream and wait for the answer, which a stateless
+    // deployment delivers to another instance: it could only time out. No tool asks a 2025-era client (docs/decisions.md).
+    inputRequired: { legacyShim: false },
   });
 
   for (const r of resources) {
@@ -124,7 +144,19 @@ export function mcpServerFrom({ prebuilt, resources, prompts, tools, listed }: M
     return tool.run(request.params.arguments ?? {}, {
       caller: callerOf(ctx.http?.authInfo),
       era,
-      clientCapabilities: server.server.getClientCapabilities(),
+      // The request's own `_meta` declares them (the SDK's typings leave the envelope's members out).
+      clientCapabilities:
+        era === "modern"
+          ? ((ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined)
+          : undefined,
+      rounds:
+        era === "modern" && requestState
+          ? {
+              inputResponses: ctx.mcpReq.inputResponses,
+              state: ctx.mcpReq.requestState(),
+              mint: (payload) => requestState.mint(payload, ctx),
+            }
+          : undefined,
     });
   });
   return server;

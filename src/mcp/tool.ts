@@ -27,6 +27,17 @@ export interface ToolCall {
   caller: Caller | undefined;
   era: "legacy" | "modern";
   clientCapabilities: ClientCapabilities | undefined;
+  /** 2026-07-28, where the server can sign state: what a retried call carries, and how to hand out state for the next. */
+  rounds?: Rounds;
+}
+
+/** The multi-round-trip request (2026-07-28): the client's answers to the last input-required result, and its state. */
+export interface Rounds {
+  inputResponses: Record<string, unknown> | undefined;
+  /** The echoed `requestState` as its signature check decoded it (a state that fails the check never gets here). */
+  state: unknown;
+  /** Signs the state for the next round, bound to this call's method and client. */
+  mint(payload: object): Promise<string>;
 }
 
 /**

@@ -7,6 +7,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../scripts/lib/free-port.ts";
 import { serveWeb, type WebServer } from "../../scripts/lib/serve-web.ts";
+import { freshBrief } from "../support/briefs.ts";
 import { startDeployment, type Deployment } from "../support/deployment.ts";
 
 /**
@@ -46,6 +47,25 @@ export const applicableScenarios2026: Record<string, string[]> = {
   "dns-rebinding-protection": [],
   caching: [],
   "http-header-validation": [],
+  // No tool needed: tools/list and prompts/list never answer input_required.
+  "input-required-result-unsupported-methods": [],
+};
+
+/**
+ * The 2026-07-28 input-required scenarios run against submit_project_brief, the one tool that asks for input: the suite
+ * calls its own fixture tools (`test_input_required_result_*`, with no arguments and no token), so a front at
+ * /fixtures/mcp renames them to submit_project_brief, with one valid brief for arguments and a token with svc:brief, and
+ * passes everything else on as sent. Each lists the checks that only the suite's fixture tool can pass: fixed input
+ * keys and answers (`user_name`, `{ name: "Alice" }`), a tool that always asks (our tool files at once for a client
+ * that declares no form elicitation), or an answer taken without the state the server handed out.
+ */
+export const onBriefTool2026: Record<string, string[]> = {
+  "input-required-result-result-type": [],
+  "input-required-result-tampered-state": [],
+  "input-required-result-missing-input-response": [],
+  "input-required-result-validate-input": [],
+  "input-required-result-capability-check": ["sep-2322-respect-client-capabilities"],
+  "input-required-result-ignore-extra-params": ["sep-2322-ignore-unexpected-params"],
 };
 const suite2026 = process.env.MCP_CONFORMANCE_2026;
 
@@ -58,9 +78,27 @@ beforeAll(async () => {
   // The site's own origin is where it is served, as the allowed hosts and origins follow the base URL.
   const port = await freePort();
   d = await startDeployment("local", { baseUrl: `http://127.0.0.1:${port}` });
+  const fixtures = await briefToolFront();
   // One client address for the whole suite, as the runtime gives every client: its quota of 120 a minute is ample.
-  server = await serveWeb((request) => d.serve(request, "203.0.113.7"), { port });
+  server = await serveWeb(async (request) => d.serve(await fixtures(request), "203.0.113.7"), { port });
 });
+
+/** /fixtures/mcp: the suite's input-required fixture tools, called as submit_project_brief (see onBriefTool2026). */
+async function briefToolFront() {
+  const brief = freshBrief();
+  const authorization = `Bearer ${await d.token("svc:brief")}`;
+  return async (request: Request): Promise<Request> => {
+    if (new URL(request.url).pathname !== "/fixtures/mcp") return request;
+    const message = (await request.json()) as { method?: string; params?: { name?: string; arguments?: unknown } };
+    const headers = new Headers(request.headers);
+    headers.set("authorization", authorization);
+    if (message.method === "tools/call" && message.params?.name?.startsWith("test_input_required_result")) {
+      message.params = { ...message.params, name: "submit_project_brief", arguments: brief };
+      headers.set("mcp-name", "submit_project_brief");
+    }
+    return new Request(new URL("/mcp", request.url), { method: "POST", headers, body: JSON.stringify(message) });
+  };
+}
 afterAll(async () => {
   await server.close();
   await d.close();
@@ -78,11 +116,26 @@ describe("MCP conformance suite", () => {
 });
 
 describe.skipIf(!suite2026)("MCP conformance suite at 2026-07-28 (MCP_CONFORMANCE_2026)", () => {
-  it.concurrent.each(Object.entries(applicableScenarios2026))("passes %s", async (scenario, needFixtures) => {
+  const scenarios = [
+    ...Object.entries(applicableScenarios2026).map(([scenario, needFixtures]) => ({ scenario, needFixtures, path: "/mcp" })),
+    ...Object.entries(onBriefTool2026).map(([scenario, needFixtures]) => ({ scenario, needFixtures, path: "/fixtures/mcp" })),
+  ];
+  it.concurrent.each(scenarios)("passes $scenario at $path", async ({ scenario, needFixtures, path }) => {
     // The report is read from the file the suite writes: its printed report can be cut short when it exits.
     const out = await mkdtemp(join(tmpdir(), "mcp-conformance-"));
     try {
-      const args = [suite2026!, "server", "--url", `${d.baseUrl}/mcp`, "--scenario", scenario, "--spec-version", "2026-07-28", "-o", out];
+      const args = [
+        suite2026!,
+        "server",
+        "--url",
+        `${d.baseUrl}${path}`,
+        "--scenario",
+        scenario,
+        "--spec-version",
+        "2026-07-28",
+        "-o",
+        out,
+      ];
       // It exits non-zero when a check fails.
       await run(process.execPath, args, { timeout: 50_000 }).catch(() => undefined);
       const [dir] = await readdir(out);

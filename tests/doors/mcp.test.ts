@@ -1,11 +1,14 @@
-import { ClientCredentialsProvider, type CallToolResult, type FetchLike } from "@modelcontextprotocol/client";
+import { ClientCredentialsProvider, type CallToolResult, type ElicitResult, type FetchLike } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serverCard } from "../../src/mcp/card.ts";
+import { mcpHandlerFromEnv } from "../../src/mcp/from-env.ts";
 import { modernProtocolVersions } from "../../src/mcp/versions.ts";
+import { generateSigningKey } from "../../src/oauth/keys.ts";
 import { freshBrief } from "../support/briefs.ts";
 import { json, mcpCall } from "../support/calls.ts";
 import { installClock, type TestClock } from "../support/clock.ts";
 import { startDeployment, type Deployment } from "../support/deployment.ts";
-import { connectMcp, eras, expectReadsEverything, text, type ClientEra } from "../support/mcp-client.ts";
+import { connectMcp, connectShowingForms, eras, expectReadsEverything, text, type ClientEra } from "../support/mcp-client.ts";
 
 /**
  * /mcp in-process, built as functions/mcp.ts builds it, in both protocol eras: the v2 SDK's client pinned to 2026-07-28
@@ -41,7 +44,7 @@ function rpc(era: ClientEra["era"], method: string, params: Record<string, unkno
   if (era === "legacy") return mcpCall(method, params, id, headers);
   const name = method === "resources/read" ? params.uri : method === "tools/call" || method === "prompts/get" ? params.name : undefined;
   return json(
-    { jsonrpc: "2.0", id, method, params: { ...params, _meta: envelope } },
+    { jsonrpc: "2.0", id, method, params: { ...params, _meta: { ...envelope, ...(params._meta as object | undefined) } } },
     {
       accept: "application/json, text/event-stream",
       "mcp-protocol-version": "2026-07-28",
@@ -53,6 +56,23 @@ function rpc(era: ClientEra["era"], method: string, params: Record<string, unkno
 }
 
 const rest = async (url: string) => (await d.api(new URL(url).pathname)).json();
+const leadCount = async () => (await d.leads.list(10_000)).length;
+
+/** A machine client registered at the OAuth server, as the SDK's client-credentials provider that gets its tokens. */
+async function machine(name: string) {
+  const registered = (await (
+    await d.oauth(
+      "/oauth/register",
+      json({ client_name: `mcp ${name} machine`, grant_types: ["client_credentials"], token_endpoint_auth_method: "client_secret_post" }),
+    )
+  ).json()) as { client_id: string; client_secret: string };
+  return new ClientCredentialsProvider({
+    clientId: registered.client_id,
+    clientSecret: registered.client_secret,
+    expectedIssuer: d.baseUrl,
+    scope: "svc:brief",
+  });
+}
 const briefCall = (brief: Record<string, unknown>) => ({ name: "submit_project_brief", arguments: brief });
 
 describe.each(eras)("the v2 client $mode", (era) => {
@@ -63,25 +83,9 @@ describe.each(eras)("the v2 client $mode", (era) => {
     await client.close();
   });
 
-  it("files a dry run and a real brief with the SDK's client-credentials provider, e-mailed after the answer", async () => {
-    const registered = (await (
-      await d.oauth(
-        "/oauth/register",
-        json({
-          client_name: `mcp ${era.era} machine`,
-          grant_types: ["client_credentials"],
-          token_endpoint_auth_method: "client_secret_post",
-        }),
-      )
-    ).json()) as { client_id: string; client_secret: string };
-    const authProvider = new ClientCredentialsProvider({
-      clientId: registered.client_id,
-      clientSecret: registered.client_secret,
-      expectedIssuer: d.baseUrl,
-      scope: "svc:brief",
-    });
+  it("files a dry run and a real brief with the SDK's client-credentials provider, e-mailed after the answer (no forms: no confirmation asked)", async () => {
     // Reads go without a token; the first brief meets the 401 and the SDK fetches a token, then retries.
-    const client = await connectMcp(`${d.baseUrl}/mcp`, era, { fetch: platform(d.nextIp()), authProvider });
+    const client = await connectMcp(`${d.baseUrl}/mcp`, era, { fetch: platform(d.nextIp()), authProvider: await machine(era.era) });
     await d.settle();
     const before = { leads: (await d.leads.list(1000)).length, attempts: d.postmark.attempts };
 
@@ -245,6 +249,232 @@ describe("2026-07-28 as the revision says", () => {
     );
     expect(status).toBe(400);
     expect(body).toMatchObject({ id: 16, error: { code: -32602 } });
+  });
+});
+
+describe("the person confirms their own brief", () => {
+  const modern = eras.find((e) => e.era === "modern")!;
+  const legacy = eras.find((e) => e.era === "legacy")!;
+  /** What the person does with the next form; each test says. */
+  let person: () => ElicitResult = () => ({ action: "cancel" });
+  const showingForms = async (era: ClientEra) =>
+    connectShowingForms(`${d.baseUrl}/mcp`, era, { fetch: platform(d.nextIp()), authProvider: await machine(`forms ${era.era}`) }, () =>
+      person(),
+    );
+
+  it("asks in the client's own form, filled in from the arguments, and files what the person corrected and accepted", async () => {
+    const { client, asked } = await showingForms(modern);
+    const brief = freshBrief({ site_size: "growth-site", message: "Clinics." });
+    person = () => ({ action: "accept", content: { ...brief, full_name: "Ada King", message: "ignored: not a field of the form" } });
+    const before = await leadCount();
+    const result = (await client.callTool(briefCall(brief))) as CallToolResult;
+    expect(asked).toHaveLength(1);
+    const form = asked[0] as { mode?: string; message: string; requestedSchema: { properties: Record<string, any>; required: string[] } };
+    expect(form.mode ?? "form").toBe("form");
+    expect(form.message).toContain("A person at the studio will read it and e-mail you");
+    expect(form.requestedSchema.required).toEqual(["full_name", "company_name", "work_email"]);
+    expect(form.requestedSchema.properties).toEqual({
+      full_name: expect.objectContaining({ type: "string", title: "Your name", default: brief.full_name, maxLength: 120 }),
+      company_name: expect.objectContaining({ type: "string", title: "Company", default: brief.company_name }),
+      work_email: expect.objectContaining({ type: "string", format: "email", default: brief.work_email }),
+    });
+
+    expect(result.isError, text(result)).toBeFalsy();
+    expect(text(result)).toContain("The person confirmed");
+    const receipt = result.structuredContent as { lead_id: string; brief: { full_name: string; message: string } };
+    expect(receipt.brief).toMatchObject({ full_name: "Ada King", message: "Clinics." });
+    await d.settle();
+    expect(await leadCount()).toBe(before + 1);
+    expect((await d.leads.get(receipt.lead_id))?.brief).toMatchObject({ full_name: "Ada King", company_name: brief.company_name });
+    await client.close();
+  });
+
+  it.each(["decline", "cancel"] as const)("files nothing when the person answers %s, and says so", async (action) => {
+    const { client, asked } = await showingForms(modern);
+    person = () => ({ action });
+    await d.settle();
+    const before = { leads: await leadCount(), attempts: d.postmark.attempts };
+    const result = (await client.callTool(briefCall(freshBrief()))) as CallToolResult;
+    expect(asked).toHaveLength(1);
+    expect(result.isError).toBe(true);
+    expect(text(result)).toContain("the brief was NOT filed and nobody will e-mail them");
+    await d.settle();
+    expect(await leadCount()).toBe(before.leads);
+    expect(d.postmark.attempts).toBe(before.attempts);
+    await client.close();
+  });
+
+  it("never asks for a dry run", async () => {
+    const { client, asked } = await showingForms(modern);
+    const before = await leadCount();
+    const dry = (await client.callTool(briefCall(freshBrief({ dry_run: true })))) as CallToolResult;
+    expect(dry.structuredContent).toMatchObject({ dry_run: true, valid: true });
+    expect(asked).toHaveLength(0);
+    expect(await leadCount()).toBe(before);
+    await client.close();
+  });
+
+  it("asks the person again when an accepted value is not one the brief takes, naming the problem", async () => {
+    const { client, asked } = await showingForms(modern);
+    const brief = freshBrief();
+    person = () => (asked.length === 1 ? { action: "accept", content: { ...brief, work_email: "ada at engines" } } : { action: "decline" });
+    const result = (await client.callTool(briefCall(brief))) as CallToolResult;
+    expect(asked).toHaveLength(2);
+    expect(asked[1]!.message).toContain("work_email must be an e-mail address");
+    expect(
+      ((asked[1] as { requestedSchema: unknown }).requestedSchema as { properties: Record<string, { default?: string }> }).properties
+        .work_email!.default,
+    ).toBe("ada at engines");
+    expect(result.isError).toBe(true);
+    await client.close();
+  });
+
+  it("does not ask a 2025-era client, which a stateless endpoint cannot reach with a request of its own: filed as before", async () => {
+    const { client, asked } = await showingForms(legacy);
+    expect(client.getProtocolEra()).toBe("legacy");
+    person = () => ({ action: "decline" });
+    const result = (await client.callTool(briefCall(freshBrief()))) as CallToolResult;
+    expect(asked).toHaveLength(0);
+    expect(result.structuredContent).toMatchObject({ status: "received" });
+    await client.close();
+  });
+});
+
+describe("the confirmation's state on the wire (2026-07-28)", () => {
+  const forms = { "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } };
+  type Answer = { status: number; body: { result?: Record<string, any>; error?: { code: number; message: string; data?: unknown } } };
+  const send = async (params: Record<string, unknown>, token: string): Promise<Answer> => {
+    const res = await d.mcp(rpc("modern", "tools/call", { ...params, _meta: forms }, 31, { authorization: `Bearer ${token}` }));
+    return { status: res.status, body: (await res.json()) as Answer["body"] };
+  };
+  /** The first round: the form and the state, for a client of its own. */
+  async function asked(brief = freshBrief()) {
+    const clientId = `client-${crypto.randomUUID()}`;
+    const token = await d.token("svc:brief", clientId);
+    const first = await send(briefCall(brief), token);
+    return { brief, token, clientId, result: first.body.result! };
+  }
+  const accept = (content: object) => ({ contact: { action: "accept", content } });
+  const refused = { error: { code: -32602, message: "Invalid or expired requestState", data: { reason: "invalid_request_state" } } };
+
+  it("answers the first call with an input-required result: the form, and a state signed for the call", async () => {
+    const { result, brief } = await asked();
+    expect(result).toMatchObject({
+      resultType: "input_required",
+      inputRequests: { contact: { method: "elicitation/create", params: { requestedSchema: { type: "object" } } } },
+      requestState: expect.stringMatching(/^v1\.[\w-]+\.[\w-]+$/),
+    });
+    expect(result.inputRequests.contact.params.requestedSchema.properties.full_name.default).toBe(brief.full_name);
+    expect(result).not.toHaveProperty("content");
+  });
+
+  it("files the accepted brief, whatever the order of its arguments on the retry", async () => {
+    const { result, brief, token } = await asked();
+    const reordered = Object.fromEntries(Object.entries(brief).reverse());
+    const before = await leadCount();
+    const filed = await send({ ...briefCall(reordered), inputResponses: accept(brief), requestState: result.requestState }, token);
+    expect(filed.body.result).toMatchObject({ resultType: "complete", structuredContent: { status: "received" } });
+    expect(await leadCount()).toBe(before + 1);
+  });
+
+  it("refuses a tampered state, a state replayed with other arguments or by another client, and an expired one, with -32602", async () => {
+    const { result, brief, token } = await asked();
+    const before = await leadCount();
+    const retry = (args: object, state: string) => ({
+      ...briefCall(args as Record<string, unknown>),
+      inputResponses: accept(brief),
+      requestState: state,
+    });
+    const [head, body, mac] = (result.requestState as string).split(".");
+    // The payload rewritten (another call's digest) under the old signature, and the signature altered.
+    const forged = `${head}.${btoa(JSON.stringify({ p: { call: "x" }, exp: 4e9 })).replace(/=+$/, "")}.${mac}`;
+    for (const state of [`${result.requestState}-TAMPERED`, forged, `${head}.${body}.${mac!.slice(0, -2)}AA`]) {
+      expect((await send(retry(brief, state), token)).body).toMatchObject(refused);
+    }
+    // The same state with another brief (the same client): the state names the arguments it was minted for.
+    expect((await send(retry({ ...brief, full_name: "Someone Else" }, result.requestState), token)).body).toMatchObject(refused);
+    expect((await send(retry({ ...brief, dry_run: false }, result.requestState), token)).body).toMatchObject(refused);
+    // The same state and brief from another client.
+    expect((await send(retry(brief, result.requestState), await d.token("svc:brief"))).body).toMatchObject(refused);
+    // The same state after its ten minutes.
+    clock.advance(10 * 60 * 1000 + 2000);
+    expect((await send(retry(brief, result.requestState), token)).body).toMatchObject(refused);
+    expect(await leadCount()).toBe(before);
+  });
+
+  it("takes the state at another instance of the function, and across a key rotation's switch", async () => {
+    const { result, brief, token } = await asked();
+    // The signing keys after `npm run keys -- rotate switch`: a new key signs, the old one (that signed the state) stays.
+    const { keys } = JSON.parse(d.env("OAUTH_SIGNING_KEYS")!) as { keys: object[] };
+    const switched = JSON.stringify({ keys: [await generateSigningKey(), ...keys] });
+    const work: Promise<unknown>[] = [];
+    for (const signingKeys of [d.env("OAUTH_SIGNING_KEYS")!, switched]) {
+      const env = (name: string) => (name === "OAUTH_SIGNING_KEYS" ? signingKeys : d.env(name));
+      const instance = mcpHandlerFromEnv(env, d.resources, serverCard(d.resources));
+      const init = rpc(
+        "modern",
+        "tools/call",
+        { ...briefCall(brief), _meta: forms, inputResponses: accept(brief), requestState: result.requestState },
+        33,
+        { authorization: `Bearer ${token}` },
+      );
+      const request = new Request(`${d.baseUrl}/mcp`, init);
+      request.headers.set("host", new URL(d.baseUrl).host);
+      const res = await instance(request, { ip: d.nextIp(), waitUntil: (w) => void work.push(w) });
+      // The second run is the same brief from the same client again: the pipeline answers with the first lead.
+      expect(((await res.json()) as Answer["body"]).result).toMatchObject({
+        resultType: "complete",
+        structuredContent: { lead_id: expect.any(String) },
+      });
+    }
+  });
+
+  it("asks again when a retry carries the state but no usable answer, and refuses answers without a state by asking first", async () => {
+    const { result, brief, token } = await asked();
+    const before = await leadCount();
+    for (const inputResponses of [
+      undefined,
+      {},
+      { contact: 12345 },
+      { other: { action: "accept", content: brief } },
+      accept({ full_name: "A" }),
+    ]) {
+      const again = await send({ ...briefCall(brief), inputResponses, requestState: result.requestState }, token);
+      expect(again.body.result, JSON.stringify(inputResponses)).toMatchObject({
+        resultType: "input_required",
+        inputRequests: { contact: {} },
+      });
+    }
+    // An answer the server never asked for (no state) is not a confirmation: the form is asked for first.
+    const unasked = await send({ ...briefCall(brief), inputResponses: accept(brief) }, token);
+    expect(unasked.body.result).toMatchObject({ resultType: "input_required" });
+    expect(await leadCount()).toBe(before);
+  });
+
+  it("refuses an invalid brief at once, before any person is asked", async () => {
+    const { result } = await asked({ ...freshBrief(), work_email: "nope", colour: "blue" } as ReturnType<typeof freshBrief>);
+    expect(result).toMatchObject({ resultType: "complete", isError: true });
+    expect(result.content[0].text).toContain("/work_email (invalid_format)");
+    expect(result.content[0].text).toContain("/colour (unknown_field)");
+  });
+
+  it("files straight away for a client that declares no form elicitation (none, or URL mode only)", async () => {
+    for (const capabilities of [{}, { elicitation: { url: {} } }]) {
+      const token = await d.token("svc:brief");
+      const res = await d.mcp(
+        rpc(
+          "modern",
+          "tools/call",
+          { ...briefCall(freshBrief()), _meta: { "io.modelcontextprotocol/clientCapabilities": capabilities } },
+          32,
+          { authorization: `Bearer ${token}` },
+        ),
+      );
+      expect(((await res.json()) as Answer["body"]).result, JSON.stringify(capabilities)).toMatchObject({
+        resultType: "complete",
+        structuredContent: { status: "received" },
+      });
+    }
   });
 });
 

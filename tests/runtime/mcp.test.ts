@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { ClientCredentialsProvider, type CallToolResult, type Client } from "@modelcontextprotocol/client";
+import { ClientCredentialsProvider, type CallToolResult, type Client, type ElicitResult } from "@modelcontextprotocol/client";
 import { Redis } from "@upstash/redis";
 import { beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import type { Lead } from "../../src/briefs/lead.ts";
 import { freshBrief } from "../support/briefs.ts";
-import { connectMcp, eras, expectReadsEverything, text } from "../support/mcp-client.ts";
+import { connectMcp, connectShowingForms, eras, expectReadsEverything, text } from "../support/mcp-client.ts";
 import { clientCredentialsToken, discover, register } from "../support/oauth-client.ts";
 import type { SentMessage } from "../support/postmark-standin.ts";
 import { countedFor, localClient } from "../support/quota-count.ts";
@@ -198,6 +198,55 @@ describe.each(eras)("filing through the SDK's client-side OAuth (client_credenti
     expect(said).toContain("NOT filed");
     for (const line of ["/full_name (required)", "/company_name (too_short)", "/work_email (invalid_format)", "/colour (unknown_field)"])
       expect(said).toContain(line);
+  });
+});
+
+describe("the person confirms their own brief: a client pinned to 2026-07-28 that shows forms", () => {
+  const modern = eras.find((e) => e.era === "modern")!;
+  let forms: Awaited<ReturnType<typeof connectShowingForms>>;
+  /** What the person does with the next form; each test says. */
+  let person: () => ElicitResult = () => ({ action: "cancel" });
+  beforeAll(async () => {
+    const registered = await register(await discover(base), {
+      client_name: "mcp test client that shows forms",
+      grant_types: ["client_credentials"],
+      token_endpoint_auth_method: "client_secret_post",
+    });
+    const authProvider = new ClientCredentialsProvider({
+      clientId: registered.client_id,
+      clientSecret: registered.client_secret as string,
+      expectedIssuer: base,
+      scope: "svc:brief",
+    });
+    forms = await connectShowingForms(endpoint, modern, { authProvider }, () => person());
+  });
+
+  it("accept: the form is asked first, and the brief is filed and e-mailed with what the person corrected", async () => {
+    const brief = freshBrief({ message: "A new site for our clinics." });
+    const corrected = { ...brief, work_email: `corrected-${brief.work_email}` };
+    person = () => ({ action: "accept", content: corrected });
+    const asked = forms.asked.length;
+    const result = (await forms.client.callTool({ name: "submit_project_brief", arguments: brief })) as CallToolResult;
+    expect(forms.asked.length).toBe(asked + 1);
+    expect(forms.asked.at(-1)!.message).toContain("A person at the studio will read it and e-mail you");
+    expect(result.isError, text(result)).toBeFalsy();
+    const receipt = result.structuredContent as { lead_id: string };
+    await expect.poll(() => sentFor(receipt.lead_id).then((m) => m.length), { timeout: 10_000 }).toBe(1);
+    expect((await sentFor(receipt.lead_id))[0]!.body).toMatchObject({ ReplyTo: corrected.work_email });
+    expect((await store.get<Lead>(`lead:${receipt.lead_id}`))?.brief).toMatchObject({
+      work_email: corrected.work_email,
+      full_name: brief.full_name,
+    });
+  });
+
+  it("decline: nothing is filed or e-mailed, and the result says so", async () => {
+    person = () => ({ action: "decline" });
+    const before = { leads: await store.zcard("leads"), attempts: (await messages()).attempts };
+    const result = (await forms.client.callTool({ name: "submit_project_brief", arguments: freshBrief() })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect(text(result)).toContain("NOT filed");
+    expect(await store.zcard("leads")).toBe(before.leads);
+    expect((await messages()).attempts).toBe(before.attempts);
   });
 });
 

@@ -3,6 +3,8 @@ import {
   StreamableHTTPClientTransport,
   type CallToolResult,
   type ClientOptions,
+  type ElicitRequest,
+  type ElicitResult,
   type StreamableHTTPClientTransportOptions,
 } from "@modelcontextprotocol/client";
 import { expect } from "vitest";
@@ -22,6 +24,29 @@ export async function connectMcp(endpoint: string, { options }: ClientEra, trans
   const client = new Client({ name: "frontdoor-test", version: "1.0.0" }, options);
   await client.connect(new StreamableHTTPClientTransport(new URL(endpoint), transport));
   return client;
+}
+
+/**
+ * A client whose host shows forms (it declares form elicitation): each form the server asks for is kept in `asked`, and
+ * the person's answer is whatever `person` says, given the form.
+ */
+export async function connectShowingForms(
+  endpoint: string,
+  { options }: ClientEra,
+  transport: StreamableHTTPClientTransportOptions,
+  person: (form: ElicitRequest["params"]) => ElicitResult,
+) {
+  const client = new Client(
+    { name: "frontdoor-test-forms", version: "1.0.0" },
+    { ...options, capabilities: { elicitation: { form: {} } } },
+  );
+  const asked: ElicitRequest["params"][] = [];
+  client.setRequestHandler("elicitation/create", (request) => {
+    asked.push(request.params);
+    return person(request.params);
+  });
+  await client.connect(new StreamableHTTPClientTransport(new URL(endpoint), transport));
+  return { client, asked };
 }
 
 export const text = (result: CallToolResult) => result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");

@@ -1,8 +1,9 @@
 import { briefToolName } from "../../mcp/brief-tool.ts";
 import { legacyProtocolVersions, modernProtocolVersions } from "../../mcp/versions.ts";
+import { requestStateTtlSeconds } from "../../mcp/constants.ts";
 
 import { readTools } from "../../mcp/read-tools.ts";
-import { policies } from "../../limits/policies.ts";
+import { inWords, policies } from "../../limits/policies.ts";
 
 import { prebuiltResources } from "../../resources/prebuilt.ts";
 import type { Site } from "../../site/model.ts";
@@ -38,6 +39,8 @@ ${confirmationRule}
 Calling \`${briefToolName}\` without a token answers HTTP 401 with \`WWW-Authenticate: Bearer resource_metadata="${url(protectedResourceMetadataPath("mcp"))}", scope="svc:brief"\`: standard MCP clients then run OAuth by themselves (metadata discovery, dynamic registration or a client metadata document, PKCE). A token without \`svc:brief\` answers 403 \`insufficient_scope\`: ask for a token with that scope. Tokens issued for ${url(mcpPath)}, ${url(a2aPath)} or ${url("")} all work.
 
 Pass \`dry_run: true\` first, then the real call; pass an \`idempotency_key\` to make retries safe. When a field is invalid the tool result has \`isError: true\` and names each field: fix them, confirm with the person, call again.
+
+If your client speaks ${modernProtocolVersions.join(", ")} and declares form elicitation (\`elicitation: {}\` in \`_meta["io.modelcontextprotocol/clientCapabilities"]\`), the real call first answers \`resultType: "input_required"\` with a form (key \`contact\`: name, company, work e-mail, filled in from your arguments) and a \`requestState\`. Show the person the form, then call again with the same arguments, their answer in \`inputResponses\` and the \`requestState\` unchanged (the TypeScript SDK's client does this by itself when it has an \`elicitation/create\` handler). Only \`accept\` files the brief, with the values the person left in the form; \`decline\` or \`cancel\` files nothing, and the result says so: do not file again unless they ask. The state is valid for ${inWords(requestStateTtlSeconds)}, for your client and these arguments only (otherwise -32602 "Invalid or expired requestState"). A dry run never asks; 2025-era clients are never asked, so confirm with the person yourself before calling.
 
 ## 3. Limits and errors
 

@@ -1,0 +1,87 @@
+import {
+  createRequestStateCodec,
+  ProtocolError,
+  ProtocolErrorCode,
+  type RequestStateCodec,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
+import { parseKeySet } from "../oauth/keys.ts";
+import { requestStateTtlSeconds } from "./constants.ts";
+
+/** The state a 2026-07-28 round carries to the next: signed, bound to the calling client, verified before any handler runs. */
+export interface StateCodec {
+  mint(payload: object, ctx: ServerContext): Promise<string>;
+  verify(state: string, ctx: ServerContext): Promise<unknown>;
+}
+
+const info = new TextEncoder().encode("frontdoor/mcp/requestState/v1");
+
+/**
+ * One HMAC key per OAuth signing key (OAUTH_SIGNING_KEYS, which every deployment has), derived with HKDF-SHA256 from the
+ * key's private part under a label of its own: every instance of a deploy derives the same keys, and nothing else is
+ * ever keyed with them. The first key's signs; every key's verifies, so a rotation (src/oauth/rotation.ts) keeps the
+ * forms that were open across its deploys.
+ */
+export async function requestStateKeys(signingKeys: string | undefined): Promise<Uint8Array[]> {
+  return Promise.all(
+    parseKeySet(signingKeys).map(async ({ d }) => {
+      const secret = await crypto.subtle.importKey("raw", new TextEncoder().encode(d), "HKDF", false, ["deriveBits"]);
+      const bits = await crypto.subtle.deriveBits({ name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info }, secret, 256);
+      return new Uint8Array(bits);
+    }),
+  );
+}
+
+/**
+ * The SDK's HMAC codec (`createRequestStateCodec`) under those keys, built on first use (a read never needs it). Each
+ * state is bound to the method and to the client the token was issued to, so no other client can replay it.
+ */
+export function requestStateCodec(keys: () => Promise<Uint8Array[]>): StateCodec {
+  let codecs: Promise<RequestStateCodec[]> | undefined;
+  const built = () =>
+    (codecs ??= keys().then((all) =>
+      all.map((key) =>
+        createRequestStateCodec({
+          key,
+          ttlSeconds: requestStateTtlSeconds,
+          bind: (ctx) => `${ctx.mcpReq.method}\n${ctx.http?.authInfo?.clientId ?? ""}`,
+        }),
+      ),
+    ));
+  return {
+    mint: async (payload, ctx) => (await built())[0]!.mint(payload, ctx),
+    async verify(state, ctx) {
+      // Only a signature that no key made moves on to the next key; an expired or foreign state is refused at once.
+      for (const codec of await built()) {
+        try {
+          return await codec.verify(state, ctx);
+        } catch (error) {
+          if ((error as Error).message !== "mac") throw error;
+        }
+      }
+      throw new Error("mac");
+    },
+  };
+}
+
+/** The SDK's answer to a state it cannot verify, for a state that verified but was minted for another call. */
+export const stateRefused = () =>
+  new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid or expired requestState", { reason: "invalid_request_state" });
+
+/** The same value, whatever the order of its members: the JSON a digest is taken of. */
+const canonical = (value: unknown): unknown =>
+  Array.isArray(value)
+    ? value.map(canonical)
+    : typeof value === "object" && value !== null
+      ? Object.fromEntries(
+          Object.keys(value)
+            .sort()
+            .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
+        )
+      : value;
+
+/** A SHA-256 of a tool's name and its exact arguments, so a state names the one call it was minted for. */
+export async function callDigest(name: string, args: Record<string, unknown>): Promise<string> {
+  const bytes = new TextEncoder().encode(JSON.stringify([name, canonical(args)]));
+  return btoa(String.fromCharCode(...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))));
+}
