@@ -7,6 +7,7 @@ import { readSkills } from "../../src/a2a/skills.ts";
 import { freshBrief } from "../support/briefs.ts";
 import { clientCredentialsToken } from "../support/oauth-client.ts";
 import type { SentMessage } from "../support/postmark-standin.ts";
+import { functionCallsDuring } from "../support/netlify-dev-log.ts";
 import { countedFor, localClient } from "../support/quota-count.ts";
 import { statusOf } from "../support/http.ts";
 
@@ -144,23 +145,27 @@ describe("the brief", () => {
     await expect(anonymous.sendMessage(message([{ data: freshBrief() }]))).rejects.toThrow(/No access token/);
   });
 
-  it("refuses a token without svc:brief: 403 insufficient_scope", async () => {
-    const res = await rpc(
-      {
-        jsonrpc: "2.0",
-        id: 8,
-        method: "SendMessage",
-        params: { message: { messageId: "m", role: "ROLE_USER", parts: [{ data: freshBrief() }] } },
-      },
-      { Authorization: `Bearer ${readOnlyToken}` },
+  it("refuses a token without svc:brief: 403 insufficient_scope, running the function once", async () => {
+    const { result: res, calls } = await functionCallsDuring(base, inject("netlifyDevLog"), () =>
+      rpc(
+        {
+          jsonrpc: "2.0",
+          id: 8,
+          method: "SendMessage",
+          params: { message: { messageId: "m", role: "ROLE_USER", parts: [{ data: freshBrief() }] } },
+        },
+        { Authorization: `Bearer ${readOnlyToken}` },
+      ),
     );
     expect(res.status).toBe(403);
+    // netlify dev calls a function again at `/a2a/v1.html` and like paths after a 403; behind npm start's front it must not.
+    expect(calls.filter((c) => c.includes("/a2a/v1"))).toEqual(["POST /a2a/v1"]);
     expect(res.headers.get("www-authenticate")).toMatch(
       new RegExp(
         `^Bearer error="insufficient_scope", .*scope="svc:brief", resource_metadata="${base}/.well-known/oauth-protected-resource/a2a/v1"$`,
       ),
     );
-    expect(await res.json()).toMatchObject({ error: { code: -32092 } });
+    expect(await res.json()).toMatchObject({ jsonrpc: "2.0", id: 8, error: { code: -32092 } });
     const client = await clientFor(readOnlyToken).createFromUrl(base);
     await expect(client.sendMessage(message([{ data: freshBrief() }]))).rejects.toThrow(/svc:brief/);
   });

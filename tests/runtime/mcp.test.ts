@@ -7,6 +7,7 @@ import { freshBrief } from "../support/briefs.ts";
 import { connectMcp, connectShowingForms, eras, expectReadsEverything, text } from "../support/mcp-client.ts";
 import { clientCredentialsToken, discover, register } from "../support/oauth-client.ts";
 import type { SentMessage } from "../support/postmark-standin.ts";
+import { functionCallsDuring } from "../support/netlify-dev-log.ts";
 import { countedFor, localClient } from "../support/quota-count.ts";
 
 /**
@@ -117,8 +118,12 @@ describe("authentication", () => {
   });
 
   it("steps up a token without svc:brief with 403 insufficient_scope, arriving unchanged through the emulator", async () => {
-    const res = await post(call("submit_project_brief", freshBrief(), "s1"), { Authorization: `Bearer ${readOnly}` });
+    const { result: res, calls } = await functionCallsDuring(base, inject("netlifyDevLog"), () =>
+      post(call("submit_project_brief", freshBrief(), "s1"), { Authorization: `Bearer ${readOnly}` }),
+    );
     expect(res.status).toBe(403);
+    // netlify dev calls a function again at `/mcp.html` and like paths after a 403; behind npm start's front it must not.
+    expect(calls.filter((c) => c.includes("/mcp"))).toEqual(["POST /mcp"]);
     expect(res.headers.get("www-authenticate")).toBe(
       `Bearer error="insufficient_scope", error_description="The access token lacks the scope svc:brief.", scope="svc:brief", resource_metadata="${metadataUrl}"`,
     );
