@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { connect } from "node:net";
 import { delimiter, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { productVariables } from "./config.ts";
@@ -6,15 +7,26 @@ import { productVariables } from "./config.ts";
 /**
  * Runs `netlify dev --offline` (framework #static, publish dist, per netlify.toml). Offline it needs Deno from
  * the npm `deno` package on PATH, and the edge bootstrap shipped in @netlify/edge-functions-dev instead of the
- * remote one; see docs/decisions.md.
+ * remote one; see docs/decisions.md. It is told it serves at `port`, so its URLs say so, but behind-front.ts binds it
+ * on 127.0.0.1:`internalPort`, where npm start's front (front.ts) hands it every request.
  */
-export function spawnNetlifyDev(root: string, port: number, baseUrl: string, environment: NodeJS.ProcessEnv): ChildProcess {
+export function spawnNetlifyDev(
+  root: string,
+  port: number,
+  internalPort: number,
+  baseUrl: string,
+  environment: NodeJS.ProcessEnv,
+): ChildProcess {
   // The product's variables reach functions and edge functions alike through .env.runtime (netlify.toml
   // [dev] envFiles); shell copies would only shadow them for functions. URL is the exception: netlify dev
-  // sets its own, which a value in the process environment overrides for functions.
+  // sets its own (http://localhost:<the port it is told>, the front's, not the internal one), which a value in the
+  // process environment overrides for functions.
   const shell = Object.fromEntries(Object.entries(environment).filter(([name]) => !(productVariables as readonly string[]).includes(name)));
   const bin = join(root, "node_modules", ".bin");
-  return spawn(process.execPath, [join(root, "node_modules/netlify-cli/bin/run.js"), "dev", "--offline", "--port", String(port)], {
+  const preload = pathToFileURL(join(root, "scripts/runtime/behind-front.ts"));
+  preload.search = new URLSearchParams({ port: String(port), internal: String(internalPort) }).toString();
+  const cli = [join(root, "node_modules/netlify-cli/bin/run.js"), "dev", "--offline", "--port", String(port)];
+  return spawn(process.execPath, ["--import", preload.href, ...cli], {
     cwd: root,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
@@ -30,6 +42,26 @@ export function spawnNetlifyDev(root: string, port: number, baseUrl: string, env
       ASTRO_TELEMETRY_DISABLED: "1",
     },
   });
+}
+
+/** Resolves once something accepts connections on 127.0.0.1:`port`, or rejects when the child exits or the time is up. */
+export async function waitUntilListening(port: number, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let exited: number | null | undefined;
+  child.once("exit", (code) => (exited = code));
+  while (Date.now() < deadline) {
+    if (exited !== undefined) throw new Error(`netlify dev exited (code ${exited}) before listening on port ${port}`);
+    const accepted = await new Promise<boolean>((resolve) => {
+      const socket = connect({ host: "127.0.0.1", port }, () => {
+        socket.end();
+        resolve(true);
+      });
+      socket.once("error", () => resolve(false));
+    });
+    if (accepted) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`netlify dev did not listen on port ${port} within ${timeoutMs / 1000} s`);
 }
 
 /** Resolves when the site answers, or rejects when the child exits or the time is up. */

@@ -6,7 +6,9 @@ import { buildDoors, type DoorBuild } from "../lib/doors.ts";
 import { startLocalStore, type LocalStore } from "../local-store/store.ts";
 import { buildIfNeeded } from "./build.ts";
 import { formatEnv, readDotEnv, resolveConfig, type RuntimeConfig } from "./config.ts";
-import { spawnNetlifyDev, stopProcessGroup, waitUntilServing } from "./netlify.ts";
+import { freePort } from "../lib/free-port.ts";
+import { startFront, type Front } from "./front.ts";
+import { spawnNetlifyDev, stopProcessGroup, waitUntilListening, waitUntilServing } from "./netlify.ts";
 import { localSigningKeys } from "./signing-keys.ts";
 
 export interface Runtime {
@@ -63,13 +65,21 @@ export async function startRuntime({ root, env = process.env, log = console.log,
       mode: 0o600,
     });
 
-    const child = spawnNetlifyDev(root, config.port, config.baseUrl, env);
+    // netlify dev checks that PORT is free, then binds on the internal port (behind-front.ts); the front takes PORT.
+    const internalPort = await freePort();
+    const child = spawnNetlifyDev(root, config.port, internalPort, config.baseUrl, env);
     child.stdout?.setEncoding("utf8").on("data", (chunk: string) => output?.(chunk));
     child.stderr?.setEncoding("utf8").on("data", (chunk: string) => output?.(chunk));
-    await waitUntilServing(`http://localhost:${config.port}/`, child, 90_000).catch(async (error: unknown) => {
+    let front: Front | undefined;
+    try {
+      await waitUntilListening(internalPort, child, 90_000);
+      front = await startFront(config.port, internalPort);
+      await waitUntilServing(`http://localhost:${config.port}/`, child, 90_000);
+    } catch (error) {
+      await front?.close();
       await stopProcessGroup(child);
       throw error;
-    });
+    }
 
     const url = `http://localhost:${config.port}`;
     const retries = scheduleLeadDelivery(url, log);
@@ -79,6 +89,7 @@ export async function startRuntime({ root, env = process.env, log = console.log,
       store,
       async stop() {
         clearInterval(retries);
+        await front?.close();
         await stopProcessGroup(child);
         await doors?.dispose();
         await store?.close();

@@ -13,6 +13,8 @@ import type { Handler } from "./context.ts";
  *   client's one request. There the wrapper marks the request it hands on; the function's wrapper answers a marked
  *   request's 403 or 404 with a status netlify dev does not retry, the real one in a header, and the edge function's
  *   wrapper puts the real status back before its door sees the answer. Nothing outside netlify dev sees either header.
+ * - npm start puts a front before netlify dev (scripts/runtime/front.ts) that marks every client request the same way
+ *   and puts the real status back, so there the memo is hardly used; it stays for netlify dev run on its own.
  */
 export interface RefusalMemo {
   get(key: string): Promise<StoredResponse | undefined>;
@@ -89,16 +91,25 @@ function refusalsKept(handler: Handler, memo: RefusalMemo): Handler {
   };
 }
 
+/**
+ * The status a marked request's answer really has: the refusal it carries, else its own. npm start's front
+ * (scripts/runtime/front.ts) uses it too; the caller drops `refusalStatusHeader` from what it passes on.
+ */
+export function restoredStatus(status: number, carriedStatus: string | null | undefined): number {
+  const carried = Number(carriedStatus);
+  return status === 200 && retried.has(carried) ? carried : status;
+}
+
 /** Hands a request on, marked, and gives back the refusal status its answer carries. */
 async function handedOn(next: (request: Request) => Promise<Response>, request: Request): Promise<Response> {
   const marked = new Request(request);
   marked.headers.set(handedOnHeader, "1");
   const response = await next(marked);
-  const status = response.headers.get(refusalStatusHeader);
-  if (status === null) return response;
+  const carried = response.headers.get(refusalStatusHeader);
+  if (carried === null) return response;
   const headers = new Headers(response.headers);
   headers.delete(refusalStatusHeader);
-  return new Response(response.body, { status: Number(status), headers });
+  return new Response(response.body, { status: restoredStatus(response.status, carried), headers });
 }
 
 /** A marked request's refusal, as a status netlify dev hands back without calling again. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Handler } from "../../src/http/context.ts";
-import { handedOnHeader, memoryMemo, refusalStatusHeader, requestedPath, underNetlifyDev } from "../../src/http/netlify-dev.ts";
+import { handedOnHeader, memoryMemo, refusalStatusHeader, requestedPath, restoredStatus, underNetlifyDev } from "../../src/http/netlify-dev.ts";
 
 /** The one wrapper for netlify dev's calls again after a 403 or 404 (applied only under netlify dev). */
 const context = { ip: "127.0.0.1", waitUntil: () => {} };
@@ -119,5 +119,14 @@ describe("an edge function handing a request on with next() under netlify dev", 
     expect(again.status).toBe(403);
     expect(seen).toHaveLength(1);
     expect(calls).toEqual(["/mcp"]);
+  });
+});
+
+describe("restoredStatus", () => {
+  it("gives back only a 403 or 404 carried by a 200", () => {
+    expect([restoredStatus(200, "403"), restoredStatus(200, "404")]).toEqual([403, 404]);
+    expect([restoredStatus(200, null), restoredStatus(200, "500"), restoredStatus(201, "403"), restoredStatus(200, "x")]).toEqual([
+      200, 200, 201, 200,
+    ]);
   });
 });

@@ -1,0 +1,73 @@
+import { Agent, createServer, request as forward, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { once } from "node:events";
+import { pipeline } from "node:stream";
+import { handedOnHeader, refusalStatusHeader, restoredStatus } from "../../src/http/netlify-dev.ts";
+
+/**
+ * npm start's front: serves PORT and hands every request, streamed both ways, to netlify dev on its internal port
+ * (behind-front.ts moved it there). It marks every request as handed on, so a function's or an edge function's 403 or
+ * 404 reaches netlify dev as a 200 carrying the real status, which netlify dev does not call again at `.html` and the
+ * like (src/http/netlify-dev.ts), and it puts the real status back. A client's own copy of either header is dropped.
+ * Part of the local runtime only: production has no front.
+ */
+
+/** Hop-by-hop headers (RFC 9110, 7.6.1): each connection has its own, so neither side's are passed on. */
+const hopByHop = new Set(["connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade"]);
+const internal = new Set([handedOnHeader, refusalStatusHeader]);
+
+/** Raw header pairs without hop-by-hop headers (those the Connection header names too) and the dev-only ones. */
+function passedOn(raw: string[]): string[] {
+  const names = (i: number) => raw[i]!.toLowerCase();
+  const named = new Set<string>();
+  for (let i = 0; i < raw.length; i += 2) {
+    if (names(i) === "connection") for (const token of raw[i + 1]!.split(",")) named.add(token.trim().toLowerCase());
+  }
+  const kept: string[] = [];
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = names(i);
+    if (!hopByHop.has(name) && !named.has(name) && !internal.has(name)) kept.push(raw[i]!, raw[i + 1]!);
+  }
+  return kept;
+}
+
+export interface Front {
+  server: Server;
+  close(): Promise<void>;
+}
+
+/** Listens on `port` (every interface, as netlify dev does) in front of netlify dev at 127.0.0.1:`internalPort`. */
+export async function startFront(port: number, internalPort: number): Promise<Front> {
+  const agent = new Agent({ keepAlive: true });
+  const server = createServer((req, res) => handOn(req, res, internalPort, agent));
+  server.listen({ port });
+  await once(server, "listening");
+  return {
+    server,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      agent.destroy();
+    },
+  };
+}
+
+function handOn(req: IncomingMessage, res: ServerResponse, internalPort: number, agent: Agent) {
+  const headers = passedOn(req.rawHeaders);
+  headers.push(handedOnHeader, "1");
+  // Node frames the body again: chunked, as the client sent it, unless it gave a Content-Length.
+  if (req.headers["transfer-encoding"]) headers.push("Transfer-Encoding", "chunked");
+  const upstream = forward({ host: "127.0.0.1", port: internalPort, method: req.method, path: req.url, headers, agent }, (answer) => {
+    res.writeHead(restoredStatus(answer.statusCode ?? 502, answer.headers[refusalStatusHeader] as string | undefined), passedOn(answer.rawHeaders));
+    pipeline(answer, res, () => undefined);
+  });
+  upstream.on("error", (error: NodeJS.ErrnoException) => {
+    if (res.headersSent) return void res.destroy();
+    const text = `npm start's front could not reach netlify dev at 127.0.0.1:${internalPort} (${error.code ?? error.message}). Is it still running?\n`;
+    res.writeHead(502, { "Content-Type": "text/plain; charset=utf-8", "Content-Length": Buffer.byteLength(text) }).end(text);
+  });
+  // A client gone before its answer ends: netlify dev's answer is dropped too (never a finished one's pooled socket).
+  res.on("close", () => {
+    if (!res.writableFinished) upstream.destroy();
+  });
+  req.pipe(upstream);
+}

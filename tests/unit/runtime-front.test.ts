@@ -1,0 +1,107 @@
+import { createServer, request, type IncomingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFront, type Front } from "../../scripts/runtime/front.ts";
+import { freePort } from "../../scripts/lib/free-port.ts";
+import { handedOnHeader, refusalStatusHeader } from "../../src/http/netlify-dev.ts";
+
+/** npm start's front against a stand-in for netlify dev that shows what it received and answers as asked. */
+let upstream: Server;
+let front: Front;
+let base: string;
+let releaseSecondChunk: () => void;
+
+beforeAll(async () => {
+  upstream = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      if (req.url === "/carried") {
+        res.writeHead(200, { "Content-Type": "application/json", [refusalStatusHeader]: "403" }).end('{"instance":"/carried"}');
+      } else if (req.url === "/redirect") {
+        res.writeHead(308, { Location: "/elsewhere" }).end();
+      } else if (req.url === "/stream") {
+        res.writeHead(200, { "Content-Type": "text/event-stream" });
+        res.write("data: first\n\n");
+        releaseSecondChunk = () => res.end("data: second\n\n");
+      } else {
+        res.writeHead(200, { "Content-Type": "application/json", "Keep-Alive": "timeout=77" });
+        res.end(JSON.stringify({ method: req.method, url: req.url, headers: req.headers, body: Buffer.concat(chunks).toString() }));
+      }
+    });
+  });
+  await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
+  front = await startFront(await freePort(), (upstream.address() as AddressInfo).port);
+  base = `http://127.0.0.1:${(front.server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await front.close();
+  await new Promise((resolve) => upstream.close(resolve));
+});
+
+const echoed = async (res: Response) => (await res.json()) as { method: string; url: string; headers: IncomingHttpHeaders; body: string };
+
+describe("npm start's front", () => {
+  it("marks every request once as handed on, whatever the client sent, and keeps Host, the path and the query", async () => {
+    const res = await fetch(`${base}/api/v1/offers?x=1`, { headers: { [handedOnHeader]: "forged" } });
+    const seen = await echoed(res);
+    expect(seen.url).toBe("/api/v1/offers?x=1");
+    expect(seen.headers[handedOnHeader]).toBe("1");
+    expect(seen.headers.host).toBe(new URL(base).host);
+    expect(res.headers.get("keep-alive")).not.toBe("timeout=77"); // its own connection's, not netlify dev's
+  });
+
+  it("streams a request body through, chunked as the client sent it", async () => {
+    const body = new ReadableStream({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"a":'));
+        controller.enqueue(new TextEncoder().encode("1}"));
+        controller.close();
+      },
+    });
+    const seen = await echoed(await fetch(`${base}/mcp`, { method: "POST", body, duplex: "half" } as RequestInit));
+    expect(seen).toMatchObject({ method: "POST", body: '{"a":1}' });
+    expect(seen.headers["transfer-encoding"]).toBe("chunked");
+  });
+
+  it("puts back the refusal status a 200 carries, without the carrying header", async () => {
+    const res = await fetch(`${base}/carried`);
+    expect(res.status).toBe(403);
+    expect(res.headers.has(refusalStatusHeader)).toBe(false);
+    expect(await res.json()).toEqual({ instance: "/carried" });
+  });
+
+  it("passes redirects and HEAD on as they are", async () => {
+    const redirect = await fetch(`${base}/redirect`, { redirect: "manual" });
+    expect([redirect.status, redirect.headers.get("location")]).toEqual([308, "/elsewhere"]);
+    const head = await fetch(`${base}/anything`, { method: "HEAD" });
+    expect([head.status, await head.text()]).toEqual([200, ""]);
+  });
+
+  it("hands each chunk of an answer on as it comes, without waiting for the end", async () => {
+    const res = await fetch(`${base}/stream`);
+    const reader = res.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe("data: first\n\n");
+    releaseSecondChunk();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe("data: second\n\n");
+  });
+
+  it("answers 502 in plain words when netlify dev does not answer", async () => {
+    const closed = await startFront(await freePort(), await freePort());
+    const port = (closed.server.address() as AddressInfo).port;
+    const res = await new Promise<{ status?: number; type?: string; text: string }>((resolve, reject) =>
+      request({ host: "127.0.0.1", port, path: "/" }, (answer) => {
+        let text = "";
+        answer.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
+        answer.on("end", () => resolve({ status: answer.statusCode, type: answer.headers["content-type"], text }));
+      })
+        .on("error", reject)
+        .end(),
+    );
+    await closed.close();
+    expect(res.status).toBe(502);
+    expect(res.type).toBe("text/plain; charset=utf-8");
+    expect(res.text).toMatch(/could not reach netlify dev at 127\.0\.0\.1:\d+ \(ECONNREFUSED\)/);
+  });
+});
