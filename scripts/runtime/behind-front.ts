@@ -22,7 +22,8 @@ if (isMainThread && publicPort > 0 && internalPort > 0) {
       const onPublicPort =
         options === publicPort || (typeof options === "object" && options !== null && (options as { port?: unknown }).port === publicPort);
       if (!onPublicPort) return listen.apply(this, args as Parameters<Server["listen"]>);
-      return listen.call(this, { port: internalPort, host: "127.0.0.1" }, ...args.slice(1).filter((a) => typeof a === "function"));
+      const onListening = args.find((a): a is () => void => typeof a === "function");
+      return listen.call(this, { port: internalPort, host: "127.0.0.1" }, onListening);
     },
   });
 }
