@@ -57,7 +57,10 @@ function handOn(req: IncomingMessage, res: ServerResponse, internalPort: number,
   // Node frames the body again: chunked, as the client sent it, unless it gave a Content-Length.
   if (req.headers["transfer-encoding"]) headers.push("Transfer-Encoding", "chunked");
   const upstream = forward({ host: "127.0.0.1", port: internalPort, method: req.method, path: req.url, headers, agent }, (answer) => {
-    res.writeHead(restoredStatus(answer.statusCode ?? 502, answer.headers[refusalStatusHeader] as string | undefined), passedOn(answer.rawHeaders));
+    res.writeHead(
+      restoredStatus(answer.statusCode ?? 502, answer.headers[refusalStatusHeader] as string | undefined),
+      passedOn(answer.rawHeaders),
+    );
     pipeline(answer, res, () => undefined);
   });
   upstream.on("error", (error: NodeJS.ErrnoException) => {

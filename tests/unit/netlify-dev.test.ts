@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { Handler } from "../../src/http/context.ts";
-import { handedOnHeader, memoryMemo, refusalStatusHeader, requestedPath, restoredStatus, underNetlifyDev } from "../../src/http/netlify-dev.ts";
+import {
+  handedOnHeader,
+  memoryMemo,
+  refusalStatusHeader,
+  requestedPath,
+  restoredStatus,
+  underNetlifyDev,
+} from "../../src/http/netlify-dev.ts";
 
 /** The one wrapper for netlify dev's calls again after a 403 or 404 (applied only under netlify dev). */
 const context = { ip: "127.0.0.1", waitUntil: () => {} };
