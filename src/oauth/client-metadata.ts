@@ -11,7 +11,8 @@ export interface ClientMetadata {
   grant_types: ("authorization_code" | "client_credentials")[];
   response_types: "code"[] | [];
   token_endpoint_auth_method: "client_secret_post" | "none";
-  application_type: ApplicationType;
+  /** Always set by validation; absent from registrations made before it was stored. */
+  application_type?: ApplicationType;
 }
 
 export const clientMetadataLimits = { clientName: 100, redirectUris: 8 } as const;

@@ -48,7 +48,7 @@ describe("the hosted clients' redirect URIs", () => {
 });
 
 describe("protected resource metadata", () => {
-  const doors = [
+  const doors: { name: string; url: string; init: RequestInit; resource: string }[] = [
     {
       name: "MCP",
       url: `${base}/mcp`,
