@@ -7,17 +7,23 @@ import { applicationTypes, inferredApplicationType, redirectUriProblem, type App
  */
 export interface ClientMetadata {
   client_name?: string;
+  /** Always set by validation; absent from registrations made before it was stored. */
+  application_type?: ApplicationType;
   redirect_uris: string[];
   grant_types: ("authorization_code" | "client_credentials")[];
   response_types: "code"[] | [];
   token_endpoint_auth_method: "client_secret_post" | "none";
-  /** Always set by validation; absent from registrations made before it was stored. */
-  application_type?: ApplicationType;
 }
 
 export const clientMetadataLimits = { clientName: 100, redirectUris: 8 } as const;
 
 const grantTypes = ["authorization_code", "client_credentials"] as const;
+const authMethods = ["client_secret_post", "none"] as const;
+// C0/C1 controls and the bidirectional overrides that could make a name read as something else on the consent screen.
+const unsafeText = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+const invalid = (description: string) => new OAuthError("invalid_client_metadata", description);
+
 /**
  * Asked for by clients that can do without (RFC 7591 §3.2.1 lets the server substitute): refresh_token is dropped,
  * since no refresh tokens are issued; client_secret_basic becomes client_secret_post (the same secret, in the body).
@@ -25,11 +31,6 @@ const grantTypes = ["authorization_code", "client_credentials"] as const;
  */
 const droppedGrants: readonly unknown[] = ["refresh_token"];
 const substitutedMethods: Readonly<Record<string, string>> = { client_secret_basic: "client_secret_post" };
-const authMethods = ["client_secret_post", "none"] as const;
-// C0/C1 controls and the bidirectional overrides that could make a name read as something else on the consent screen.
-const unsafeText = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
-
-const invalid = (description: string) => new OAuthError("invalid_client_metadata", description);
 
 /** Validates and normalises metadata; `defaultAuthMethod` is what an omitted token_endpoint_auth_method becomes. */
 export function validateClientMetadata(
