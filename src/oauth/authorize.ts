@@ -12,7 +12,7 @@ import {
 import { OAuthError } from "./errors.ts";
 import { grantedAudience, grantedScope } from "./grant.ts";
 import { isCodeChallenge } from "./pkce.ts";
-import { matchRedirectUri } from "./redirect-uri.ts";
+import { formActionSource, matchRedirectUri } from "./redirect-uri.ts";
 import type { CountQuota } from "./cimd.ts";
 import { findClient, type OAuthServerOptions } from "./server-options.ts";
 
@@ -94,7 +94,7 @@ export function createAuthorizationHandler(options: OAuthServerOptions) {
       scope,
       requestToken: token,
     });
-    const headers = new Headers(pageHeaders([new URL(redirectUri).origin]));
+    const headers = new Headers(pageHeaders([formActionSource(redirectUri)]));
     headers.append("Set-Cookie", consentCookie(nonce, secure));
     return new Response(html, { status: 200, headers });
   }

@@ -1,5 +1,5 @@
 import { OAuthError } from "./errors.ts";
-import { redirectUriProblem } from "./redirect-uri.ts";
+import { applicationTypes, inferredApplicationType, redirectUriProblem, type ApplicationType } from "./redirect-uri.ts";
 
 /**
  * Client metadata (RFC 7591 §2) as this server accepts it, from a registration request or a client ID metadata
@@ -7,6 +7,8 @@ import { redirectUriProblem } from "./redirect-uri.ts";
  */
 export interface ClientMetadata {
   client_name?: string;
+  /** Always set by validation; absent from registrations made before it was stored. */
+  application_type?: ApplicationType;
   redirect_uris: string[];
   grant_types: ("authorization_code" | "client_credentials")[];
   response_types: "code"[] | [];
@@ -22,6 +24,14 @@ const unsafeText = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u
 
 const invalid = (description: string) => new OAuthError("invalid_client_metadata", description);
 
+/**
+ * Asked for by clients that can do without (RFC 7591 §3.2.1 lets the server substitute): refresh_token is dropped,
+ * since no refresh tokens are issued; client_secret_basic becomes client_secret_post (the same secret, in the body).
+ * The answer then names only what the server's metadata advertises.
+ */
+const droppedGrants: readonly unknown[] = ["refresh_token"];
+const substitutedMethods: Readonly<Record<string, string>> = { client_secret_basic: "client_secret_post" };
+
 /** Validates and normalises metadata; `defaultAuthMethod` is what an omitted token_endpoint_auth_method becomes. */
 export function validateClientMetadata(
   input: Record<string, unknown>,
@@ -35,13 +45,15 @@ export function validateClientMetadata(
     if (unsafeText.test(name)) throw invalid("client_name must not contain control or bidirectional formatting characters.");
   }
 
-  const grants = input.grant_types ?? ["authorization_code"];
+  const requestedGrants = input.grant_types ?? ["authorization_code"];
+  const grants = Array.isArray(requestedGrants) ? requestedGrants.filter((g) => !droppedGrants.includes(g)) : requestedGrants;
   if (!Array.isArray(grants) || grants.length === 0 || !grants.every((g) => (grantTypes as readonly unknown[]).includes(g))) {
     throw invalid(`grant_types must be a non-empty array of ${grantTypes.join(", ")}.`);
   }
   const grant_types = [...new Set(grants as ClientMetadata["grant_types"])];
 
-  const method = input.token_endpoint_auth_method ?? defaultAuthMethod;
+  const askedMethod = input.token_endpoint_auth_method ?? defaultAuthMethod;
+  const method = (typeof askedMethod === "string" && substitutedMethods[askedMethod]) || askedMethod;
   if (!(authMethods as readonly unknown[]).includes(method))
     throw invalid(`token_endpoint_auth_method must be one of ${authMethods.join(", ")}.`);
   const token_endpoint_auth_method = method as ClientMetadata["token_endpoint_auth_method"];
@@ -51,8 +63,12 @@ export function validateClientMetadata(
   if (uris.length > clientMetadataLimits.redirectUris) {
     throw new OAuthError("invalid_redirect_uri", `At most ${clientMetadataLimits.redirectUris} redirect URIs can be registered.`);
   }
+  const type = input.application_type === undefined ? inferredApplicationType(uris) : input.application_type;
+  if (!(applicationTypes as readonly unknown[]).includes(type))
+    throw invalid(`application_type must be one of ${applicationTypes.join(", ")}.`);
+  const application_type = type as ApplicationType;
   for (const uri of uris) {
-    const problem = redirectUriProblem(uri);
+    const problem = redirectUriProblem(uri, application_type);
     if (problem) throw new OAuthError("invalid_redirect_uri", `${JSON.stringify(String(uri).slice(0, 80))}: ${problem}.`);
   }
   const redirect_uris = [...new Set(uris as string[])];
@@ -77,5 +93,6 @@ export function validateClientMetadata(
     grant_types,
     response_types: [...response_types],
     token_endpoint_auth_method,
+    application_type,
   };
 }

@@ -10,7 +10,8 @@ export const maxRegistrationBodyBytes = 8 * 1024;
  * POST /oauth/register: open dynamic client registration (RFC 7591 §3). Registrations never expire, so the router
  * counts each request against the per-IP `oauth-register` policy first: that limit is what bounds their growth. A
  * client that omits token_endpoint_auth_method gets client_secret_post (RFC 7591 §2 default client_secret_basic is
- * not offered; §3.2.1 lets the server substitute).
+ * not offered; §3.2.1 lets the server substitute, as it does for client_secret_basic and a requested refresh_token).
+ * `application_type` is answered back as given, or as inferred from the redirect URIs (client-metadata.ts).
  */
 export function createRegistrationHandler(options: OAuthServerOptions) {
   const now = options.now ?? Date.now;

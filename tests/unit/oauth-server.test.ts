@@ -22,7 +22,7 @@ describe("registration (RFC 7591)", () => {
     ["https://app.example/cb#frag", "invalid_redirect_uri"],
     ["/relative/cb", "invalid_redirect_uri"],
     ["https://user:pw@app.example/cb", "invalid_redirect_uri"],
-    ["com.example.app:/cb", "invalid_redirect_uri"],
+    ["vbscript:msgbox(1)", "invalid_redirect_uri"],
     [`https://app.example/${"x".repeat(600)}`, "invalid_redirect_uri"],
   ])("refuses the redirect URI %s", async (uri, error) => {
     const res = await register({ client_name: "x", redirect_uris: [uri] });
