@@ -2,7 +2,7 @@ import type { Redis } from "@upstash/redis";
 import type { JWTVerifyGetKey } from "jose";
 import { KeySetUnavailable, type ClientKeySet } from "./client-keys.ts";
 import { sha256, type ClientRecord } from "./clients.ts";
-import { clientAssertionAlgorithms } from "./metadata.ts";
+import { clientAssertionAlgorithms, clientAssertionLimits } from "./metadata.ts";
 
 /**
  * private_key_jwt client authentication (RFC 7523 §2.2 and §3, RFC 7521 §4.2): a metadata document client proves itself
@@ -10,7 +10,6 @@ import { clientAssertionAlgorithms } from "./metadata.ts";
  * `ClientAssertionRefused` whose `code` names the rule that failed (the token endpoint answers each invalid_client).
  */
 export const clientAssertionType = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
-export const clientAssertionLimits = { maxLifetimeSeconds: 300, clockSkewSeconds: 30, maxLength: 4096 } as const;
 
 export type ClientAssertionFailure =
   | "missing"

@@ -23,6 +23,8 @@ export const scopeNames = Object.keys(scopes) as Scope[];
 
 /** What a private_key_jwt client may sign its assertion with (src/oauth/client-assertion.ts). */
 export const clientAssertionAlgorithms = ["ES256", "RS256"] as const;
+/** A client assertion's exp is at most this far ahead; the clock skew allowed either way; its length in characters. */
+export const clientAssertionLimits = { maxLifetimeSeconds: 300, clockSkewSeconds: 30, maxLength: 4096 } as const;
 
 /** Access tokens live one hour (spec: Limits); authorization codes one minute. */
 export const accessTokenLifetimeSeconds = 3600;
