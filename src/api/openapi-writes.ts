@@ -6,7 +6,7 @@ import { idempotencyTtlSeconds, repeatWindowSeconds } from "../briefs/store.ts";
 import { fieldErrorSchema } from "../briefs/validate.ts";
 import { inWords, perWindow, policies } from "../limits/policies.ts";
 import { clientMetadataLimits } from "../oauth/client-metadata.ts";
-import { accessTokenLifetimeSeconds, scopes } from "../oauth/metadata.ts";
+import { accessTokenLifetimeSeconds, clientAssertionAlgorithms, clientAssertionLimits, scopes } from "../oauth/metadata.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
 import { siteSizeIds } from "../resources/prebuilt.ts";
 
@@ -92,11 +92,19 @@ export function writeComponents(prebuilt: Pick<PrebuiltResources, "offers">, bas
       },
       TokenRequest: {
         type: "object",
-        required: ["grant_type", "client_id"],
+        required: ["grant_type"],
         properties: {
           grant_type: { enum: ["client_credentials", "authorization_code"] },
-          client_id: { type: "string" },
+          client_id: { type: "string", description: "Required, except with a client_assertion (then it must equal the assertion's sub)." },
           client_secret: { type: "string", description: "For confidential clients (client_secret_post)." },
+          client_assertion_type: {
+            const: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
+            description: "private_key_jwt (RFC 7523), for client metadata documents that declare it.",
+          },
+          client_assertion: {
+            type: "string",
+            description: `A JWT signed with ${clientAssertionAlgorithms.join(" or ")}: iss and sub the client_id, aud the token endpoint or the issuer, exp at most ${clientAssertionLimits.maxLifetimeSeconds} s ahead, a single-use jti.`,
+          },
           scope: { type: "string", description: "Space-separated: svc:read (always granted) and svc:brief." },
           resource: {
             type: "string",

@@ -10,8 +10,15 @@ import { perWindow, policies, type PolicyName } from "../limits/policies.ts";
 import { listTtlSeconds, maxMcpBodyBytes, requestStateTtlSeconds, resourceTtlSeconds, serverCardMediaType } from "../mcp/constants.ts";
 import { legacyProtocolVersions, modernProtocolVersions } from "../mcp/versions.ts";
 import { metadataDocumentLimits } from "../oauth/cimd.ts";
+import { clientKeySetLimits } from "../oauth/client-keys.ts";
 import { jwksMaxAgeSeconds } from "../oauth/jwks.ts";
-import { accessTokenLifetimeSeconds, authorizationCodeLifetimeSeconds, resourceIdentifiers } from "../oauth/metadata.ts";
+import {
+  accessTokenLifetimeSeconds,
+  authorizationCodeLifetimeSeconds,
+  clientAssertionAlgorithms,
+  clientAssertionLimits,
+  resourceIdentifiers,
+} from "../oauth/metadata.ts";
 import {
   a2aPath,
   absolute,
@@ -75,6 +82,10 @@ export function guideValues(site: Site) {
       "client-metadata-fetch": durationInWords(metadataDocumentLimits.timeoutMs / 1000),
       "client-metadata-cache": durationInWords(metadataDocumentLimits.cacheSeconds),
       "client-metadata-refusal": durationInWords(metadataDocumentLimits.refusalCacheSeconds),
+      "client-assertion-lifetime": durationInWords(clientAssertionLimits.maxLifetimeSeconds),
+      "client-assertion-skew": durationInWords(clientAssertionLimits.clockSkewSeconds),
+      "client-keys-cache": durationInWords(clientKeySetLimits.cacheSeconds),
+      "client-keys-refresh": durationInWords(clientKeySetLimits.refreshIntervalSeconds),
       "jwks-cache": durationInWords(jwksMaxAgeSeconds),
       "idempotency-key": durationInWords(idempotencyTtlSeconds),
       "repeat-window": durationInWords(repeatWindowSeconds),
@@ -119,6 +130,7 @@ export function guideValues(site: Site) {
     list: {
       "resource-identifiers": resourceIdentifiers(site.baseUrl).join(", "),
       "a2a-security-schemes": Object.values(securitySchemeNames).join(", "),
+      "client-assertion-algorithms": clientAssertionAlgorithms.join(", "),
     },
     site: { studio: site.company.name },
     name: { "server-card-media-type": serverCardMediaType, "ai-catalog-media-type": aiCatalogMediaType },

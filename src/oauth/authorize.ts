@@ -89,7 +89,9 @@ export function createAuthorizationHandler(options: OAuthServerOptions) {
     const { token, nonce } = await sealAuthorizationRequest(options.keys, options.baseUrl, authorization, now());
     const html = consentPage(shell, {
       clientName: client.client_name,
-      ...(client.metadata_document ? { documentHost: new URL(client.client_id).host } : {}),
+      ...(client.metadata_document
+        ? { documentHost: new URL(client.client_id).host, provesWithKey: client.token_endpoint_auth_method === "private_key_jwt" }
+        : {}),
       redirectUri,
       scope,
       requestToken: token,

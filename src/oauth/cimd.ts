@@ -8,7 +8,8 @@ import { FetchRefused, fetchJsonGuarded } from "./ssrf.ts";
 /**
  * Client ID Metadata Documents (draft-ietf-oauth-client-id-metadata-document): a client_id that is an https URL
  * names a JSON document of client metadata, fetched on use and cached briefly. Such clients are public (PKCE, no
- * secret) and never stored as registrations.
+ * secret) or prove themselves with a key (private_key_jwt, src/oauth/client-assertion.ts), and are never stored as
+ * registrations.
  */
 /** Counts one more quota for the current request (a metadata document fetch); throws a Refusal past its limit. */
 export type CountQuota = (policy: PolicyName) => Promise<unknown>;
@@ -125,13 +126,45 @@ export function clientFromDocument(clientId: string, document: unknown): ClientR
   }
   let metadata;
   try {
-    metadata = validateClientMetadata(fields, "none");
+    metadata = validateClientMetadata(fields, "none", documentAuthMethods);
   } catch (error) {
     if (error instanceof OAuthError) throw new DocumentRefused(`the document's metadata is invalid: ${error.description}`);
     throw error;
   }
-  if (metadata.token_endpoint_auth_method !== "none" || !metadata.grant_types.includes("authorization_code")) {
+  const record: ClientRecord = { client_id: clientId, client_id_issued_at: 0, ...metadata, metadata_document: true };
+  if (metadata.token_endpoint_auth_method === "private_key_jwt") return { ...record, ...documentKeys(fields) };
+  if (!metadata.grant_types.includes("authorization_code") || "jwks_uri" in fields || "jwks" in fields) {
     throw new DocumentRefused("the document does not describe a public authorization_code client");
   }
-  return { client_id: clientId, client_id_issued_at: 0, ...metadata, metadata_document: true };
+  return record;
+}
+
+/** A document may prove its client with a key (RFC 7523 private_key_jwt) or be public; it never holds a secret. */
+const documentAuthMethods = ["none", "private_key_jwt"] as const;
+const maxDocumentKeys = 5;
+
+/** private_key_jwt's keys (RFC 7591 §2): a jwks_uri or an inline jwks of public keys, never both. */
+function documentKeys(fields: Record<string, unknown>): Pick<ClientRecord, "jwks_uri" | "jwks"> {
+  const { jwks_uri, jwks } = fields;
+  if ((jwks_uri === undefined) === (jwks === undefined)) {
+    throw new DocumentRefused("a private_key_jwt document needs exactly one of jwks_uri and jwks");
+  }
+  if (jwks_uri !== undefined) {
+    if (typeof jwks_uri !== "string" || jwks_uri.length > metadataDocumentLimits.urlLength || !URL.canParse(jwks_uri)) {
+      throw new DocumentRefused("jwks_uri is not a URL");
+    }
+    const url = new URL(jwks_uri);
+    if (!["https:", "http:"].includes(url.protocol) || url.href !== jwks_uri || url.hash || url.username || url.password) {
+      throw new DocumentRefused("jwks_uri must be an http(s) URL in its normal form without fragment or user information");
+    }
+    return { jwks_uri };
+  }
+  const keys = (jwks as { keys?: unknown } | null)?.keys;
+  if (!Array.isArray(keys) || keys.length === 0 || keys.length > maxDocumentKeys) {
+    throw new DocumentRefused(`jwks must be a JWK Set with 1 to ${maxDocumentKeys} keys`);
+  }
+  if (keys.some((key) => key === null || typeof key !== "object" || "d" in key || "k" in key)) {
+    throw new DocumentRefused("jwks must hold public keys only");
+  }
+  return { jwks: { keys } };
 }

@@ -12,13 +12,16 @@ export interface ClientMetadata {
   redirect_uris: string[];
   grant_types: ("authorization_code" | "client_credentials")[];
   response_types: "code"[] | [];
-  token_endpoint_auth_method: "client_secret_post" | "none";
+  token_endpoint_auth_method: AuthMethod;
 }
+
+/** private_key_jwt is accepted only from a client ID metadata document (src/oauth/cimd.ts), never at registration. */
+export type AuthMethod = "client_secret_post" | "none" | "private_key_jwt";
 
 export const clientMetadataLimits = { clientName: 100, redirectUris: 8 } as const;
 
 const grantTypes = ["authorization_code", "client_credentials"] as const;
-const authMethods = ["client_secret_post", "none"] as const;
+const registrationAuthMethods: readonly AuthMethod[] = ["client_secret_post", "none"];
 // C0/C1 controls and the bidirectional overrides that could make a name read as something else on the consent screen.
 const unsafeText = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
@@ -35,7 +38,8 @@ const substitutedMethods: Readonly<Record<string, string>> = { client_secret_bas
 /** Validates and normalises metadata; `defaultAuthMethod` is what an omitted token_endpoint_auth_method becomes. */
 export function validateClientMetadata(
   input: Record<string, unknown>,
-  defaultAuthMethod: ClientMetadata["token_endpoint_auth_method"],
+  defaultAuthMethod: AuthMethod,
+  authMethods: readonly AuthMethod[] = registrationAuthMethods,
 ): ClientMetadata {
   const name = input.client_name;
   if (name !== undefined) {

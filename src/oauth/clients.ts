@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Redis } from "@upstash/redis";
+import type { JSONWebKeySet } from "jose";
 import type { ClientMetadata } from "./client-metadata.ts";
 import { OAuthError } from "./errors.ts";
 
@@ -13,6 +14,9 @@ export interface ClientRecord extends ClientMetadata {
   client_secret_sha256?: string;
   /** True for a client whose client_id is the URL of its metadata document (CIMD); it is never stored. */
   metadata_document?: true;
+  /** Where a metadata document client that authenticates with private_key_jwt keeps its public keys (one of the two). */
+  jwks_uri?: string;
+  jwks?: JSONWebKeySet;
 }
 
 export const clientKey = (clientId: string) => `oauth:client:${clientId}`;

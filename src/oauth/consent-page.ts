@@ -12,8 +12,10 @@ const page = (shell: PageShell, title: string, card: string) =>
 
 export interface ConsentView {
   clientName: string | undefined;
-  /** Set for a client ID metadata document: where the client's metadata is published. */
+  /** Set for a client ID metadata document: the host that publishes the client's metadata, hence vouches for it. */
   documentHost?: string;
+  /** A metadata document client that proves itself at the token endpoint with a key (private_key_jwt). */
+  provesWithKey?: boolean;
   redirectUri: string;
   scope: string;
   requestToken: string;
@@ -28,10 +30,8 @@ export function consentPage(shell: PageShell, view: ConsentView): string {
     shell,
     `Allow ${view.clientName ?? "an unnamed application"}?`,
     `<p class="muted consent-kicker">Authorization request</p>
-<h1 id="consent-title" class="consent-title">${name} <span class="badge">Unverified</span></h1>
-<p>This application asks for access to ${escapeHtml(shell.studioName)}. Its name is chosen by the application itself and has not been checked.${
-      view.documentHost ? ` Its details are published at <strong>${escapeHtml(view.documentHost)}</strong>.` : ""
-    }</p>
+<h1 id="consent-title" class="consent-title">${name} <span class="badge">${view.documentHost ? `From ${escapeHtml(view.documentHost)}` : "Unverified"}</span></h1>
+<p>This application asks for access to ${escapeHtml(shell.studioName)}. ${vouching(view)}</p>
 <h2 class="consent-subtitle">It will be able to</h2>
 <ul class="consent-scopes">${granted.map((s) => `<li>${escapeHtml(scopes[s])}</li>`).join("")}</ul>
 <p>After you decide, you go back to <strong>${escapeHtml(redirect.host)}</strong>${local ? ", an application running on this computer" : ""}.</p>
@@ -40,6 +40,15 @@ export function consentPage(shell: PageShell, view: ConsentView): string {
 <div class="actions"><button class="button primary" type="submit" name="decision" value="approve">Approve</button><button class="button secondary" type="submit" name="decision" value="deny">Deny</button></div>
 </form>`,
   );
+}
+
+/** Who stands behind the name: a host that publishes the client's metadata (and maybe its key), or nobody. */
+function vouching({ documentHost, provesWithKey }: ConsentView): string {
+  if (!documentHost) return "Its name is chosen by the application itself and has not been checked.";
+  const host = `<strong>${escapeHtml(documentHost)}</strong>`;
+  return provesWithKey
+    ? `Its details are published by ${host}, and it proves itself with a key that ${host} publishes.`
+    : `Its details are published by ${host}, which chooses where the answer goes; it does not prove itself with a key.`;
 }
 
 export function errorPage(shell: PageShell, description: string): string {

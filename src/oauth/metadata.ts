@@ -21,6 +21,11 @@ export const scopes = {
 export type Scope = keyof typeof scopes;
 export const scopeNames = Object.keys(scopes) as Scope[];
 
+/** What a private_key_jwt client may sign its assertion with (src/oauth/client-assertion.ts). */
+export const clientAssertionAlgorithms = ["ES256", "RS256"] as const;
+/** A client assertion's exp is at most this far ahead; the clock skew allowed either way; its length in characters. */
+export const clientAssertionLimits = { maxLifetimeSeconds: 300, clockSkewSeconds: 30, maxLength: 4096 } as const;
+
 /** Access tokens live one hour (spec: Limits); authorization codes one minute. */
 export const accessTokenLifetimeSeconds = 3600;
 export const authorizationCodeLifetimeSeconds = 60;
@@ -56,7 +61,9 @@ export function authorizationServerMetadata(baseUrl: string) {
     response_types_supported: ["code"],
     response_modes_supported: ["query"],
     grant_types_supported: ["authorization_code", "client_credentials"],
-    token_endpoint_auth_methods_supported: ["client_secret_post", "none"],
+    // private_key_jwt is for client ID metadata documents that publish keys; registration offers the other two.
+    token_endpoint_auth_methods_supported: ["client_secret_post", "none", "private_key_jwt"],
+    token_endpoint_auth_signing_alg_values_supported: [...clientAssertionAlgorithms],
     code_challenge_methods_supported: ["S256"],
     // RFC 9207: every authorization response carries iss.
     authorization_response_iss_parameter_supported: true,

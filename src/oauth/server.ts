@@ -47,7 +47,7 @@ export function createOAuthHandler(options: OAuthServerOptions): Handler {
   app.use(oauthPaths.token, publicCors(["POST"], ["Content-Type"]));
   app.post(oauthPaths.register, counted("oauth-register"), (c) => register(c.req.raw));
   app.all(oauthPaths.register, methodNotAllowed("POST"));
-  app.post(oauthPaths.token, counted("oauth"), (c) => token(c.req.raw));
+  app.post(oauthPaths.token, counted("oauth"), (c) => token(c.req.raw, (policy) => countAlso(limiter, policy, c)));
   app.all(oauthPaths.token, methodNotAllowed("POST"));
   app.on(["GET", "HEAD", "POST"], oauthPaths.authorize, counted("oauth"), (c) =>
     authorize(c.req.raw, (policy) => countAlso(limiter, policy, c)),

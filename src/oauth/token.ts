@@ -1,25 +1,32 @@
 import { issueAccessToken } from "./access-token.ts";
 import { readForm } from "./body.ts";
-import { looksLikeMetadataDocumentUrl } from "./cimd.ts";
+import { absolute, oauthPaths } from "../paths.ts";
+import { authenticateClientAssertion, ClientAssertionRefused } from "./client-assertion.ts";
+import { clientKeySet } from "./client-keys.ts";
+import { looksLikeMetadataDocumentUrl, type CountQuota } from "./cimd.ts";
 import { authenticateClient, registeredClientsKeptAMinute, type ClientRecord } from "./clients.ts";
 import { redeemCode } from "./codes.ts";
 import { answering, jsonResponse, OAuthError } from "./errors.ts";
 import { grantedAudience, grantedScope } from "./grant.ts";
 import { verifierMatches } from "./pkce.ts";
-import type { OAuthServerOptions } from "./server-options.ts";
+import { findClient, type OAuthServerOptions } from "./server-options.ts";
 
 export const maxTokenBodyBytes = 4 * 1024;
 
 type Form = Awaited<ReturnType<typeof readForm>>;
 
-/** POST /oauth/token (RFC 6749 §3.2): client_credentials (§4.4) and authorization_code with PKCE (§4.1.3, RFC 7636). */
+/**
+ * POST /oauth/token (RFC 6749 §3.2): client_credentials (§4.4) and authorization_code with PKCE (§4.1.3, RFC 7636), for
+ * registered clients (client_secret_post, none) and metadata document clients (none, private_key_jwt).
+ */
 export function createTokenHandler(options: OAuthServerOptions) {
   const now = options.now ?? Date.now;
   const issuer = options.baseUrl;
+  const tokenEndpoint = absolute(options.baseUrl, oauthPaths.token);
   const registeredClient = registeredClientsKeptAMinute(options.redis, { now });
 
-  async function clientCredentials({ values, repeated }: Form) {
-    const client = await authenticated(values);
+  async function clientCredentials({ values, repeated }: Form, count: CountQuota) {
+    const client = await authenticated(values, count);
     if (!client.grant_types.includes("client_credentials")) {
       throw new OAuthError("unauthorized_client", "This client is not registered for the client_credentials grant.");
     }
@@ -31,11 +38,11 @@ export function createTokenHandler(options: OAuthServerOptions) {
     return issueAccessToken(options.keys, issuer, grant, now());
   }
 
-  async function authorizationCode({ values, repeated }: Form) {
+  async function authorizationCode({ values, repeated }: Form, count: CountQuota) {
     for (const name of ["code", "redirect_uri", "code_verifier"] as const) {
       if (!values[name]) throw new OAuthError("invalid_request", `${name} is required for the authorization_code grant.`);
     }
-    const client = await authenticated(values);
+    const client = await authenticated(values, count);
     const code = await redeemCode(options.redis, values.code!);
     // Every mismatch is the same invalid_grant (RFC 6749 §5.2); the code is spent either way.
     const refuse = () => new OAuthError("invalid_grant", "The code is invalid, expired, already used, or was issued for another request.");
@@ -47,25 +54,48 @@ export function createTokenHandler(options: OAuthServerOptions) {
     return issueAccessToken(options.keys, issuer, { clientId: client.client_id, scope: code.scope, audience: code.resource }, now());
   }
 
-  async function authenticated(values: Record<string, string>): Promise<ClientRecord> {
+  /**
+   * The client and its proof: a client_assertion (RFC 7521 §4.2: client_id then optional, and equal to its sub when
+   * sent), a secret for a registration, or nothing for a public client. A metadata document client is looked up
+   * (its cached document) so that one declaring private_key_jwt can never pass without its assertion.
+   */
+  async function authenticated(values: Record<string, string>, count: CountQuota): Promise<ClientRecord> {
     const clientId = values.client_id;
+    if (values.client_assertion !== undefined || values.client_assertion_type !== undefined) {
+      if (values.client_secret) throw new OAuthError("invalid_request", "Send either client_secret or client_assertion, not both.");
+      return assertedClient(values, count);
+    }
     if (!clientId) throw new OAuthError("invalid_client", "Send client_id (and client_secret for a confidential client) in the body.", 401);
     if (looksLikeMetadataDocumentUrl(clientId)) {
-      // A metadata document client is public; its code is bound to its client_id and PKCE, no fetch is needed here.
       if (values.client_secret) throw new OAuthError("invalid_client", "A metadata document client has no client secret.", 401);
-      return {
-        client_id: clientId,
-        client_id_issued_at: 0,
-        redirect_uris: [],
-        grant_types: ["authorization_code"],
-        response_types: ["code"],
-        token_endpoint_auth_method: "none",
-      };
+      const client = await findClient(options, clientId, count);
+      if (client?.token_endpoint_auth_method === "private_key_jwt") return assertedClient(values, count);
+      return authenticateClient(client, undefined);
     }
     return authenticateClient(await registeredClient(clientId), values.client_secret);
   }
 
-  return (request: Request): Promise<Response> =>
+  async function assertedClient(values: Record<string, string>, count: CountQuota): Promise<ClientRecord> {
+    const allowLoopback = options.allowLoopbackMetadataDocuments ?? false;
+    try {
+      return await authenticateClientAssertion(values, {
+        issuer,
+        tokenEndpoint,
+        redis: options.redis,
+        now,
+        // Only a metadata document client can hold a key; a registration's client_id names none.
+        findClient: async (clientId) => (looksLikeMetadataDocumentUrl(clientId) ? findClient(options, clientId, count) : undefined),
+        keySet: (client) => clientKeySet(client, { redis: options.redis, count, allowLoopback }),
+      });
+    } catch (error) {
+      if (!(error instanceof ClientAssertionRefused)) throw error;
+      if (error.reason) (options.log ?? console.error)(`client assertion refused: ${error.reason}`);
+      throw new OAuthError("invalid_client", error.description, 401, { "WWW-Authenticate": 'Basic realm="oauth"' });
+    }
+  }
+
+  /** The request was counted against `oauth` already; a metadata document or key set fetch counts too. */
+  return (request: Request, count: CountQuota): Promise<Response> =>
     answering(async () => {
       if (request.headers.has("authorization")) {
         throw new OAuthError(
@@ -80,9 +110,9 @@ export function createTokenHandler(options: OAuthServerOptions) {
       const form = await readForm(request, maxTokenBodyBytes, ["resource"]);
       switch (form.values.grant_type) {
         case "client_credentials":
-          return jsonResponse(await clientCredentials(form));
+          return jsonResponse(await clientCredentials(form, count));
         case "authorization_code":
-          return jsonResponse(await authorizationCode(form));
+          return jsonResponse(await authorizationCode(form, count));
         case undefined:
           throw new OAuthError("invalid_request", "grant_type is required.");
         default:

@@ -351,6 +351,10 @@ describe("client ID metadata documents (loopback test mode)", () => {
       state: "c",
     });
     expect(html).toContain("Doc &lt;Client&gt;");
+    // Labelled by the host that publishes its document, not "Unverified", and not claiming a key.
+    const host = new URL(documentUrl).host;
+    expect(html).toContain(`<span class="badge">From ${host}</span>`);
+    expect(html).toContain("it does not prove itself with a key");
     const params = oauth.validateAuthResponse(as, client, location, "c");
     const token = await oauth.processAuthorizationCodeResponse(
       as,

@@ -102,9 +102,38 @@ describe("client ID metadata documents", () => {
     [
       "/m2m.json",
       (id) => validDocument(id, { grant_types: ["client_credentials"], token_endpoint_auth_method: "client_secret_post" }),
-      /public authorization_code client/,
+      /token_endpoint_auth_method must be one of none, private_key_jwt/,
+    ],
+    ["/public-m2m.json", (id) => validDocument(id, { grant_types: ["client_credentials"] }), /client_credentials needs a client secret/],
+    ["/public-keys.json", (id) => validDocument(id, { jwks_uri: `${id}.jwks` }), /public authorization_code client/],
+    ["/keyless.json", (id) => validDocument(id, { token_endpoint_auth_method: "private_key_jwt" }), /exactly one of jwks_uri and jwks/],
+    [
+      "/two-keys.json",
+      (id) => validDocument(id, { token_endpoint_auth_method: "private_key_jwt", jwks_uri: `${id}.jwks`, jwks: { keys: [{ kty: "EC" }] } }),
+      /exactly one of jwks_uri and jwks/,
+    ],
+    [
+      "/private-jwk.json",
+      (id) => validDocument(id, { token_endpoint_auth_method: "private_key_jwt", jwks: { keys: [{ kty: "EC", d: "secret" }] } }),
+      /public keys only/,
+    ],
+    [
+      "/bad-jwks-uri.json",
+      (id) => validDocument(id, { token_endpoint_auth_method: "private_key_jwt", jwks_uri: "ftp://a.example/k" }),
+      /jwks_uri must be/,
     ],
   ];
+
+  it("accepts a private_key_jwt document with a jwks_uri or inline jwks, for authorization_code or client_credentials", async () => {
+    const keyed = { token_endpoint_auth_method: "private_key_jwt", grant_types: ["authorization_code", "client_credentials"] };
+    const byUri = `${origin}/keyed-uri.json`;
+    publish("/keyed-uri.json", validDocument(byUri, { ...keyed, jwks_uri: `${origin}/keys.json` }));
+    expect(await resolve(byUri)).toMatchObject({ token_endpoint_auth_method: "private_key_jwt", jwks_uri: `${origin}/keys.json` });
+    const inline = `${origin}/keyed-inline.json`;
+    const jwks = { keys: [{ kty: "EC", crv: "P-256", x: "x", y: "y", kid: "k1" }] };
+    publish("/keyed-inline.json", validDocument(inline, { ...keyed, grant_types: ["client_credentials"], redirect_uris: [], jwks }));
+    expect(await resolve(inline)).toMatchObject({ grant_types: ["client_credentials"], jwks });
+  });
 
   it("answers every refused document the same invalid_client, and logs the reason with the URL in one line", async () => {
     const answers = new Set<string>();

@@ -36,7 +36,7 @@ Every resource is also an MCP resource (\`resources/list\`, \`resources/read\`),
 
 ${confirmationRule}
 
-Calling \`${briefToolName}\` without a token answers HTTP 401 with \`WWW-Authenticate: Bearer resource_metadata="${url(protectedResourceMetadataPath("mcp"))}", scope="svc:brief"\`: standard MCP clients then run OAuth by themselves (metadata discovery, dynamic registration or a client metadata document, PKCE). A token without \`svc:brief\` answers 403 \`insufficient_scope\`: ask for a token with that scope. Tokens issued for ${url(mcpPath)}, ${url(a2aPath)} or ${url("")} all work.
+Calling \`${briefToolName}\` without a token answers HTTP 401 with \`WWW-Authenticate: Bearer resource_metadata="${url(protectedResourceMetadataPath("mcp"))}", scope="svc:brief"\`: standard MCP clients then run OAuth by themselves (metadata discovery, dynamic registration or a client metadata document, PKCE; a document may declare private_key_jwt and sign a client assertion instead of staying public). A token without \`svc:brief\` answers 403 \`insufficient_scope\`: ask for a token with that scope. Tokens issued for ${url(mcpPath)}, ${url(a2aPath)} or ${url("")} all work.
 
 Pass \`dry_run: true\` first, then the real call; pass an \`idempotency_key\` to make retries safe. When a field is invalid the tool result has \`isError: true\` and names each field: fix them, confirm with the person, call again.
 
