@@ -44,6 +44,7 @@ const request = (fields: Partial<ListTasksRequest> = {}): ListTasksRequest => ({
   contextId: "",
   status: TaskState.TASK_STATE_UNSPECIFIED,
   pageToken: "",
+  statusTimestampAfter: undefined,
   pageSize: 50,
   ...fields,
 });
