@@ -12,3 +12,5 @@ export const maxStoredHistoryBytes = 4 * 1024;
  * task's lifetime, so it bounds storage without hiding a live task (a unit test checks the arithmetic).
  */
 export const maxIndexedTasks = 1000;
+/** ListTasks page sizes: the SDK's request handler applies the default and refuses sizes outside 1..max. */
+export const listPageSize = { default: 50, max: 100 } as const;

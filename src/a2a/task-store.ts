@@ -3,7 +3,7 @@ import { RequestMalformedError } from "@a2a-js/sdk/errors";
 import type { ServerCallContext, TaskStore } from "@a2a-js/sdk/server";
 import type { Redis } from "@upstash/redis";
 import { markStoreFailed } from "./caller.ts";
-import { maxIndexedTasks, maxStoredHistoryBytes, taskLifetimeSeconds } from "./constants.ts";
+import { listPageSize, maxIndexedTasks, maxStoredHistoryBytes, taskLifetimeSeconds } from "./constants.ts";
 import { afterCursor, decodeCursor, encodeCursor, indexKeys, placesOf, saveScript, scoreOf, taskKey, type Cursor } from "./task-index.ts";
 
 /** The OAuth client a call is authenticated as; tasks are visible only to the client that made them. */
@@ -73,7 +73,7 @@ export class UpstashTaskStore implements TaskStore {
    * status reads the (small) context index and keeps the tasks in that state.
    */
   async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
-    const pageSize = params.pageSize ?? 50;
+    const pageSize = params.pageSize ?? listPageSize.default;
     if (params.historyLength !== undefined && !(Number.isInteger(params.historyLength) && params.historyLength >= 0))
       throw new RequestMalformedError("historyLength must be a whole number, 0 or more.");
     const cursor = params.pageToken ? decodeCursor(params.pageToken) : undefined;

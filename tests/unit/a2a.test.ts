@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentBase, inProcessAgent } from "../support/a2a-agent.ts";
 import { policies } from "../../src/limits/policies.ts";
+import { listPageSize } from "../../src/a2a/constants.ts";
 
 /** The A2A handler in-process: routing, the brief's task states, and the protocol errors for malformed calls. */
 let agent: Awaited<ReturnType<typeof inProcessAgent>>;
@@ -86,9 +87,12 @@ describe("tasks are the caller's own", () => {
 
     const listed = await call(rpcOf("ListTasks", {}), owner);
     expect(listed.body.result.tasks.map((t: { id: string }) => t.id)).toEqual([taskId]);
-    expect(listed.body.result).toMatchObject({ nextPageToken: "", pageSize: 50, totalSize: 1 });
+    expect(listed.body.result).toMatchObject({ nextPageToken: "", pageSize: listPageSize.default, totalSize: 1 });
     expect(listed.body.result.tasks[0]).not.toHaveProperty("artifacts");
-    expect((await call(rpcOf("ListTasks", {}), other)).body.result).toEqual({ tasks: [], nextPageToken: "", pageSize: 50, totalSize: 0 });
+    const none = { tasks: [], nextPageToken: "", pageSize: listPageSize.default, totalSize: 0 };
+    expect((await call(rpcOf("ListTasks", {}), other)).body.result).toEqual(none);
+    // The largest page is served.
+    expect((await call(rpcOf("ListTasks", { pageSize: listPageSize.max }), owner)).body.result.tasks).toHaveLength(1);
 
     const unknown = crypto.randomUUID();
     for (const [method, params] of [
@@ -112,7 +116,7 @@ describe("tasks are the caller's own", () => {
   it.each([
     ["a page token it did not issue", { pageToken: "bm90LWEtY3Vyc29y" }],
     ["a page size of 0", { pageSize: 0 }],
-    ["a page size above 100", { pageSize: 101 }],
+    ["a page size above the maximum", { pageSize: listPageSize.max + 1 }],
     ["a page size that is not a number", { pageSize: "ten" }],
     ["a negative historyLength", { historyLength: -1 }],
     ["an unknown status", { status: "TASK_STATE_DREAMING" }],
