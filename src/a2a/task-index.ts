@@ -1,6 +1,5 @@
 import { TaskState, type Task } from "@a2a-js/sdk";
 import { RequestMalformedError } from "@a2a-js/sdk/errors";
-import { base64url } from "jose";
 
 /**
  * Each client's tasks, newest status first, for ListTasks: sorted sets scored by the status timestamp (ms) whose members
@@ -13,10 +12,21 @@ export const taskKey = (id: string) => `a2a:task:${id}`;
 /** An OAuth client id can be a URL, so it is encoded: no client's key can spell another's. */
 const ownerPrefix = (owner: string) => `a2a:tasks-of:${encodeURIComponent(owner)}`;
 
+// Base64url by hand, not jose's: the store must not make every read of the agent load jose (tests/build checks reads).
+const toBase64url = (bytes: Uint8Array) =>
+  btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
+const fromBase64url = (text: string) => {
+  if (!/^[\w-]*$/.test(text)) throw new SyntaxError("not base64url");
+  return Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+};
+
 /** A context id is chosen by the client and can be long: the key holds its SHA-256. */
 async function contextDigest(contextId: string) {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(contextId));
-  return base64url.encode(new Uint8Array(digest));
+  return toBase64url(new Uint8Array(digest));
 }
 
 const listedStates = Object.values(TaskState).filter((s): s is TaskState => typeof s === "number" && s >= 0);
@@ -64,12 +74,12 @@ export interface Cursor {
   id: string;
 }
 
-export const encodeCursor = ({ score, id }: Cursor) => base64url.encode(JSON.stringify([score, id]));
+export const encodeCursor = ({ score, id }: Cursor) => toBase64url(new TextEncoder().encode(JSON.stringify([score, id])));
 
 export function decodeCursor(token: string): Cursor {
   let decoded: unknown;
   try {
-    decoded = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(base64url.decode(token)));
+    decoded = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(fromBase64url(token)));
   } catch {
     decoded = undefined;
   }
