@@ -32,7 +32,7 @@ export function agentCard(baseUrl: string, prebuilt: Pick<PrebuiltResources, "of
     description:
       `Public facts about ${studio}, a web-development studio (company, offers in USD, case studies, pages, contact: the same ` +
       `JSON as ${url(apiBase)}), and filing a project brief that a person answers by e-mail. Reads need no token; the ` +
-      `brief needs an OAuth access token with the scope svc:brief.` +
+      `brief needs an OAuth access token with the scope svc:brief. With a token, ListTasks lists the tasks your own client made (never another's).` +
       (prebuilt.site.sample_content ? " The facts are sample content about a fictional studio." : ""),
     supportedInterfaces: protocolVersions.map((protocolVersion) => ({ url: url(a2aPath), protocolBinding: "JSONRPC", protocolVersion })),
     provider: { organization: studio, url: baseUrl },

@@ -7,3 +7,10 @@ export const maxA2ABodyBytes = 64 * 1024;
 export const taskLifetimeSeconds = 24 * 3600;
 /** The most history a stored task keeps, newest messages first, in bytes of JSON. */
 export const maxStoredHistoryBytes = 4 * 1024;
+/**
+ * The most tasks ListTasks can show a client (its newest): above what the a2a-briefs quota lets one client make in a
+ * task's lifetime, so it bounds storage without hiding a live task (a unit test checks the arithmetic).
+ */
+export const maxIndexedTasks = 1000;
+/** ListTasks page sizes: the SDK's request handler applies the default and refuses sizes outside 1..max. */
+export const listPageSize = { default: 50, max: 100 } as const;

@@ -77,9 +77,11 @@ export function createA2AHandler({ baseUrl, card, requestHandler, verifier, limi
       route = chooseSkill(view);
     }
     const brief = route?.kind === "brief";
+    // A client lists only its own tasks, so an anonymous ListTasks is asked to authenticate (any valid token).
+    const needsToken = brief || rpc.method === "ListTasks";
 
     let user: AuthenticatedClient | undefined;
-    if (verifier && (brief || c.req.header("authorization") !== undefined)) {
+    if (verifier && (needsToken || c.req.header("authorization") !== undefined)) {
       const caller = await requireToken(verifier, c.req.raw, { baseUrl, resource: "a2a", scopes: brief ? ["svc:brief"] : [] });
       user = new AuthenticatedClient(caller.clientId, caller.scopes);
     }

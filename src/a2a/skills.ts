@@ -91,7 +91,7 @@ export function briefSkillDescription(prebuilt: Pick<PrebuiltResources, "offers"
       .join(", ")}. With "dry_run": true it is authenticated and validated only. ` +
     'Name the skill in message.metadata.skillId or as "skill" in the data part. Needs an OAuth access token with the scope ' +
     "svc:brief. Missing or invalid fields put the task in input-required, naming each field; a filed brief completes the " +
-    "task with the receipt (lead_id) as an artifact."
+    "task with the receipt (lead_id) as an artifact. GetTask and ListTasks (with the same token) find a client's own briefs later."
   );
 }
 

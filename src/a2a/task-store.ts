@@ -1,11 +1,10 @@
-import { Task } from "@a2a-js/sdk";
-import { UnsupportedOperationError } from "@a2a-js/sdk/errors";
+import { Task, TaskState, type ListTasksRequest, type ListTasksResponse } from "@a2a-js/sdk";
+import { RequestMalformedError } from "@a2a-js/sdk/errors";
 import type { ServerCallContext, TaskStore } from "@a2a-js/sdk/server";
 import type { Redis } from "@upstash/redis";
 import { markStoreFailed } from "./caller.ts";
-import { maxStoredHistoryBytes, taskLifetimeSeconds } from "./constants.ts";
-
-const key = (id: string) => `a2a:task:${id}`;
+import { listPageSize, maxIndexedTasks, maxStoredHistoryBytes, taskLifetimeSeconds } from "./constants.ts";
+import { afterCursor, decodeCursor, encodeCursor, indexKeys, placesOf, saveScript, scoreOf, taskKey, type Cursor } from "./task-index.ts";
 
 /** The OAuth client a call is authenticated as; tasks are visible only to the client that made them. */
 const ownerOf = (context: ServerCallContext) => (context.user?.isAuthenticated ? context.user.userName : "");
@@ -30,32 +29,112 @@ async function reaching<T>(context: ServerCallContext, call: () => Promise<T>): 
   }
 }
 
+const parsed = (stored: StoredTask | string | null) => (typeof stored === "string" ? (JSON.parse(stored) as StoredTask) : stored);
+
 /**
- * Tasks in Upstash (the local store locally), so any function instance can answer GetTask and CancelTask. A task
- * another client made is "not found", never "forbidden" (A2A: do not reveal what the caller cannot access).
+ * Tasks in Upstash (the local store locally), so any function instance can answer GetTask, CancelTask and ListTasks. A
+ * task another client made is "not found", never "forbidden" (A2A: do not reveal what the caller cannot access), and
+ * ListTasks reads only the caller's own index (task-index.ts); an anonymous caller has none.
  */
 export class UpstashTaskStore implements TaskStore {
   readonly redis: Redis;
   readonly lifetimeSeconds: number;
-  constructor(redis: Redis, lifetimeSeconds = taskLifetimeSeconds) {
+  readonly now: () => number;
+  readonly maxIndexed: number;
+  constructor(redis: Redis, { lifetimeSeconds = taskLifetimeSeconds, now = Date.now, maxIndexed = maxIndexedTasks } = {}) {
     this.redis = redis;
     this.lifetimeSeconds = lifetimeSeconds;
+    this.now = now;
+    this.maxIndexed = maxIndexed;
   }
 
   async save(task: Task, context: ServerCallContext): Promise<void> {
-    const record: StoredTask = { owner: ownerOf(context), task: withBoundedHistory(Task.toJSON(task) as TaskJson) };
-    await reaching(context, () => this.redis.set(key(task.id), JSON.stringify(record), { ex: this.lifetimeSeconds }));
+    const owner = ownerOf(context);
+    const record = JSON.stringify({ owner, task: withBoundedHistory(Task.toJSON(task) as TaskJson) } satisfies StoredTask);
+    if (!owner) {
+      await reaching(context, () => this.redis.set(taskKey(task.id), record, { ex: this.lifetimeSeconds }));
+      return;
+    }
+    const now = this.now();
+    const { listed, left } = await placesOf(owner, task);
+    const args = [record, this.lifetimeSeconds, scoreOf(task, now), task.id, this.expiredAtOrBefore(), this.maxIndexed];
+    await reaching(context, () => this.redis.eval(saveScript, [taskKey(task.id), ...listed, ...left], args));
   }
 
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
-    const stored = await reaching(context, () => this.redis.get<StoredTask | string>(key(taskId)));
-    const record = typeof stored === "string" ? (JSON.parse(stored) as StoredTask) : stored;
+    const record = parsed(await reaching(context, () => this.redis.get<StoredTask | string>(taskKey(taskId))));
     if (!record || record.owner !== ownerOf(context)) return undefined;
     return Task.fromJSON(record.task);
   }
 
-  async list(): Promise<never> {
-    throw new UnsupportedOperationError("ListTasks is not offered: fetch a task by its id with GetTask.");
+  /**
+   * The caller's tasks, newest status first, a page at a time (the handler has checked pageSize, status and
+   * statusTimestampAfter). The filter picks the index: contextId's, else the status's, else all; a contextId with a
+   * status reads the (small) context index and keeps the tasks in that state.
+   */
+  async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
+    const pageSize = params.pageSize ?? listPageSize.default;
+    if (params.historyLength !== undefined && !(Number.isInteger(params.historyLength) && params.historyLength >= 0))
+      throw new RequestMalformedError("historyLength must be a whole number, 0 or more.");
+    const cursor = params.pageToken ? decodeCursor(params.pageToken) : undefined;
+    const owner = ownerOf(context);
+    if (!owner) return { tasks: [], nextPageToken: "", pageSize, totalSize: 0 };
+
+    const status = params.status === TaskState.TASK_STATE_UNSPECIFIED ? undefined : params.status;
+    const index = params.contextId
+      ? await indexKeys.context(owner, params.contextId)
+      : status !== undefined
+        ? indexKeys.state(owner, status)
+        : indexKeys.all(owner);
+    const wanted = (task: Task) => status === undefined || task.status?.state === status;
+    const after = params.statusTimestampAfter ? Date.parse(params.statusTimestampAfter) : -Infinity;
+    const min = `(${Math.max(after, this.expiredAtOrBefore())}` as const;
+
+    const found: { task: Task; at: Cursor }[] = [];
+    const batch = pageSize + 1;
+    let offset = 0;
+    while (found.length <= pageSize) {
+      const max = cursor ? cursor.score : "+inf";
+      const reply = await reaching(context, () =>
+        this.redis.zrange<(string | number)[]>(index, max, min, { byScore: true, rev: true, withScores: true, offset, count: batch }),
+      );
+      offset += reply.length / 2;
+      const entries = afterCursor(reply, cursor);
+      if (entries.length > 0) {
+        const stored = await reaching(context, () => this.redis.mget<(StoredTask | string | null)[]>(...entries.map((e) => taskKey(e.id))));
+        stored.forEach((value, i) => {
+          const record = parsed(value);
+          if (record?.owner !== owner) return;
+          const task = Task.fromJSON(record.task);
+          if (wanted(task)) found.push({ task, at: entries[i]! });
+        });
+      }
+      if (reply.length / 2 < batch) break;
+    }
+    const page = found.slice(0, pageSize);
+    return {
+      tasks: page.map(({ task }) => (params.includeArtifacts ? task : { ...task, artifacts: [] })),
+      nextPageToken: found.length > pageSize ? encodeCursor(page.at(-1)!.at) : "",
+      pageSize,
+      totalSize: await this.totalOf(index, min, params.contextId && status !== undefined ? wanted : undefined, context),
+    };
+  }
+
+  /** How many tasks the filters match, before pagination: counted in the index, or read when it holds other states. */
+  private async totalOf(index: string, min: `(${number}`, wanted: ((task: Task) => boolean) | undefined, context: ServerCallContext) {
+    if (!wanted) return reaching(context, () => this.redis.zcount(index, min, "+inf"));
+    const ids = await reaching(context, () => this.redis.zrange<string[]>(index, "+inf", min, { byScore: true, rev: true }));
+    if (ids.length === 0) return 0;
+    const stored = await reaching(context, () => this.redis.mget<(StoredTask | string | null)[]>(...ids.map(taskKey)));
+    return stored.filter((value) => {
+      const record = parsed(value);
+      return record !== null && wanted(Task.fromJSON(record.task));
+    }).length;
+  }
+
+  /** Index entries scored at or below this are older than the task lifetime: their tasks have expired. */
+  private expiredAtOrBefore() {
+    return this.now() - this.lifetimeSeconds * 1000;
   }
 }
 

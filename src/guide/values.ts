@@ -1,6 +1,13 @@
 import { A2A_ERROR_CODE } from "@a2a-js/sdk/errors";
 import { securitySchemeNames } from "../a2a/card.ts";
-import { maxA2ABodyBytes, maxStoredHistoryBytes, protocolVersions, taskLifetimeSeconds } from "../a2a/constants.ts";
+import {
+  listPageSize,
+  maxA2ABodyBytes,
+  maxIndexedTasks,
+  maxStoredHistoryBytes,
+  protocolVersions,
+  taskLifetimeSeconds,
+} from "../a2a/constants.ts";
 import { a2aErrorCodes } from "../a2a/errors.ts";
 import { minimumNoticeDays } from "../api/deprecations.ts";
 import { idempotencyKeyMaxLength, maxBriefBytes } from "../briefs/limits.ts";
@@ -95,7 +102,12 @@ export function guideValues(site: Site) {
       "mcp-resource-cache": durationInWords(resourceTtlSeconds),
       "mcp-confirmation": durationInWords(requestStateTtlSeconds),
     },
-    length: { "idempotency-key": String(idempotencyKeyMaxLength) },
+    length: {
+      "idempotency-key": String(idempotencyKeyMaxLength),
+      "a2a-list-page": String(listPageSize.default),
+      "a2a-list-page-max": String(listPageSize.max),
+      "a2a-listed-tasks": String(maxIndexedTasks),
+    },
     url: {
       "api-index": url(resourcePaths.index),
       company: url(resourcePaths.company),

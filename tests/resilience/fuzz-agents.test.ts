@@ -245,15 +245,7 @@ describe("fuzzing A2A", () => {
     {
       weight: 2,
       arbitrary: fc.record({
-        method: fc.constantFrom(
-          "GetTask",
-          "tasks/get",
-          "CancelTask",
-          "tasks/cancel",
-          "ListTasks",
-          "TaskResubscription",
-          "tasks/resubscribe",
-        ),
+        method: fc.constantFrom("GetTask", "tasks/get", "CancelTask", "tasks/cancel", "TaskResubscription", "tasks/resubscribe"),
         params: mutated({
           id: fc.oneof(fc.uuid(), fc.string()),
           name: fc.oneof(
@@ -261,6 +253,28 @@ describe("fuzzing A2A", () => {
             fc.string(),
           ),
           historyLength: fc.integer(),
+        }),
+      }),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.record({
+        method: fc.constant("ListTasks"),
+        params: mutated({
+          pageSize: fc.oneof(fc.integer({ min: -5, max: 120 }), fc.string()),
+          pageToken: fc.oneof(
+            fc.base64String(),
+            fc.string(),
+            fc.json().map((j) => Buffer.from(j).toString("base64url")),
+          ),
+          status: fc.constantFrom("TASK_STATE_COMPLETED", "TASK_STATE_INPUT_REQUIRED", "TASK_STATE_UNSPECIFIED", "COMPLETED", 3, -1),
+          contextId: fc.oneof(fc.uuid(), fc.string()),
+          historyLength: fc.oneof(fc.integer(), fc.double()),
+          statusTimestampAfter: fc.oneof(
+            fc.date({ noInvalidDate: true }).map((t) => t.toISOString()),
+            fc.string(),
+          ),
+          includeArtifacts: fc.oneof(fc.boolean(), jsonValue),
         }),
       }),
     },
@@ -293,7 +307,7 @@ describe("fuzzing A2A", () => {
     },
   );
 
-  it("POST /a2a/v1: methods and params, message/send with mutated parts, tasks/get ids", async () => {
+  it("POST /a2a/v1: methods and params, message/send with mutated parts, tasks/get ids, ListTasks filters and cursors", async () => {
     const outcomes = { result: 0, error: 0, none: 0 };
     const cases = await fuzz(
       "POST /a2a/v1",

@@ -121,11 +121,18 @@ describe.each(["down", "slow", "http-500", "malformed"] as const)("when Upstash 
 
   it(
     outage
-      ? "/a2a/v1 serves reads; a brief answers a JSON-RPC service_unavailable error (503, Retry-After)"
+      ? "/a2a/v1 serves reads; a brief and ListTasks answer a JSON-RPC service_unavailable error (503, Retry-After)"
       : "/a2a/v1 answers a JSON-RPC service_unavailable error (503, Retry-After)",
     async () => {
       const read = await answered(d.a2a(a2aSend([{ text: "What do your offers cost?" }])));
       const file = await answered(d.a2a(a2aSend([{ data: brief() }], await bearer(), { skillId: "svc-project-brief" })));
+      const list = await answered(
+        d.a2a(json({ jsonrpc: "2.0", id: 8, method: "ListTasks", params: {} }, { "a2a-version": "1.0", ...(await bearer()) })),
+      );
+      // Listing reads the task index: it fails with the store, whatever else is served (a read request answers its id).
+      expect(list.status).toBe(503);
+      expectRetryAfter(list);
+      expect((await expectRpcError(list, outage ? 8 : undefined)).error.code).toBe(-32093);
       if (outage) {
         expect(read.status).toBe(200);
         expect(((await read.json()) as { result: { message: unknown } }).result.message).toBeDefined();

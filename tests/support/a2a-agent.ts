@@ -47,8 +47,8 @@ export async function inProcessAgent({ bare = false } = {}) {
   return {
     prebuilt,
     sent,
-    token: async (scope: string) =>
-      (await issueAccessToken(keys, agentBase, { clientId: "client-1", scope, audience: `${agentBase}/a2a/v1` }, Date.now())).access_token,
+    token: async (scope: string, clientId = "client-1") =>
+      (await issueAccessToken(keys, agentBase, { clientId, scope, audience: `${agentBase}/a2a/v1` }, Date.now())).access_token,
     /** One JSON-RPC call; every call comes from a new client IP unless one is given. */
     rpc: (body: unknown, headers: Record<string, string> = {}, from = `10.1.${Math.floor(++ip / 250)}.${ip % 250}`) =>
       handler(

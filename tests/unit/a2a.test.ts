@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inProcessAgent } from "../support/a2a-agent.ts";
+import { agentBase, inProcessAgent } from "../support/a2a-agent.ts";
 import { policies } from "../../src/limits/policies.ts";
+import { listPageSize } from "../../src/a2a/constants.ts";
 
 /** The A2A handler in-process: routing, the brief's task states, and the protocol errors for malformed calls. */
 let agent: Awaited<ReturnType<typeof inProcessAgent>>;
@@ -65,6 +66,66 @@ describe("the brief", () => {
     expect((await call({ jsonrpc: "2.0", id: 3, method: "GetTask", params: { id: taskId } })).body.error?.code).toBe(-32001);
     const cancel = await call({ jsonrpc: "2.0", id: 4, method: "CancelTask", params: { id: taskId } }, auth);
     expect(cancel.body.error?.code).toBe(-32002);
+  });
+});
+
+describe("tasks are the caller's own", () => {
+  const rpcOf = (method: string, params: Record<string, unknown>) => ({ jsonrpc: "2.0", id: 9, method, params });
+
+  it("asks an anonymous ListTasks for a token: 401 with the challenge, and a JSON-RPC error", async () => {
+    const { res, body } = await call(rpcOf("ListTasks", {}));
+    expect(res.status).toBe(401);
+    expect(res.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${agentBase}/.well-known/oauth-protected-resource/a2a/v1"`);
+    expect(body.error?.code).toBe(-32091);
+  });
+
+  it("lists a client's own tasks only, and answers another client's task exactly as an unknown one", async () => {
+    const owner = { authorization: `Bearer ${await agent.token("svc:brief", "owner-client")}` };
+    const other = { authorization: `Bearer ${await agent.token("svc:brief", "other-client")}` };
+    const made = await call(send([{ data: { full_name: "Ada" } }], { skillId: "svc-project-brief" }), owner);
+    const taskId = made.body.result.task.id as string;
+
+    const listed = await call(rpcOf("ListTasks", {}), owner);
+    expect(listed.body.result.tasks.map((t: { id: string }) => t.id)).toEqual([taskId]);
+    expect(listed.body.result).toMatchObject({ nextPageToken: "", pageSize: listPageSize.default, totalSize: 1 });
+    expect(listed.body.result.tasks[0]).not.toHaveProperty("artifacts");
+    const none = { tasks: [], nextPageToken: "", pageSize: listPageSize.default, totalSize: 0 };
+    expect((await call(rpcOf("ListTasks", {}), other)).body.result).toEqual(none);
+    // The largest page is served.
+    expect((await call(rpcOf("ListTasks", { pageSize: listPageSize.max }), owner)).body.result.tasks).toHaveLength(1);
+
+    const unknown = crypto.randomUUID();
+    for (const [method, params] of [
+      ["GetTask", (id: string) => ({ id })],
+      ["CancelTask", (id: string) => ({ id })],
+      ["SubscribeToTask", (id: string) => ({ id })],
+      ["GetTaskPushNotificationConfig", (id: string) => ({ taskId: id, id: "c" })],
+      ["ListTaskPushNotificationConfigs", (id: string) => ({ taskId: id })],
+      ["SendMessage", (id: string) => send([{ data: { company_name: "AE" } }], undefined, { taskId: id }).params],
+    ] as const) {
+      const theirs = await call(rpcOf(method, params(taskId)), other);
+      const none = await call(rpcOf(method, params(unknown)), other);
+      expect(theirs.res.status, method).toBe(none.res.status);
+      expect(theirs.body.error?.code, method).toBe(none.body.error?.code);
+      expect(theirs.body.error?.message.replace(taskId, "<id>"), method).toBe(none.body.error?.message.replace(unknown, "<id>"));
+    }
+    // The owner's task is untouched by the other client's attempts.
+    expect((await call(rpcOf("GetTask", { id: taskId }), owner)).body.result.status.state).toBe("TASK_STATE_INPUT_REQUIRED");
+  });
+
+  it.each([
+    ["a page token it did not issue", { pageToken: "bm90LWEtY3Vyc29y" }],
+    ["a page size of 0", { pageSize: 0 }],
+    ["a page size above the maximum", { pageSize: listPageSize.max + 1 }],
+    ["a page size that is not a number", { pageSize: "ten" }],
+    ["a negative historyLength", { historyLength: -1 }],
+    ["an unknown status", { status: "TASK_STATE_DREAMING" }],
+    ["a statusTimestampAfter that is not a time", { statusTimestampAfter: "yesterday" }],
+  ])("refuses ListTasks with %s as InvalidParams", async (_, params) => {
+    const auth = { authorization: `Bearer ${await agent.token("svc:read")}` };
+    const { res, body } = await call(rpcOf("ListTasks", params), auth);
+    expect(res.status).toBe(200);
+    expect(body.error?.code).toBe(-32602);
   });
 });
 
@@ -152,7 +213,6 @@ describe("protocol errors, never a 5xx", () => {
     ["a file part", send([{ url: "https://example.com/x.pdf", mediaType: "application/pdf" }]), 200, -32005],
     ["no parts", send([]), 200, -32005],
     ["streaming", { ...send([{ text: "offers" }]), method: "SendStreamingMessage" }, 200, -32004],
-    ["ListTasks", { jsonrpc: "2.0", id: 1, method: "ListTasks", params: {} }, 200, -32004],
     ["an oversized body", send([{ text: "x".repeat(70_000) }]), 413, -32094],
   ])("answers %s with a JSON-RPC error", async (_, body, status, code) => {
     const { res, body: answer } = await call(body);

@@ -1,4 +1,4 @@
-import { taskLifetimeSeconds } from "../../a2a/constants.ts";
+import { listPageSize, taskLifetimeSeconds } from "../../a2a/constants.ts";
 import { briefExamples, briefSkillId, readSkills } from "../../a2a/skills.ts";
 import { perWindow, policies } from "../../limits/policies.ts";
 
@@ -18,7 +18,7 @@ export function a2aSkill(site: Site): Skill {
   });
   return {
     name: `${skillPrefix(site)}-a2a`,
-    description: `Talk to ${site.company.name}'s A2A agent at ${url(a2aPath)} (A2A 1.0 JSON-RPC, 0.3 too) to get its services, offers, case studies and contact details as data parts, and to file a project brief with the ${briefSkillId} skill. Use from an A2A client.`,
+    description: `Talk to ${site.company.name}'s A2A agent at ${url(a2aPath)} (A2A 1.0 JSON-RPC, 0.3 too) to get its services, offers, case studies and contact details as data parts, to file a project brief with the ${briefSkillId} skill, and to list the briefs your client filed. Use from an A2A client.`,
     body: `# ${site.company.name} over A2A
 
 The agent card is at ${url(agentCardPath)} (signed with a key from ${url(oauthPaths.jwks)}). The agent speaks the JSON-RPC binding at ${url(a2aPath)}; send \`A2A-Version: 1.0\` (without it, the 0.3 method names apply).
@@ -39,7 +39,11 @@ ${example}
 
 Without a token: HTTP 401 with \`WWW-Authenticate: Bearer ... resource_metadata="${url(protectedResourceMetadataPath("a2a"))}"\`; without \`svc:brief\`: 403. Missing or invalid fields put the task in \`input-required\` naming each field: send a follow-up message with the same task id and the fixed fields. A filed brief completes the task with the lead id as an artifact; fetch it again later with \`GetTask\`.
 
-## 3. Limits and errors
+## 3. Find your earlier tasks
+
+\`ListTasks\` with the same token lists the tasks your OAuth client made (never another's), newest first, ${listPageSize.default} to a page: send \`nextPageToken\` back as \`pageToken\` until it is empty. Filter with \`status\` (\`TASK_STATE_INPUT_REQUIRED\`: briefs waiting for fields), \`contextId\` or \`statusTimestampAfter\`; set \`includeArtifacts: true\` to get the receipts. Without a token: HTTP 401.
+
+## 4. Limits and errors
 
 ${quota.quota} requests per ${quota.windowSeconds} seconds per IP address (RateLimit headers; HTTP 429 with Retry-After and a JSON-RPC error past it); bodies up to 64 KB. Messages to the brief skill, valid or not, also count against \`a2a-briefs\`: ${policies["a2a-briefs"].quota} ${perWindow(policies["a2a-briefs"].windowSeconds)} per client. Tasks are kept ${taskLifetimeSeconds / 3600} hours. Details: ${url(`${pagePaths.developers}#a2a`)}.
 `,
