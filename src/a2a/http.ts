@@ -55,7 +55,8 @@ export function createA2AHandler({ baseUrl, card, requestHandler, verifier, limi
   app.use(async (c, next) => {
     await next();
     const type = jsonRpcResponseType(c.req.header("accept"));
-    if (type !== "application/json" && c.res.headers.get("content-type")?.startsWith("application/json")) setHeaders(c, { "Content-Type": type });
+    if (type !== "application/json" && c.res.headers.get("content-type")?.startsWith("application/json"))
+      setHeaders(c, { "Content-Type": type });
   });
   app.use(publicCors(["POST"], requestHeaders));
   if (limiter) app.use(quota(limiter, "a2a", { whenUnreachable: "serve", log }));
@@ -96,7 +97,10 @@ export function createA2AHandler({ baseUrl, card, requestHandler, verifier, limi
       const view = viewOfJson(message, version);
       if (!view) return { refused: "invalid_params", message: "params.message with a parts array of valid parts is required." };
       if (view.otherParts > 0 || view.texts.length + view.data.length === 0)
-        return { refused: "content_type_not_supported", message: "Send text parts and data parts (application/json) only; files are not read." };
+        return {
+          refused: "content_type_not_supported",
+          message: "Send text parts and data parts (application/json) only; files are not read.",
+        };
       route = chooseSkill(view);
     }
     const brief = route?.kind === "brief";
@@ -172,7 +176,8 @@ export function createA2AHandler({ baseUrl, card, requestHandler, verifier, limi
     sdkRest ??= import("./rest-bridge.ts").then(({ sdkRestHandler }) => sdkRestHandler(requestHandler, a2aRestPath));
     const answer = await (await sdkRest)({ request: c.req.raw, body, context: admitted.context });
     if (storeFailed(admitted.context)) throw new Refusal("service_unavailable", { headers: { "Retry-After": "30" } });
-    if (!answer) throw new Refusal("not_found", { detail: `${c.req.method} ${c.req.path} is not an operation of A2A's HTTP+JSON binding.` });
+    if (!answer)
+      throw new Refusal("not_found", { detail: `${c.req.method} ${c.req.path} is not an operation of A2A's HTTP+JSON binding.` });
     return answer;
   });
   rest.all(`${a2aRestPath}/*`, (c) => {

@@ -6,8 +6,6 @@ export const a2aMediaType = "application/a2a+json";
  * application/json (what every 0.3 client and the SDK's JSON-RPC client ask for).
  */
 export function jsonRpcResponseType(accept: string | null | undefined): string {
-  const named = (accept ?? "")
-    .split(",")
-    .map((range) => range.split(";")[0]!.trim().toLowerCase());
+  const named = (accept ?? "").split(",").map((range) => range.split(";")[0]!.trim().toLowerCase());
   return named.includes(a2aMediaType) ? a2aMediaType : "application/json";
 }

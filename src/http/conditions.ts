@@ -31,13 +31,7 @@ export interface Condition {
 
 /** The google.rpc.Code names the HTTP+JSON binding answers with (AIP-193). */
 export type GoogleRpcCode =
-  | "INVALID_ARGUMENT"
-  | "NOT_FOUND"
-  | "UNIMPLEMENTED"
-  | "PERMISSION_DENIED"
-  | "UNAUTHENTICATED"
-  | "RESOURCE_EXHAUSTED"
-  | "UNAVAILABLE";
+  "INVALID_ARGUMENT" | "NOT_FOUND" | "UNIMPLEMENTED" | "PERMISSION_DENIED" | "UNAUTHENTICATED" | "RESOURCE_EXHAUSTED" | "UNAVAILABLE";
 
 const briefs = policies["briefs-per-client"];
 

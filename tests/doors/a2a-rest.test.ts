@@ -27,8 +27,7 @@ const userMessage = (parts: unknown[], metadata?: Record<string, unknown>) => ({
   ...(metadata ? { metadata } : {}),
 });
 const errorOf = async (res: Response) =>
-  ((await res.json()) as { error: { code: number; status: string; message: string; details: { reason: string; domain: string }[] } })
-    .error;
+  ((await res.json()) as { error: { code: number; status: string; message: string; details: { reason: string; domain: string }[] } }).error;
 
 describe("HTTP+JSON reads", () => {
   it("answers a read skill with the SDK's SendMessageResponse in application/a2a+json", async () => {
@@ -45,14 +44,22 @@ describe("HTTP+JSON reads", () => {
 
   it("takes application/a2a+json bodies, and answers GetTask of an unknown task with the SDK's NOT_FOUND", async () => {
     const res = await d.a2a(
-      { method: "POST", headers: { ...v1, "content-type": "application/a2a+json" }, body: JSON.stringify({ message: userMessage([{ text: "offers" }]) }) },
+      {
+        method: "POST",
+        headers: { ...v1, "content-type": "application/a2a+json" },
+        body: JSON.stringify({ message: userMessage([{ text: "offers" }]) }),
+      },
       d.nextIp(),
       "/a2a/v1/rest/message:send",
     );
     expect(res.status).toBe(200);
     const missing = await d.a2a({ headers: v1 }, d.nextIp(), "/a2a/v1/rest/tasks/no-such-task");
     expect(missing.status).toBe(404);
-    expect(await errorOf(missing)).toMatchObject({ code: 404, status: "NOT_FOUND", details: [{ reason: "TASK_NOT_FOUND", domain: "a2a-protocol.org" }] });
+    expect(await errorOf(missing)).toMatchObject({
+      code: 404,
+      status: "NOT_FOUND",
+      details: [{ reason: "TASK_NOT_FOUND", domain: "a2a-protocol.org" }],
+    });
   });
 });
 
@@ -79,12 +86,54 @@ describe("HTTP+JSON refusals, in the AIP-193 shape", () => {
     ["an unknown route", { headers: v1 }, "/a2a/v1/rest/nothing/here", 404, "NOT_FOUND", "NOT_FOUND"],
     ["a wrong method", { method: "DELETE", headers: v1 }, "/a2a/v1/rest/tasks/x", 405, "UNIMPLEMENTED", "METHOD_NOT_ALLOWED"],
     ["malformed JSON", json("{", v1), "/a2a/v1/rest/message:send", 400, "INVALID_ARGUMENT", "INVALID_JSON"],
-    ["another media type", { method: "POST", headers: { ...v1, "content-type": "text/plain" }, body: "hi" }, "/a2a/v1/rest/message:send", 415, "INVALID_ARGUMENT", "UNSUPPORTED_MEDIA_TYPE"],
-    ["an oversized body", json({ message: { parts: [{ text: "x".repeat(70_000) }] } }, v1), "/a2a/v1/rest/message:send", 413, "INVALID_ARGUMENT", "PAYLOAD_TOO_LARGE"],
-    ["a message without parts", json({ message: { messageId: "m" } }, v1), "/a2a/v1/rest/message:send", 400, "INVALID_ARGUMENT", "INVALID_PARAMS"],
-    ["a file part", json({ message: userMessage([{ url: "https://x.example/f" }]) }, v1), "/a2a/v1/rest/message:send", 400, "INVALID_ARGUMENT", "CONTENT_TYPE_NOT_SUPPORTED"],
-    ["no A2A-Version (0.3, not served on REST)", { headers: {} }, "/a2a/v1/rest/tasks/x", 400, "FAILED_PRECONDITION", "VERSION_NOT_SUPPORTED"],
-    ["streaming", json({ message: userMessage([{ text: "offers" }]) }, v1), "/a2a/v1/rest/message:stream", 400, "FAILED_PRECONDITION", "UNSUPPORTED_OPERATION"],
+    [
+      "another media type",
+      { method: "POST", headers: { ...v1, "content-type": "text/plain" }, body: "hi" },
+      "/a2a/v1/rest/message:send",
+      415,
+      "INVALID_ARGUMENT",
+      "UNSUPPORTED_MEDIA_TYPE",
+    ],
+    [
+      "an oversized body",
+      json({ message: { parts: [{ text: "x".repeat(70_000) }] } }, v1),
+      "/a2a/v1/rest/message:send",
+      413,
+      "INVALID_ARGUMENT",
+      "PAYLOAD_TOO_LARGE",
+    ],
+    [
+      "a message without parts",
+      json({ message: { messageId: "m" } }, v1),
+      "/a2a/v1/rest/message:send",
+      400,
+      "INVALID_ARGUMENT",
+      "INVALID_PARAMS",
+    ],
+    [
+      "a file part",
+      json({ message: userMessage([{ url: "https://x.example/f" }]) }, v1),
+      "/a2a/v1/rest/message:send",
+      400,
+      "INVALID_ARGUMENT",
+      "CONTENT_TYPE_NOT_SUPPORTED",
+    ],
+    [
+      "no A2A-Version (0.3, not served on REST)",
+      { headers: {} },
+      "/a2a/v1/rest/tasks/x",
+      400,
+      "FAILED_PRECONDITION",
+      "VERSION_NOT_SUPPORTED",
+    ],
+    [
+      "streaming",
+      json({ message: userMessage([{ text: "offers" }]) }, v1),
+      "/a2a/v1/rest/message:stream",
+      400,
+      "FAILED_PRECONDITION",
+      "UNSUPPORTED_OPERATION",
+    ],
   ] as const)("answers %s with its status and reason", async (_, init, path, status, name, reason) => {
     const res = await d.a2a(init as RequestInit, d.nextIp(), path);
     expect(res.status).toBe(status);
@@ -105,7 +154,9 @@ describe("HTTP+JSON refusals, in the AIP-193 shape", () => {
 describe("the media type on JSON-RPC", () => {
   it("answers application/a2a+json to a client that accepts it, application/json otherwise", async () => {
     const call = { jsonrpc: "2.0", id: 1, method: "GetTask", params: { id: "x" } };
-    const preferring = await d.a2a(json(call, { ...v1, "content-type": "application/a2a+json", accept: "application/a2a+json, application/json" }));
+    const preferring = await d.a2a(
+      json(call, { ...v1, "content-type": "application/a2a+json", accept: "application/a2a+json, application/json" }),
+    );
     expect(preferring.headers.get("content-type")).toBe("application/a2a+json");
     expect(await preferring.json()).toMatchObject({ error: { code: -32001 } });
     const plain = await d.a2a(json(call, v1));

@@ -25,7 +25,8 @@ const store = new Redis({ url: inject("store").url, token: inject("store").token
 type FetchImpl = typeof fetch;
 const withToken = (token?: string): FetchImpl =>
   token
-    ? (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), Authorization: `Bearer ${token}` } })
+    ? (input, init) =>
+        fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), Authorization: `Bearer ${token}` } })
     : fetch;
 
 const bindings: [string, "JSONRPC" | "HTTP+JSON", (fetchImpl: FetchImpl) => TransportFactory][] = [
@@ -85,7 +86,9 @@ describe.each(bindings)("over %s", (_, protocolBinding, transport) => {
   it("validates a dry run and files nothing", async () => {
     const client = await clientFor(token);
     const leads = await store.zcard("leads");
-    const task = (await client.sendMessage(message([{ data: { ...freshBrief(), dry_run: true } }], { skillId: "svc-project-brief" }))) as Task;
+    const task = (await client.sendMessage(
+      message([{ data: { ...freshBrief(), dry_run: true } }], { skillId: "svc-project-brief" }),
+    )) as Task;
     expect(task.status?.state).toBe(3); // TASK_STATE_COMPLETED
     expect(dataOf(task.artifacts[0]!.parts)).toMatchObject({ dry_run: true, valid: true });
     expect(await store.zcard("leads")).toBe(leads);
