@@ -14,4 +14,4 @@ export default netlifyFunction(async () => {
   return a2aHandlerFromEnv(platformEnv, json as PrebuiltResources);
 }, platformEnv);
 
-export const config: Config = { path: ["/a2a/v1"] };
+export const config: Config = { path: ["/a2a/v1", "/a2a/v1/rest/*"] };

@@ -60,6 +60,8 @@ export const serverCardWellKnownPath = "/.well-known/mcp/server-card.json";
 
 /** The A2A agent and its card. */
 export const a2aPath = "/a2a/v1";
+/** The HTTP+JSON (REST) binding of the same agent: a path below the JSON-RPC endpoint, so one protected resource. */
+export const a2aRestPath = `${a2aPath}/rest`;
 export const agentCardPath = "/.well-known/agent-card.json";
 
 /** The protected resources (RFC 8707 resource indicators) by their path below the base URL; "" is the origin. */

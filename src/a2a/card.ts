@@ -5,7 +5,7 @@ import type { PrebuiltResources } from "../resources/prebuilt.ts";
 
 import { protocolVersions } from "./constants.ts";
 import { briefExamples, briefSkillDescription, briefSkillId, readSkillDescription, readSkills } from "./skills.ts";
-import { oauthPaths, absolute, pagePaths, a2aPath, apiBase } from "../paths.ts";
+import { oauthPaths, absolute, pagePaths, a2aPath, a2aRestPath, apiBase } from "../paths.ts";
 
 /**
  * The agent card (A2A 1.0, ProtoJSON: camelCase, one member per oneof), built at build time into
@@ -34,7 +34,11 @@ export function agentCard(baseUrl: string, prebuilt: Pick<PrebuiltResources, "of
       `JSON as ${url(apiBase)}), and filing a project brief that a person answers by e-mail. Reads need no token; the ` +
       `brief needs an OAuth access token with the scope svc:brief. With a token, ListTasks lists the tasks your own client made (never another's).` +
       (prebuilt.site.sample_content ? " The facts are sample content about a fictional studio." : ""),
-    supportedInterfaces: protocolVersions.map((protocolVersion) => ({ url: url(a2aPath), protocolBinding: "JSONRPC", protocolVersion })),
+    // JSON-RPC first (1.0, then 0.3 through the SDK's compatibility layer); HTTP+JSON speaks 1.0 only.
+    supportedInterfaces: [
+      ...protocolVersions.map((protocolVersion) => ({ url: url(a2aPath), protocolBinding: "JSONRPC", protocolVersion })),
+      { url: url(a2aRestPath), protocolBinding: "HTTP+JSON", protocolVersion: protocolVersions[0] },
+    ],
     provider: { organization: studio, url: baseUrl },
     version: agentVersion,
     documentationUrl: `${url(pagePaths.developers)}#a2a`,

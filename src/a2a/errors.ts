@@ -1,5 +1,14 @@
+import {
+  ContentTypeNotSupportedError,
+  RequestMalformedError,
+  restStatusFor,
+  toRestErrorBody,
+  UnsupportedOperationError,
+  VersionNotSupportedError,
+} from "@a2a-js/sdk/errors";
 import { conditionOf, jsonRpcDoorConditions, type ConditionName } from "../http/conditions.ts";
-import { jsonRpc } from "../http/formats.ts";
+import { googleRpcStatus, jsonRpc } from "../http/formats.ts";
+import { a2aMediaType } from "./media-type.ts";
 
 /**
  * A2A's own JSON-RPC errors that this agent answers before the SDK sees a request (the SDK answers the rest: task not
@@ -32,6 +41,26 @@ export const protocolError = (name: A2AProtocolError, message: string, id: unkno
     },
     { headers: { "Cache-Control": "no-store" } },
   );
+
+/** The agent's refusals from the conditions table on the HTTP+JSON binding: a google.rpc.Status (AIP-193). */
+export const a2aRestErrors = googleRpcStatus({ domain: "frontdoor", contentType: a2aMediaType });
+
+const sdkErrors = {
+  invalid_params: RequestMalformedError,
+  unsupported_operation: UnsupportedOperationError,
+  content_type_not_supported: ContentTypeNotSupportedError,
+  version_not_supported: VersionNotSupportedError,
+} as const satisfies Record<A2AProtocolError, unknown>;
+
+/** An A2A protocol error on the HTTP+JSON binding, rendered by the SDK as its REST handler renders its own. */
+export function restProtocolError(name: A2AProtocolError, message: string): Response {
+  const error = new sdkErrors[name](message);
+  const status = restStatusFor(error);
+  return Response.json(toRestErrorBody(error, status), {
+    status,
+    headers: { "Cache-Control": "no-store", "Content-Type": a2aMediaType },
+  });
+}
 
 /** The conditions /a2a/v1 answers before the SDK sees a request, for its documentation. */
 export const a2aConditions = [...jsonRpcDoorConditions] as const satisfies ConditionName[];

@@ -1,20 +1,28 @@
 import { AgentCard } from "@a2a-js/sdk";
 import { LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
-import { JsonRpcTransportHandler, ServerCallContext, validateVersion, type A2ARequestHandler } from "@a2a-js/sdk/server";
+import {
+  JsonRpcTransportHandler,
+  ServerCallContext,
+  UnauthenticatedUser,
+  validateVersion,
+  type A2ARequestHandler,
+} from "@a2a-js/sdk/server";
 import { briefQuotaSubject } from "../briefs/quota-subject.ts";
 import { readJson } from "../http/body.ts";
 import { requireToken, type Verifier } from "../http/bearer.ts";
-import type { DoorContext, Handler } from "../http/context.ts";
+import { setHeaders, type DoorContext, type Handler } from "../http/context.ts";
 import { publicCors } from "../http/cors.ts";
 import { door, handlerOf } from "../http/door.ts";
 import { countAlso, quota } from "../http/quota.ts";
 import { Refusal } from "../http/refusal.ts";
 import type { Limiter } from "../limits/limiter.ts";
-import { a2aPath } from "../paths.ts";
+import { a2aPath, a2aRestPath } from "../paths.ts";
 import { AuthenticatedClient, decideRoute, setWaitUntil, storeFailed } from "./caller.ts";
 import type { AgentCardJson } from "./card.ts";
 import { maxA2ABodyBytes } from "./constants.ts";
-import { a2aErrors, protocolError } from "./errors.ts";
+import { a2aErrors, a2aRestErrors, protocolError, restProtocolError, type A2AProtocolError } from "./errors.ts";
+import { jsonRpcResponseType } from "./media-type.ts";
+import type { SdkRest } from "./rest-bridge.ts";
 import { chooseSkill, viewOfJson, type Route } from "./route.ts";
 
 export interface A2AHandlerOptions {
@@ -43,7 +51,14 @@ export function createA2AHandler({ baseUrl, card, requestHandler, verifier, limi
   const sdkCard = AgentCard.fromJSON(card);
 
   const app = door(a2aErrors, log);
-  app.use(publicCors(["POST"], ["Authorization", "Content-Type", "A2A-Version", "A2A-Extensions", "X-A2A-Extensions"]));
+  // A2A 1.0.1's media type on every JSON answer, errors included, to a client whose Accept names it.
+  app.use(async (c, next) => {
+    await next();
+    const type = jsonRpcResponseType(c.req.header("accept"));
+    if (type !== "application/json" && c.res.headers.get("content-type")?.startsWith("application/json"))
+      setHeaders(c, { "Content-Type": type });
+  });
+  app.use(publicCors(["POST"], requestHeaders));
   if (limiter) app.use(quota(limiter, "a2a", { whenUnreachable: "serve", log }));
   app.post(a2aPath, async (c) => {
     const body = await readJson(c.req.raw, { limit: maxA2ABodyBytes, wrongType: "unsupported_media_type", untypedIsJson: true });
@@ -56,24 +71,36 @@ export function createA2AHandler({ baseUrl, card, requestHandler, verifier, limi
     if (rpc.jsonrpc !== "2.0" || typeof rpc.method !== "string")
       throw new Refusal("invalid_request", { detail: "Not a JSON-RPC 2.0 request." });
 
-    // A2A 1.0 §3.6: a missing or empty A2A-Version means 0.3.
-    const version = (c.req.header("a2a-version") ?? c.req.query("A2A-Version") ?? "").trim() || "0.3";
+    const version = requestedVersion(c);
     try {
       validateVersion(version, sdkCard, "JSONRPC");
     } catch {
       return protocolError("version_not_supported", `A2A-Version ${version} is not served here; send 1.0 or 0.3.`, rpc.id);
     }
+    const admitted = await admit(c, version, sendMethods.has(rpc.method) ? (rpc.params?.message ?? null) : undefined);
+    if ("refused" in admitted) return protocolError(admitted.refused, admitted.message, rpc.id);
+    const callContext = admitted.context;
+    return dispatch(c, body as Record<string, unknown>, callContext, version, rpc.id);
+  });
+  app.all(a2aPath, () => {
+    throw new Refusal("method_not_allowed", { detail: "Send JSON-RPC requests with POST.", headers: { Allow: "POST, OPTIONS" } });
+  });
 
+  /**
+   * What both bindings check before the SDK sees a call: the message a send carries (decoded as the SDK will, so the
+   * skill is decided once), the token (the brief needs svc:brief; any token sent is checked), the per-client count of
+   * brief messages. `message` is undefined for a call that sends none.
+   */
+  async function admit(c: DoorContext, version: string, message: unknown): Promise<Admitted> {
     let route: Route | undefined;
-    if (sendMethods.has(rpc.method)) {
-      const view = viewOfJson(rpc.params?.message, version);
-      if (!view) return protocolError("invalid_params", "params.message with a parts array of valid parts is required.", rpc.id);
+    if (message !== undefined) {
+      const view = viewOfJson(message, version);
+      if (!view) return { refused: "invalid_params", message: "params.message with a parts array of valid parts is required." };
       if (view.otherParts > 0 || view.texts.length + view.data.length === 0)
-        return protocolError(
-          "content_type_not_supported",
-          "Send text parts and data parts (application/json) only; files are not read.",
-          rpc.id,
-        );
+        return {
+          refused: "content_type_not_supported",
+          message: "Send text parts and data parts (application/json) only; files are not read.",
+        };
       route = chooseSkill(view);
     }
     const brief = route?.kind === "brief";
@@ -88,14 +115,11 @@ export function createA2AHandler({ baseUrl, card, requestHandler, verifier, limi
     // Every message to the brief skill stores a task, valid or not: each counts, per client (per host for metadata documents).
     if (brief && limiter && user) await countAlso(limiter, "a2a-briefs", c, briefQuotaSubject(user.clientId));
 
-    const callContext = new ServerCallContext({ user, requestedVersion: version });
-    if (route) decideRoute(callContext, route);
-    setWaitUntil(callContext, (work) => c.env.waitUntil(work));
-    return dispatch(c, body as Record<string, unknown>, callContext, version, rpc.id);
-  });
-  app.all(a2aPath, () => {
-    throw new Refusal("method_not_allowed", { detail: "Send JSON-RPC requests with POST.", headers: { Allow: "POST, OPTIONS" } });
-  });
+    const context = new ServerCallContext({ user: user ?? new UnauthenticatedUser(), requestedVersion: version });
+    if (route) decideRoute(context, route);
+    setWaitUntil(context, (work) => c.env.waitUntil(work));
+    return { context };
+  }
 
   async function dispatch(c: DoorContext, body: Record<string, unknown>, callContext: ServerCallContext, version: string, id: unknown) {
     const old = version.startsWith("0.");
@@ -129,5 +153,53 @@ export function createA2AHandler({ baseUrl, card, requestHandler, verifier, limi
     return c.json(result as object, 200, { "Cache-Control": "no-store" });
   }
 
-  return handlerOf(app);
+  // The HTTP+JSON binding: the same gate in front of the SDK's REST handler, refusals as google.rpc.Status.
+  const rest = door(a2aRestErrors, log);
+  rest.use(publicCors(["GET", "POST"], requestHeaders));
+  if (limiter) rest.use(quota(limiter, "a2a", { whenUnreachable: "serve", log }));
+  let sdkRest: Promise<SdkRest> | undefined;
+  rest.on(["GET", "POST"], `${a2aRestPath}/*`, async (c) => {
+    const body =
+      c.req.method === "POST"
+        ? await readJson(c.req.raw, { limit: maxA2ABodyBytes, wrongType: "unsupported_media_type", untypedIsJson: true })
+        : undefined;
+    const version = requestedVersion(c);
+    try {
+      validateVersion(version, sdkCard, "HTTP+JSON");
+    } catch {
+      return restProtocolError("version_not_supported", `A2A-Version ${version} is not served on HTTP+JSON; send A2A-Version: 1.0.`);
+    }
+    const sends = c.req.method === "POST" && /\/message:(send|stream)$/.test(c.req.path);
+    if (sends && (typeof body !== "object" || body === null || Array.isArray(body)))
+      return restProtocolError("invalid_params", "The body must be a SendMessageRequest object with a message.");
+    const admitted = await admit(c, version, sends ? ((body as { message?: unknown }).message ?? null) : undefined);
+    if ("refused" in admitted) return restProtocolError(admitted.refused, admitted.message);
+    // Express and the SDK's REST handler load with the first REST call: a JSON-RPC instance never pays for them.
+    sdkRest ??= import("./rest-bridge.ts").then(({ sdkRestHandler }) => sdkRestHandler(requestHandler, a2aRestPath));
+    const answer = await (await sdkRest)({ request: c.req.raw, body, context: admitted.context });
+    if (storeFailed(admitted.context)) throw new Refusal("service_unavailable", { headers: { "Retry-After": "30" } });
+    if (!answer)
+      throw new Refusal("not_found", { detail: `${c.req.method} ${c.req.path} is not an operation of A2A's HTTP+JSON binding.` });
+    return answer;
+  });
+  rest.all(`${a2aRestPath}/*`, (c) => {
+    throw new Refusal("method_not_allowed", {
+      detail: `${c.req.method} is not used by A2A's HTTP+JSON binding: reads are GET, sends and cancels POST.`,
+      headers: { Allow: "GET, POST, OPTIONS" },
+    });
+  });
+
+  const rpcDoor = handlerOf(app);
+  const restDoor = handlerOf(rest);
+  return (request, context) => {
+    const { pathname } = new URL(request.url);
+    return pathname === a2aRestPath || pathname.startsWith(`${a2aRestPath}/`) ? restDoor(request, context) : rpcDoor(request, context);
+  };
 }
+
+const requestHeaders = ["Authorization", "Content-Type", "A2A-Version", "A2A-Extensions", "X-A2A-Extensions"];
+
+/** A2A 1.0 §3.6: the A2A-Version header (or query parameter); missing or empty means 0.3. */
+const requestedVersion = (c: DoorContext) => (c.req.header("a2a-version") ?? c.req.query("A2A-Version") ?? "").trim() || "0.3";
+
+type Admitted = { context: ServerCallContext } | { refused: A2AProtocolError; message: string };

@@ -5,6 +5,7 @@ import { indexablePages } from "../resources/pages.ts";
 import type { Site } from "../site/model.ts";
 import {
   a2aPath,
+  a2aRestPath,
   agentCardPath,
   openApiPath,
   mcpPath,
@@ -57,7 +58,7 @@ export function llmsTxt(site: Site): string {
     "",
     entry("AI catalog", url(aiCatalogPath), "the MCP server card, the A2A agent card and the agent skills, each with its type"),
     entry("MCP server", url(mcpPath), `Streamable HTTP; server card at ${url(serverCardPath)}`),
-    entry("A2A agent", url(a2aPath), `JSON-RPC, A2A 1.0; agent card at ${url(agentCardPath)}`),
+    entry("A2A agent", url(a2aPath), `JSON-RPC, A2A 1.0 and 0.3; HTTP+JSON at ${url(a2aRestPath)}; agent card at ${url(agentCardPath)}`),
     entry("Agent skills", url(skillsIndexPath), "one SKILL.md per protocol: REST, MCP, A2A"),
     entry("OAuth authorization server", url(oauthPaths.authorizationServerMetadata), "self-serve tokens for filing briefs"),
     "",

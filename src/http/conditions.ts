@@ -3,8 +3,8 @@ import { perWindow, policies } from "../limits/policies.ts";
 
 /**
  * Every condition a door can refuse a request for, with its answer in every protocol: the HTTP status, the REST
- * problem code (RFC 9457, under /api), the OAuth error (RFC 6749/6750, under /oauth) and the JSON-RPC error number
- * (on /mcp and /a2a/v1 alike). This table is the only definition: the doors render it, and the developer page, the
+ * problem code (RFC 9457, under /api), the OAuth error (RFC 6749/6750, under /oauth), the JSON-RPC error number
+ * (on /mcp and /a2a/v1 alike) and the google.rpc.Code name of A2A's HTTP+JSON binding (under /a2a/v1/rest). This table is the only definition: the doors render it, and the developer page, the
  * OpenAPI document and the agents' documentation are generated from it.
  *
  * JSON-RPC numbers: the standard ones (-32700, -32600, -32602) where JSON-RPC defines the condition, else our own
@@ -20,12 +20,18 @@ export interface Condition {
   oauth?: string;
   /** The JSON-RPC `error.code` on /mcp and /a2a/v1; undefined where neither answers it. */
   rpc?: number;
+  /** The `error.status` (a google.rpc.Code name, AIP-193) on A2A's HTTP+JSON binding; undefined where it never answers it. */
+  a2aRest?: GoogleRpcCode;
   title: string;
   /** When it happens, for the documentation. */
   when: string;
   /** What the client should do next. */
   resolution: string;
 }
+
+/** The google.rpc.Code names the HTTP+JSON binding answers with (AIP-193). */
+export type GoogleRpcCode =
+  "INVALID_ARGUMENT" | "NOT_FOUND" | "UNIMPLEMENTED" | "PERMISSION_DENIED" | "UNAUTHENTICATED" | "RESOURCE_EXHAUSTED" | "UNAVAILABLE";
 
 const briefs = policies["briefs-per-client"];
 
@@ -34,6 +40,7 @@ export const conditions = {
     status: 404,
     problem: "not_found",
     oauth: "invalid_request",
+    a2aRest: "NOT_FOUND",
     title: "Not found",
     when: "The path is not a resource of this API.",
     resolution:
@@ -44,6 +51,7 @@ export const conditions = {
     problem: "method_not_allowed",
     oauth: "invalid_request",
     rpc: -32095,
+    a2aRest: "UNIMPLEMENTED",
     title: "Method not allowed",
     when: "The resource does not support the method; the Allow header lists the methods it does support.",
     resolution: "Use one of the methods in the Allow header. Reads are GET (or HEAD); the only write is POST /api/v1/briefs.",
@@ -52,6 +60,7 @@ export const conditions = {
     status: 415,
     oauth: "invalid_request",
     rpc: -32099,
+    a2aRest: "INVALID_ARGUMENT",
     title: "Unsupported media type",
     when: "The request body is not of the media type the endpoint reads (application/json, or a form at /oauth).",
     resolution: "Send the body with the Content-Type the endpoint names.",
@@ -61,6 +70,7 @@ export const conditions = {
     problem: "invalid_json",
     oauth: "invalid_request",
     rpc: -32700,
+    a2aRest: "INVALID_ARGUMENT",
     title: "Invalid JSON",
     when: "The request body is not JSON, or not the JSON object the endpoint expects.",
     resolution: "Send a JSON object with Content-Type: application/json.",
@@ -78,6 +88,7 @@ export const conditions = {
     problem: "payload_too_large",
     oauth: "invalid_request",
     rpc: -32094,
+    a2aRest: "INVALID_ARGUMENT",
     title: "Payload too large",
     when: "The request body is larger than the endpoint accepts.",
     resolution: `Send a smaller body: a brief is at most ${maxBriefBytes / 1024} KB of JSON; the developer page lists each endpoint's limit.`,
@@ -85,6 +96,7 @@ export const conditions = {
   forbidden_origin: {
     status: 403,
     rpc: -32096,
+    a2aRest: "PERMISSION_DENIED",
     title: "Forbidden origin",
     when: "A browser page from another site called an endpoint that only its own site's pages may call.",
     resolution: "Call it from a server, a desktop client, or a page of this site.",
@@ -94,6 +106,7 @@ export const conditions = {
     problem: "rate_limited",
     oauth: "rate_limited",
     rpc: -32090,
+    a2aRest: "RESOURCE_EXHAUSTED",
     title: "Too many requests",
     when: "The request quota of the client's IP address is exhausted for the current window.",
     resolution: "Wait the number of seconds in the Retry-After header, then retry. Pace requests using the RateLimit header.",
@@ -103,6 +116,7 @@ export const conditions = {
     problem: "invalid_token",
     oauth: "invalid_token",
     rpc: -32091,
+    a2aRest: "UNAUTHENTICATED",
     title: "Invalid access token",
     when: "The access token is missing, expired, or not valid here.",
     resolution: "Get a new token from /oauth/token (tokens last one hour) and send it as Authorization: Bearer <token>.",
@@ -112,6 +126,7 @@ export const conditions = {
     problem: "insufficient_scope",
     oauth: "insufficient_scope",
     rpc: -32092,
+    a2aRest: "PERMISSION_DENIED",
     title: "Insufficient scope",
     when: "The access token lacks the scope svc:brief.",
     resolution: "Request a new token with scope=svc:brief; registration and tokens are self-serve.",
@@ -153,6 +168,7 @@ export const conditions = {
     problem: "service_unavailable",
     oauth: "temporarily_unavailable",
     rpc: -32093,
+    a2aRest: "UNAVAILABLE",
     title: "Service unavailable",
     when: "The service cannot take this request right now: a store it depends on is unavailable.",
     resolution: "Retry after the number of seconds in the Retry-After header. Nothing was recorded.",
@@ -162,6 +178,7 @@ export const conditions = {
     problem: "service_unavailable",
     oauth: "server_error",
     rpc: -32093,
+    a2aRest: "UNAVAILABLE",
     title: "Service unavailable",
     when: "The deployment is not configured correctly (a missing or broken variable); its operator has a log line to act on.",
     resolution: "Retry later; the operator has been alerted. Nothing was recorded.",
@@ -179,6 +196,19 @@ export const jsonRpcDoorConditions = [
   "invalid_request",
   "unsupported_media_type",
   "method_not_allowed",
+  "payload_too_large",
+  "invalid_token",
+  "insufficient_scope",
+  "rate_limited",
+  "service_unavailable",
+] as const satisfies ConditionName[];
+
+/** What A2A's HTTP+JSON binding refuses before the SDK's REST handler sees a request, for its documentation. */
+export const a2aRestDoorConditions = [
+  "not_found",
+  "method_not_allowed",
+  "invalid_json",
+  "unsupported_media_type",
   "payload_too_large",
   "invalid_token",
   "insufficient_scope",

@@ -72,3 +72,32 @@ export const jsonRpc =
     const status = messageErrorsAs200 && messageErrors.has(error.code) ? 200 : condition.status;
     return Response.json({ jsonrpc: "2.0", id, error }, { status, headers: { ...refusal.options.headers, ...noStore } });
   };
+
+export interface GoogleRpcStatusOptions {
+  /** The ErrorInfo `domain` naming who defines the reasons (A2A: the service's own name for its own conditions). */
+  domain: string;
+  /** The Content-Type of an error body (A2A 1.0.1: application/a2a+json). */
+  contentType: string;
+}
+
+/**
+ * A google.rpc.Status in the AIP-193 shape, as A2A's HTTP+JSON binding answers errors:
+ * `{ error: { code: <http status>, status: <google.rpc.Code name>, message, details: [ErrorInfo] } }`.
+ */
+export const googleRpcStatus =
+  ({ domain, contentType }: GoogleRpcStatusOptions): Format =>
+  (refusal) => {
+    const condition = definition(refusal);
+    const body = {
+      error: {
+        code: condition.status,
+        status: condition.a2aRest ?? "UNAVAILABLE",
+        message: `${condition.title}: ${refusal.options.detail ?? condition.when}`,
+        details: [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: refusal.condition.toUpperCase(), domain }],
+      },
+    };
+    return Response.json(body, {
+      status: condition.status,
+      headers: { ...refusal.options.headers, ...noStore, "Content-Type": contentType },
+    });
+  };

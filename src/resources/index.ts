@@ -17,6 +17,7 @@ import {
   mcpPath,
   serverCardPath,
   a2aPath,
+  a2aRestPath,
   agentCardPath,
   llmsPath,
 } from "../paths.ts";
@@ -75,6 +76,7 @@ export const apiIndexSchema = z
         agent_card_url: z.url().describe("The A2A agent card."),
         url: z.url().describe("The A2A agent's JSON-RPC endpoint."),
         protocol_versions: z.array(z.string()).describe("A2A protocol versions served there (A2A-Version header)."),
+        rest_url: z.url().describe("The same agent's HTTP+JSON (REST) binding, A2A 1.0 only: POST <rest_url>/message:send."),
       })
       .describe("The same facts and the brief for A2A agents."),
   })
@@ -119,6 +121,7 @@ export function apiIndex(site: Site): z.infer<typeof apiIndexSchema> {
       agent_card_url: absolute(site.baseUrl, agentCardPath),
       url: absolute(site.baseUrl, a2aPath),
       protocol_versions: [...protocolVersions],
+      rest_url: absolute(site.baseUrl, a2aRestPath),
     },
   };
 }

@@ -325,4 +325,33 @@ describe("fuzzing A2A", () => {
     // About one case in twenty is a complete, authorised call that the executor answers; the rest probe refusals.
     expect(outcomes.result).toBeGreaterThan(cases / 50);
   });
+
+  it("/a2a/v1/rest: routes, methods, bodies and headers get the binding's answers or google.rpc.Status errors, never a 5xx", async () => {
+    const path = fc.oneof(
+      fc.constantFrom("/message:send", "/message:stream", "/tasks", "/tasks/x", "/tasks/x:cancel", "/extendedAgentCard", ""),
+      fc.string({ maxLength: 20 }).map((s) => `/${encodeURIComponent(s)}`),
+    );
+    const body = fc.oneof(
+      wire(jsonValue),
+      fc
+        .record({ message: fc.record({ messageId: fc.string(), role: fc.constant("ROLE_USER"), parts: jsonValue }) })
+        .map((b) => JSON.stringify(b)),
+      fc.constant(JSON.stringify({ message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "x".repeat(70_000) }] } })),
+    );
+    await fuzz(
+      "/a2a/v1/rest",
+      fc.tuple(path, fc.constantFrom("GET", "POST", "PUT", "DELETE", "PATCH"), body, headers),
+      async ([route, method, sent, h]) => {
+        const init: RequestInit = { method, headers: defined(h), ...(method === "GET" ? {} : { body: sent }) };
+        const res = await d.a2a(init, d.nextIp(), `/a2a/v1/rest${route}`);
+        expect(res.status).toBeLessThan(500);
+        const answer = (await res.json()) as { error?: { code: number; status: string; details: unknown[] } };
+        if (res.status >= 400) {
+          expect(answer.error?.code).toBe(res.status);
+          expect(typeof answer.error?.status).toBe("string");
+          expect(Array.isArray(answer.error?.details)).toBe(true);
+        }
+      },
+    );
+  });
 });

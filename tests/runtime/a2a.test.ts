@@ -53,7 +53,7 @@ beforeAll(async () => {
 });
 
 describe("the agent card", () => {
-  it("is served as JSON with caching headers and CORS, and names the JSON-RPC interface in both versions", async () => {
+  it("is served as JSON with caching headers and CORS, and names JSON-RPC in both versions and HTTP+JSON in 1.0", async () => {
     const res = await fetch(`${base}/.well-known/agent-card.json`);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^application\/json/);
@@ -66,6 +66,7 @@ describe("the agent card", () => {
     expect(card.supportedInterfaces).toEqual([
       { url: `${base}/a2a/v1`, protocolBinding: "JSONRPC", protocolVersion: "1.0" },
       { url: `${base}/a2a/v1`, protocolBinding: "JSONRPC", protocolVersion: "0.3" },
+      { url: `${base}/a2a/v1/rest`, protocolBinding: "HTTP+JSON", protocolVersion: "1.0" },
     ]);
     expect(card.skills.map((s) => s.id)).toEqual([...readSkills.map((s) => s.id), "svc-project-brief"]);
     expect(card.capabilities).toEqual({ streaming: false, pushNotifications: false, extendedAgentCard: false });

@@ -103,8 +103,10 @@ describe("the discovery documents", () => {
     const cardAuth = Object.entries(serverCard._meta as Json).find(([key]) => key.endsWith("/authorization"))![1];
     expect(cardAuth.protected_resource_metadata).toBe(index.discovery.oauth_protected_resource_urls[1]);
     expect(serverCard.remotes[0].supportedProtocolVersions).toContain("2025-11-25");
-    expect(agentCard.supportedInterfaces.map((i: Json) => i.url)).toEqual(index.a2a.protocol_versions.map(() => index.a2a.url));
-    expect(agentCard.supportedInterfaces.map((i: Json) => i.protocolVersion)).toEqual(index.a2a.protocol_versions);
+    expect(agentCard.supportedInterfaces).toEqual([
+      ...index.a2a.protocol_versions.map((v: string) => ({ url: index.a2a.url, protocolBinding: "JSONRPC", protocolVersion: v })),
+      { url: index.a2a.rest_url, protocolBinding: "HTTP+JSON", protocolVersion: index.a2a.protocol_versions[0] },
+    ]);
 
     // The AI catalog lists the cards and the skills the index names.
     expect(aiCatalog.entries.map((e: Json) => e.url)).toEqual([

@@ -59,6 +59,16 @@ export async function inProcessAgent({ bare = false } = {}) {
         }),
         { ip: from, waitUntil: () => {} },
       ),
+    /** One HTTP+JSON SendMessage (POST /a2a/v1/rest/message:send), from a new client IP each time. */
+    restSend: (body: unknown) =>
+      handler(
+        new Request(`${agentBase}/a2a/v1/rest/message:send`, {
+          method: "POST",
+          headers: { "content-type": "application/a2a+json", "a2a-version": "1.0" },
+          body: JSON.stringify(body),
+        }),
+        { ip: `10.2.${Math.floor(++ip / 250)}.${ip % 250}`, waitUntil: () => {} },
+      ),
     handler,
     redis,
     close: () => store.close(),

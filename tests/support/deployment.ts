@@ -169,7 +169,7 @@ export async function startDeployment(db: number | "local", { baseUrl = base, en
     api: (path: string, init?: RequestInit, ip = nextIp()) => gateway(at(path, init), { ...from(ip), next: (r) => platform(r, ip) }),
     contact: (init: RequestInit, ip = nextIp()) => contact(at("/contact", init), from(ip)),
     mcp: (init: RequestInit, ip = nextIp(), path = "/mcp") => mcp(at(path, init), from(ip)),
-    a2a: (init: RequestInit, ip = nextIp()) => a2a(at("/a2a/v1", init), from(ip)),
+    a2a: (init: RequestInit, ip = nextIp(), path = "/a2a/v1") => a2a(at(path, init), from(ip)),
     oauth: (path: string, init?: RequestInit, ip = nextIp()) => oauth(at(path, init), from(ip)),
     /** Any request, as it arrives (its own URL and Host header), to the function that serves its path: for serving over HTTP. */
     serve: (request: Request, ip = nextIp()) => route(request, ip),

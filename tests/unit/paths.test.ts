@@ -3,6 +3,7 @@ import madge from "madge";
 import { describe, expect, it } from "vitest";
 import {
   a2aPath,
+  a2aRestPath,
   aiCatalogPath,
   apiCatalogPath,
   briefsPath,
@@ -42,7 +43,7 @@ describe("the literals Netlify reads statically", () => {
     ["functions/oauth.ts", [oauthPaths.register, oauthPaths.token, oauthPaths.authorize]],
     ["functions/jwks.ts", [oauthPaths.jwks]],
     ["functions/mcp.ts", [mcpPath, serverCardPath]],
-    ["functions/a2a.ts", [a2aPath]],
+    ["functions/a2a.ts", [a2aPath, `${a2aRestPath}/*`]],
     ["functions/briefs.ts", [briefsPath]],
     ["functions/contact.ts", [pagePaths.contact]],
     ["functions/edge/media-types.ts", [apiCatalogPath, aiCatalogPath, serverCardWellKnownPath]],

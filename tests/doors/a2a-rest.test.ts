@@ -1,0 +1,165 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshBrief } from "../support/briefs.ts";
+import { json } from "../support/calls.ts";
+import { installClock, type TestClock } from "../support/clock.ts";
+import { startDeployment, type Deployment } from "../support/deployment.ts";
+
+/** A2A's HTTP+JSON binding at /a2a/v1/rest in-process, built as functions/a2a.ts builds it. */
+let clock: TestClock;
+let d: Deployment;
+beforeAll(async () => {
+  clock = installClock();
+  d = await startDeployment("local");
+});
+afterAll(async () => {
+  await d.settle();
+  await d.close();
+  clock.restore();
+});
+
+const v1 = { "a2a-version": "1.0" };
+const send = (message: unknown, headers: Record<string, string> = {}, ip = d.nextIp()) =>
+  d.a2a(json({ message }, { ...v1, ...headers }), ip, "/a2a/v1/rest/message:send");
+const userMessage = (parts: unknown[], metadata?: Record<string, unknown>) => ({
+  messageId: crypto.randomUUID(),
+  role: "ROLE_USER",
+  parts,
+  ...(metadata ? { metadata } : {}),
+});
+const errorOf = async (res: Response) =>
+  ((await res.json()) as { error: { code: number; status: string; message: string; details: { reason: string; domain: string }[] } }).error;
+
+describe("HTTP+JSON reads", () => {
+  it("answers a read skill with the SDK's SendMessageResponse in application/a2a+json", async () => {
+    const res = await send(userMessage([{ data: { skill: "offers" } }]));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^application\/a2a\+json/);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(res.headers.get("ratelimit")).toMatch(/^"a2a";r=119;/);
+    const body = (await res.json()) as { message: { role: string; parts: { data?: unknown }[] } };
+    expect(body.message.role).toBe("ROLE_AGENT");
+    const offers = await (await d.api("/api/v1/offers")).json();
+    expect(body.message.parts.find((p) => p.data)?.data).toEqual(offers);
+  });
+
+  it("takes application/a2a+json bodies, and answers GetTask of an unknown task with the SDK's NOT_FOUND", async () => {
+    const res = await d.a2a(
+      {
+        method: "POST",
+        headers: { ...v1, "content-type": "application/a2a+json" },
+        body: JSON.stringify({ message: userMessage([{ text: "offers" }]) }),
+      },
+      d.nextIp(),
+      "/a2a/v1/rest/message:send",
+    );
+    expect(res.status).toBe(200);
+    const missing = await d.a2a({ headers: v1 }, d.nextIp(), "/a2a/v1/rest/tasks/no-such-task");
+    expect(missing.status).toBe(404);
+    expect(await errorOf(missing)).toMatchObject({
+      code: 404,
+      status: "NOT_FOUND",
+      details: [{ reason: "TASK_NOT_FOUND", domain: "a2a-protocol.org" }],
+    });
+  });
+});
+
+describe("HTTP+JSON refusals, in the AIP-193 shape", () => {
+  it("asks for a token with svc:brief: 401 and 403 with the same challenges as JSON-RPC", async () => {
+    const brief = userMessage([{ data: freshBrief() }]);
+    const anonymous = await send(brief);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get("www-authenticate")).toMatch(
+      /^Bearer .*resource_metadata="https:\/\/[^"]+\/\.well-known\/oauth-protected-resource\/a2a\/v1"/,
+    );
+    expect(await errorOf(anonymous)).toMatchObject({
+      code: 401,
+      status: "UNAUTHENTICATED",
+      details: [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "INVALID_TOKEN", domain: "frontdoor" }],
+    });
+    const readOnly = await send(brief, { authorization: `Bearer ${await d.token("svc:read")}` });
+    expect(readOnly.status).toBe(403);
+    expect(readOnly.headers.get("www-authenticate")).toMatch(/error="insufficient_scope".*scope="svc:brief"/);
+    expect(await errorOf(readOnly)).toMatchObject({ code: 403, status: "PERMISSION_DENIED", details: [{ reason: "INSUFFICIENT_SCOPE" }] });
+  });
+
+  it.each([
+    ["an unknown route", { headers: v1 }, "/a2a/v1/rest/nothing/here", 404, "NOT_FOUND", "NOT_FOUND"],
+    ["a wrong method", { method: "DELETE", headers: v1 }, "/a2a/v1/rest/tasks/x", 405, "UNIMPLEMENTED", "METHOD_NOT_ALLOWED"],
+    ["malformed JSON", json("{", v1), "/a2a/v1/rest/message:send", 400, "INVALID_ARGUMENT", "INVALID_JSON"],
+    [
+      "another media type",
+      { method: "POST", headers: { ...v1, "content-type": "text/plain" }, body: "hi" },
+      "/a2a/v1/rest/message:send",
+      415,
+      "INVALID_ARGUMENT",
+      "UNSUPPORTED_MEDIA_TYPE",
+    ],
+    [
+      "an oversized body",
+      json({ message: { parts: [{ text: "x".repeat(70_000) }] } }, v1),
+      "/a2a/v1/rest/message:send",
+      413,
+      "INVALID_ARGUMENT",
+      "PAYLOAD_TOO_LARGE",
+    ],
+    [
+      "a message without parts",
+      json({ message: { messageId: "m" } }, v1),
+      "/a2a/v1/rest/message:send",
+      400,
+      "INVALID_ARGUMENT",
+      "INVALID_PARAMS",
+    ],
+    [
+      "a file part",
+      json({ message: userMessage([{ url: "https://x.example/f" }]) }, v1),
+      "/a2a/v1/rest/message:send",
+      400,
+      "INVALID_ARGUMENT",
+      "CONTENT_TYPE_NOT_SUPPORTED",
+    ],
+    [
+      "no A2A-Version (0.3, not served on REST)",
+      { headers: {} },
+      "/a2a/v1/rest/tasks/x",
+      400,
+      "FAILED_PRECONDITION",
+      "VERSION_NOT_SUPPORTED",
+    ],
+    [
+      "streaming",
+      json({ message: userMessage([{ text: "offers" }]) }, v1),
+      "/a2a/v1/rest/message:stream",
+      400,
+      "FAILED_PRECONDITION",
+      "UNSUPPORTED_OPERATION",
+    ],
+  ] as const)("answers %s with its status and reason", async (_, init, path, status, name, reason) => {
+    const res = await d.a2a(init as RequestInit, d.nextIp(), path);
+    expect(res.status).toBe(status);
+    expect(res.headers.get("content-type")).toMatch(/^application\/a2a\+json/);
+    const error = await errorOf(res);
+    expect(error).toMatchObject({ code: status, status: name });
+    expect(error.details[0]!.reason).toBe(reason);
+  });
+
+  it("shares the JSON-RPC endpoint's quota per IP", async () => {
+    const ip = d.nextIp();
+    await (await d.a2a(json("{", v1), ip)).body?.cancel();
+    const res = await d.a2a({ headers: v1 }, ip, "/a2a/v1/rest/tasks/x");
+    expect(res.headers.get("ratelimit")).toMatch(/^"a2a";r=118;/);
+  });
+});
+
+describe("the media type on JSON-RPC", () => {
+  it("answers application/a2a+json to a client that accepts it, application/json otherwise", async () => {
+    const call = { jsonrpc: "2.0", id: 1, method: "GetTask", params: { id: "x" } };
+    const preferring = await d.a2a(
+      json(call, { ...v1, "content-type": "application/a2a+json", accept: "application/a2a+json, application/json" }),
+    );
+    expect(preferring.headers.get("content-type")).toBe("application/a2a+json");
+    expect(await preferring.json()).toMatchObject({ error: { code: -32001 } });
+    const plain = await d.a2a(json(call, v1));
+    expect(plain.headers.get("content-type")).toMatch(/^application\/json/);
+  });
+});
