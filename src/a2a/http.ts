@@ -77,7 +77,8 @@ export function createA2AHandler({ baseUrl, card, requestHandler, verifier, limi
     } catch {
       return protocolError("version_not_supported", `A2A-Version ${version} is not served here; send 1.0 or 0.3.`, rpc.id);
     }
-    const admitted = await admit(c, version, sendMethods.has(rpc.method) ? (rpc.params?.message ?? null) : undefined);
+    const message = sendMethods.has(rpc.method) ? (rpc.params?.message ?? null) : undefined;
+    const admitted = await admit(c, version, message, rpc.method === "ListTasks");
     if ("refused" in admitted) return protocolError(admitted.refused, admitted.message, rpc.id);
     const callContext = admitted.context;
     return dispatch(c, body as Record<string, unknown>, callContext, version, rpc.id);
@@ -89,9 +90,9 @@ export function createA2AHandler({ baseUrl, card, requestHandler, verifier, limi
   /**
    * What both bindings check before the SDK sees a call: the message a send carries (decoded as the SDK will, so the
    * skill is decided once), the token (the brief needs svc:brief; any token sent is checked), the per-client count of
-   * brief messages. `message` is undefined for a call that sends none.
+   * brief messages. `message` is undefined for a call that sends none; `listsTasks` marks ListTasks.
    */
-  async function admit(c: DoorContext, version: string, message: unknown): Promise<Admitted> {
+  async function admit(c: DoorContext, version: string, message: unknown, listsTasks: boolean): Promise<Admitted> {
     let route: Route | undefined;
     if (message !== undefined) {
       const view = viewOfJson(message, version);
@@ -105,7 +106,7 @@ export function createA2AHandler({ baseUrl, card, requestHandler, verifier, limi
     }
     const brief = route?.kind === "brief";
     // A client lists only its own tasks, so an anonymous ListTasks is asked to authenticate (any valid token).
-    const needsToken = brief || rpc.method === "ListTasks";
+    const needsToken = brief || listsTasks;
 
     let user: AuthenticatedClient | undefined;
     if (verifier && (needsToken || c.req.header("authorization") !== undefined)) {
@@ -159,9 +160,15 @@ export function createA2AHandler({ baseUrl, card, requestHandler, verifier, limi
   if (limiter) rest.use(quota(limiter, "a2a", { whenUnreachable: "serve", log }));
   let sdkRest: Promise<SdkRest> | undefined;
   rest.on(["GET", "POST"], `${a2aRestPath}/*`, async (c) => {
+    // Sends carry a SendMessageRequest; a cancel may carry nothing.
     const body =
       c.req.method === "POST"
-        ? await readJson(c.req.raw, { limit: maxA2ABodyBytes, wrongType: "unsupported_media_type", untypedIsJson: true })
+        ? await readJson(c.req.raw, {
+            limit: maxA2ABodyBytes,
+            wrongType: "unsupported_media_type",
+            untypedIsJson: true,
+            optional: c.req.path.endsWith(":cancel"),
+          })
         : undefined;
     const version = requestedVersion(c);
     try {
@@ -172,7 +179,8 @@ export function createA2AHandler({ baseUrl, card, requestHandler, verifier, limi
     const sends = c.req.method === "POST" && /\/message:(send|stream)$/.test(c.req.path);
     if (sends && (typeof body !== "object" || body === null || Array.isArray(body)))
       return restProtocolError("invalid_params", "The body must be a SendMessageRequest object with a message.");
-    const admitted = await admit(c, version, sends ? ((body as { message?: unknown }).message ?? null) : undefined);
+    const lists = c.req.method === "GET" && c.req.path === `${a2aRestPath}/tasks`;
+    const admitted = await admit(c, version, sends ? ((body as { message?: unknown }).message ?? null) : undefined, lists);
     if ("refused" in admitted) return restProtocolError(admitted.refused, admitted.message);
     // Express and the SDK's REST handler load with the first REST call: a JSON-RPC instance never pays for them.
     sdkRest ??= import("./rest-bridge.ts").then(({ sdkRestHandler }) => sdkRestHandler(requestHandler, a2aRestPath));

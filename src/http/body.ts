@@ -9,17 +9,20 @@ export interface JsonBodyOptions {
   wrongType: Extract<ConditionName, "invalid_json" | "unsupported_media_type">;
   /** Whether a request without Content-Type is read as JSON. */
   untypedIsJson?: boolean;
+  /** Whether an empty body is allowed (read as undefined): A2A REST's cancel is a POST without one. */
+  optional?: boolean;
 }
 
 const isJsonType = (type: string) => type === "application/json" || type.endsWith("+json");
 
 /** The request body parsed as JSON, or a Refusal: too large, another media type, or not JSON. */
-export async function readJson(request: Request, { limit, wrongType, untypedIsJson = false }: JsonBodyOptions): Promise<unknown> {
+export async function readJson(request: Request, { limit, wrongType, untypedIsJson = false, optional = false }: JsonBodyOptions): Promise<unknown> {
   const type = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() ?? "";
   if (!(isJsonType(type) || (type === "" && untypedIsJson)))
     throw new Refusal(wrongType, { detail: `Content-Type must be application/json, not "${type || "missing"}".` });
   const bytes = await readCapped(request, limit);
   if (bytes === undefined) throw new Refusal("payload_too_large", { detail: `The body is larger than ${limit} bytes.` });
+  if (optional && bytes.byteLength === 0) return undefined;
   try {
     return JSON.parse(new TextDecoder().decode(bytes));
   } catch (error) {

@@ -1,5 +1,12 @@
 import { SendMessageRequest, TaskState, type ListTasksRequest, type Task } from "@a2a-js/sdk";
-import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory, type Client, type TransportFactory } from "@a2a-js/sdk/client";
+import {
+  ClientFactory,
+  ClientFactoryOptions,
+  JsonRpcTransportFactory,
+  RestTransportFactory,
+  type Client,
+  type TransportFactory,
+} from "@a2a-js/sdk/client";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { freshBrief } from "../support/briefs.ts";
 import { clientCredentialsToken } from "../support/oauth-client.ts";
@@ -11,8 +18,9 @@ import { clientCredentialsToken } from "../support/oauth-client.ts";
  */
 const base = inject("baseUrl");
 
-const bindings: [string, (fetchImpl: typeof fetch) => TransportFactory][] = [
-  ["JSON-RPC", (fetchImpl) => new JsonRpcTransportFactory({ fetchImpl })],
+const bindings: [string, "JSONRPC" | "HTTP+JSON", (fetchImpl: typeof fetch) => TransportFactory][] = [
+  ["JSON-RPC", "JSONRPC", (fetchImpl) => new JsonRpcTransportFactory({ fetchImpl })],
+  ["HTTP+JSON", "HTTP+JSON", (fetchImpl) => new RestTransportFactory({ fetchImpl })],
 ];
 
 const withToken =
@@ -32,10 +40,13 @@ const brief = (fields: Record<string, unknown>) =>
     message: { messageId: crypto.randomUUID(), role: "ROLE_USER", parts: [{ data: fields }], metadata: { skillId: "svc-project-brief" } },
   });
 
-describe.each(bindings)("tasks are the caller's own, over %s", (_binding, transport) => {
+describe.each(bindings)("tasks are the caller's own, over %s", (_binding, protocolBinding, transport) => {
   const clientFor = (token?: string) =>
     new ClientFactory(
-      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [transport(withToken(token))] }),
+      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+        transports: [transport(withToken(token))],
+        preferredTransports: [protocolBinding],
+      }),
     ).createFromUrl(base);
   let first: Client;
   let second: Client;
