@@ -16,7 +16,10 @@ export interface JsonBodyOptions {
 const isJsonType = (type: string) => type === "application/json" || type.endsWith("+json");
 
 /** The request body parsed as JSON, or a Refusal: too large, another media type, or not JSON. */
-export async function readJson(request: Request, { limit, wrongType, untypedIsJson = false, optional = false }: JsonBodyOptions): Promise<unknown> {
+export async function readJson(
+  request: Request,
+  { limit, wrongType, untypedIsJson = false, optional = false }: JsonBodyOptions,
+): Promise<unknown> {
   const type = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() ?? "";
   if (!(isJsonType(type) || (type === "" && untypedIsJson)))
     throw new Refusal(wrongType, { detail: `Content-Type must be application/json, not "${type || "missing"}".` });
