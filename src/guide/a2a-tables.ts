@@ -1,4 +1,5 @@
 import { a2aErrorCodes } from "../a2a/errors.ts";
+import { a2aRestDoorConditions, conditionOf } from "../http/conditions.ts";
 import { briefSkillDescription, briefSkillId, readSkillDescription, readSkills } from "../a2a/skills.ts";
 import { offersResource } from "../resources/offers.ts";
 import type { Site } from "../site/model.ts";
@@ -17,4 +18,13 @@ export const a2aSkillsTable = (site: Site): Table => ({
 export const a2aErrorsTable = (): Table => ({
   columns: ["JSON-RPC code", "Meaning"],
   rows: Object.entries(a2aErrorCodes()).map(([name, code]) => [{ code: String(code) }, { code: name }]),
+});
+
+/** What the HTTP+JSON binding refuses before the SDK's REST handler sees a request, from the conditions table. */
+export const a2aRestErrorsTable = (): Table => ({
+  columns: ["HTTP status", "error.status", "ErrorInfo reason", "When"],
+  rows: a2aRestDoorConditions.map((name) => {
+    const condition = conditionOf(name);
+    return [String(condition.status), { code: condition.a2aRest! }, { code: name.toUpperCase() }, condition.when];
+  }),
 });

@@ -1,6 +1,6 @@
 import type { Deprecation } from "../api/deprecations.ts";
 import type { Site } from "../site/model.ts";
-import { a2aErrorsTable, a2aSkillsTable } from "./a2a-tables.ts";
+import { a2aErrorsTable, a2aRestErrorsTable, a2aSkillsTable } from "./a2a-tables.ts";
 import { codeBlock, sentenceBlock, tableBlock, type Block } from "./block.ts";
 import { aiCatalogTable } from "./discovery-tables.ts";
 import { mcpErrorsTable, mcpPromptsTable, mcpResourcesTable, mcpToolsTable } from "./mcp-tables.ts";
@@ -50,6 +50,7 @@ export function guideBlocks(site: Site, deprecations: readonly Deprecation[]): R
       "mcp-errors": () => tableBlock(mcpErrorsTable()),
       "a2a-skills": () => tableBlock(a2aSkillsTable(site)),
       "a2a-errors": () => tableBlock(a2aErrorsTable()),
+      "a2a-rest-errors": () => tableBlock(a2aRestErrorsTable()),
       "ai-catalog": () => tableBlock(aiCatalogTable(site)),
     },
     fields: {
