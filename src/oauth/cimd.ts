@@ -3,7 +3,7 @@ import { validateClientMetadata } from "./client-metadata.ts";
 import { sha256, type ClientRecord } from "./clients.ts";
 import { OAuthError } from "./errors.ts";
 import type { PolicyName } from "../limits/policies.ts";
-import { FetchRefused, fetchJsonGuarded } from "./ssrf.ts";
+import { FetchRefused, fetchableScheme, fetchJsonGuarded } from "./ssrf.ts";
 
 /**
  * Client ID Metadata Documents (draft-ietf-oauth-client-id-metadata-document): a client_id that is an https URL
@@ -48,8 +48,6 @@ export class DocumentRefused extends Error {
   override name = "DocumentRefused";
 }
 
-const loopbackHosts = new Set(["127.0.0.1", "[::1]", "localhost"]);
-
 /** Whether the client_id is meant as a metadata document URL (then it must also be a valid one). */
 export const looksLikeMetadataDocumentUrl = (clientId: string) => /^https?:\/\//i.test(clientId);
 
@@ -63,8 +61,7 @@ function documentUrl(clientId: string, allowLoopback: boolean): URL {
   } catch {
     throw refuse("is not a URL");
   }
-  const loopbackHttp = allowLoopback && url.protocol === "http:" && loopbackHosts.has(url.hostname);
-  if (url.protocol !== "https:" && !loopbackHttp) throw refuse("must use https");
+  if (!fetchableScheme(url, allowLoopback)) throw refuse("must use https");
   if (url.href !== clientId) throw refuse("must be written in its normal form");
   if (url.pathname === "/" || /\/\.\.?(\/|$)/.test(url.pathname)) throw refuse("needs a path without dot segments");
   if (url.hash || clientId.includes("#")) throw refuse("must not have a fragment");
@@ -139,6 +136,9 @@ export function clientFromDocument(clientId: string, document: unknown): ClientR
   return record;
 }
 
+/** A JWK without private or symmetric key material ("d", "k"). */
+export const isPublicJwk = (key: unknown): boolean => key !== null && typeof key === "object" && !("d" in key) && !("k" in key);
+
 /** A document may prove its client with a key (RFC 7523 private_key_jwt) or be public; it never holds a secret. */
 const documentAuthMethods = ["none", "private_key_jwt"] as const;
 const maxDocumentKeys = 5;
@@ -163,7 +163,7 @@ function documentKeys(fields: Record<string, unknown>): Pick<ClientRecord, "jwks
   if (!Array.isArray(keys) || keys.length === 0 || keys.length > maxDocumentKeys) {
     throw new DocumentRefused(`jwks must be a JWK Set with 1 to ${maxDocumentKeys} keys`);
   }
-  if (keys.some((key) => key === null || typeof key !== "object" || "d" in key || "k" in key)) {
+  if (!keys.every(isPublicJwk)) {
     throw new DocumentRefused("jwks must hold public keys only");
   }
   return { jwks: { keys } };

@@ -1,8 +1,8 @@
 import type { Redis } from "@upstash/redis";
 import type { JSONWebKeySet } from "jose";
-import { metadataDocumentLimits, type CountQuota } from "./cimd.ts";
+import { isPublicJwk, metadataDocumentLimits, type CountQuota } from "./cimd.ts";
 import { sha256, type ClientRecord } from "./clients.ts";
-import { FetchRefused, fetchJsonGuarded } from "./ssrf.ts";
+import { FetchRefused, fetchableScheme, fetchJsonGuarded } from "./ssrf.ts";
 
 /**
  * The public keys a metadata document client signs its assertions with: inline in its document (`jwks`), or fetched
@@ -25,7 +25,6 @@ export class KeySetUnavailable extends Error {
 
 type CachedKeySet = JSONWebKeySet | { refused: true };
 
-const loopbackHosts = new Set(["127.0.0.1", "[::1]", "localhost"]);
 const cacheKey = (uri: string) => `oauth:cimd:jwks:${sha256(uri)}`;
 
 export interface ClientKeySet {
@@ -56,8 +55,7 @@ async function fetchKeySet(uri: string, options: ClientKeySetOptions): Promise<J
   let keys: JSONWebKeySet;
   try {
     const url = new URL(uri);
-    const loopbackHttp = options.allowLoopback && url.protocol === "http:" && loopbackHosts.has(url.hostname);
-    if (url.protocol !== "https:" && !loopbackHttp) throw new FetchRefused("the jwks_uri must use https");
+    if (!fetchableScheme(url, options.allowLoopback)) throw new FetchRefused("the jwks_uri must use https");
     const { maxBytes, timeoutMs } = metadataDocumentLimits;
     const fetched = await (options.fetchJson ?? fetchJsonGuarded)(url, { maxBytes, timeoutMs, allowLoopback: options.allowLoopback });
     keys = publicKeySet(fetched);
@@ -73,6 +71,6 @@ async function fetchKeySet(uri: string, options: ClientKeySetOptions): Promise<J
 function publicKeySet(value: unknown): JSONWebKeySet {
   const keys = (value as { keys?: unknown } | null)?.keys;
   if (!Array.isArray(keys)) throw new KeySetUnavailable("the document at jwks_uri is not a JWK Set");
-  const usable = keys.filter((key) => key !== null && typeof key === "object" && !("d" in key) && !("k" in key));
+  const usable = keys.filter(isPublicJwk);
   return { keys: usable };
 }

@@ -34,6 +34,13 @@ export class FetchRefused extends Error {
   override name = "FetchRefused";
 }
 
+/** The host names that are this machine: RFC 8252's loopback redirect hosts, and the test-only mode's document hosts. */
+export const loopbackHostNames = new Set(["127.0.0.1", "[::1]", "localhost"]);
+
+/** A URL a document or key set may be fetched from: https, or http on a loopback host in the test-only mode. */
+export const fetchableScheme = (url: URL, allowLoopback: boolean) =>
+  url.protocol === "https:" || (allowLoopback && url.protocol === "http:" && loopbackHostNames.has(url.hostname));
+
 export interface GuardedFetchOptions {
   maxBytes: number;
   timeoutMs: number;
