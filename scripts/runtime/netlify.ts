@@ -45,40 +45,38 @@ export function spawnNetlifyDev(
 }
 
 /** Resolves once something accepts connections on 127.0.0.1:`port`, or rejects when the child exits or the time is up. */
-export async function waitUntilListening(port: number, child: ChildProcess, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let exited: number | null | undefined;
-  child.once("exit", (code) => (exited = code));
-  while (Date.now() < deadline) {
-    if (exited !== undefined) throw new Error(`netlify dev exited (code ${exited}) before listening on port ${port}`);
-    const accepted = await new Promise<boolean>((resolve) => {
-      const socket = connect({ host: "127.0.0.1", port }, () => {
-        socket.end();
-        resolve(true);
-      });
-      socket.once("error", () => resolve(false));
-    });
-    if (accepted) return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`netlify dev did not listen on port ${port} within ${timeoutMs / 1000} s`);
-}
+export const waitUntilListening = (port: number, child: ChildProcess, timeoutMs: number) =>
+  waitUntil(`listening on port ${port}`, child, timeoutMs, () => accepts(port));
 
 /** Resolves when the site answers, or rejects when the child exits or the time is up. */
-export async function waitUntilServing(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+export const waitUntilServing = (url: string, child: ChildProcess, timeoutMs: number) =>
+  waitUntil(`serving ${url}`, child, timeoutMs, () =>
+    fetch(url, { signal: AbortSignal.timeout(2000) }).then(
+      (r) => r.ok,
+      () => false,
+    ),
+  );
+
+const accepts = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect({ host: "127.0.0.1", port }, () => {
+      socket.end();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+
+/** Polls `ready` every 250 ms until it holds; rejects when netlify dev exits first or the time is up. */
+async function waitUntil(what: string, child: ChildProcess, timeoutMs: number, ready: () => Promise<boolean>): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let exited: number | null | undefined;
   child.once("exit", (code) => (exited = code));
   while (Date.now() < deadline) {
-    if (exited !== undefined) throw new Error(`netlify dev exited (code ${exited}) before serving ${url}`);
-    const ok = await fetch(url, { signal: AbortSignal.timeout(2000) }).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return;
+    if (exited !== undefined) throw new Error(`netlify dev exited (code ${exited}) before ${what}`);
+    if (await ready()) return;
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`);
+  throw new Error(`netlify dev was not ${what} within ${timeoutMs / 1000} s`);
 }
 
 /** Stops netlify dev and everything it started (the static server, the functions server, Deno). */
