@@ -5,7 +5,7 @@ import { mcpHandlerFromEnv } from "../../src/mcp/from-env.ts";
 import { modernProtocolVersions } from "../../src/mcp/versions.ts";
 import { generateSigningKey } from "../../src/oauth/keys.ts";
 import { freshBrief } from "../support/briefs.ts";
-import { json, mcpCall } from "../support/calls.ts";
+import { json, mcpCall, mcpHeaders } from "../support/calls.ts";
 import { installClock, type TestClock } from "../support/clock.ts";
 import { startDeployment, type Deployment } from "../support/deployment.ts";
 import { connectMcp, connectShowingForms, eras, expectReadsEverything, text, type ClientEra } from "../support/mcp-client.ts";
@@ -163,6 +163,79 @@ describe.each(eras)("the HTTP layer, for a client $mode", ({ era }) => {
     expect(await unknown.json()).toMatchObject({ id: 4, error: { code: -32602 } });
     const extra = await d.mcp(rpc(era, "tools/call", { name: "get_company", arguments: { colour: "blue" } }, 5));
     expect(await extra.json()).toMatchObject({ id: 5, result: { isError: true } });
+  });
+});
+
+describe("the 2025 era's wire", () => {
+  const ping = (id: number, headers: Record<string, string> = {}) => mcpCall("ping", {}, id, headers);
+
+  it("answers JSON when the client accepts only JSON, and an event stream when it prefers one", async () => {
+    const only = await d.mcp(ping(1, { accept: "application/json" }));
+    expect(only.status).toBe(200);
+    expect(only.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(await only.json()).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
+
+    const stream = await d.mcp(ping(2, { accept: "text/event-stream" }));
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get("content-type")).toBe("text/event-stream");
+    expect(await stream.text()).toMatch(/^event: message\ndata: \{"result":\{\},"jsonrpc":"2.0","id":2\}/m);
+
+    // A comma inside a quoted parameter does not split a range: the stream is still preferred.
+    const quoted = await d.mcp(ping(3, { accept: 'text/event-stream, application/json;profile="a,b";q=0.5' }));
+    expect(quoted.headers.get("content-type")).toBe("text/event-stream");
+    await quoted.body?.cancel();
+    const wildcard = await d.mcp(ping(4, { accept: "text/*, application/json;q=0.5" }));
+    expect(wildcard.headers.get("content-type")).toMatch(/^application\/json/);
+    await wildcard.body?.cancel();
+  });
+
+  it.each(["GET", "DELETE", "PUT"])("answers %s with 405, Allow: POST and a JSON-RPC error, the quota reported", async (method) => {
+    const res = await d.mcp({ method, headers: { accept: "text/event-stream" } });
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toBe("POST");
+    expect(res.headers.get("ratelimit-policy")).toBe('"mcp";q=120;w=60');
+    expect(await res.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { data: { code: "method_not_allowed" } } });
+  });
+
+  it("answers malformed JSON with -32700 and an unknown method with -32601, never a 5xx", async () => {
+    const broken = await d.mcp(json('{"jsonrpc": "2.0", ', mcpHeaders));
+    expect(broken.status).toBe(400);
+    expect(await broken.json()).toMatchObject({ error: { code: -32700 } });
+    const unknown = await d.mcp(mcpCall("no/such/method", {}, 3));
+    expect(unknown.status).toBeLessThan(500);
+    expect(await unknown.json()).toMatchObject({ id: 3, error: { code: -32601 } });
+  });
+
+  it("accepts a notification with 202 and refuses an unsupported MCP-Protocol-Version with 400", async () => {
+    const note = await d.mcp(json({ jsonrpc: "2.0", method: "notifications/initialized" }, mcpHeaders));
+    expect(note.status).toBe(202);
+    const version = await d.mcp(ping(5, { "mcp-protocol-version": "1999-01-01" }));
+    expect(version.status).toBe(400);
+    expect(await version.json()).toMatchObject({ jsonrpc: "2.0", error: { code: expect.any(Number) } });
+  });
+});
+
+describe.each(eras)("a brief filed twice by a client $mode", (era) => {
+  it("replays the retry with the same idempotency_key instead of filing twice, and names every offending field", async () => {
+    const client = await connectMcp(`${d.baseUrl}/mcp`, era, {
+      fetch: platform(d.nextIp()),
+      authProvider: await machine(`${era.era} retry`),
+    });
+    const brief = { ...freshBrief(), idempotency_key: crypto.randomUUID() };
+    const first = (await client.callTool(briefCall(brief))) as CallToolResult;
+    const again = (await client.callTool(briefCall(brief))) as CallToolResult;
+    const leadId = (first.structuredContent as { lead_id: string }).lead_id;
+    expect(leadId).toMatch(/^lead_/);
+    expect((again.structuredContent as { lead_id: string }).lead_id).toBe(leadId);
+    await d.settle();
+    expect(d.postmark.sent.filter((m) => (m.body.Metadata as { lead_id: string }).lead_id === leadId)).toHaveLength(1);
+
+    const invalid = (await client.callTool(briefCall({ company_name: "", work_email: "nope", colour: "blue" }))) as CallToolResult;
+    expect(invalid.isError).toBe(true);
+    expect(text(invalid)).toContain("NOT filed");
+    for (const line of ["/full_name (required)", "/company_name (too_short)", "/work_email (invalid_format)", "/colour (unknown_field)"])
+      expect(text(invalid)).toContain(line);
+    await client.close();
   });
 });
 
