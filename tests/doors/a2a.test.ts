@@ -6,7 +6,8 @@ import { startDeployment, type Deployment } from "../support/deployment.ts";
 
 /**
  * /a2a/v1 in-process, built as functions/a2a.ts builds it: its quota run to the end from a client address of its own, in
- * a window that starts with the test. tests/runtime/a2a.test.ts drives the agent end to end with the SDK's client.
+ * a window that starts with the test. The SDK's client over each binding is in tests/doors/a2a-bindings.test.ts and
+ * tests/doors/a2a-tasks.test.ts; tests/runtime/a2a.test.ts drives the agent end to end through the local runtime.
  */
 let clock: TestClock;
 let d: Deployment;

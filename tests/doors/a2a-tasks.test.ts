@@ -1,63 +1,42 @@
-import { SendMessageRequest, TaskState, type ListTasksRequest, type Task } from "@a2a-js/sdk";
-import {
-  ClientFactory,
-  ClientFactoryOptions,
-  JsonRpcTransportFactory,
-  RestTransportFactory,
-  type Client,
-  type TransportFactory,
-} from "@a2a-js/sdk/client";
-import { beforeAll, describe, expect, inject, it } from "vitest";
+import { TaskState, type Task } from "@a2a-js/sdk";
+import type { Client } from "@a2a-js/sdk/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { a2aClient, bindings, brief, deploymentFetch, listing } from "../support/a2a-client.ts";
 import { freshBrief } from "../support/briefs.ts";
-import { clientCredentialsToken } from "../support/oauth-client.ts";
+import { installClock, type TestClock } from "../support/clock.ts";
+import { startDeployment, type Deployment } from "../support/deployment.ts";
 
 /**
- * ListTasks, GetTask and CancelTask scoped to the caller, through the local runtime with the SDK's client: two OAuth
- * clients each file briefs, and neither sees the other's. Once per binding the card offers (each entry builds the SDK's
- * transport factory for a fetch that carries the token).
+ * ListTasks, GetTask and CancelTask scoped to the caller, in-process over each binding with the SDK's client: two OAuth
+ * clients each file briefs, and neither sees the other's. The store's paging, filters and expiry in detail are in
+ * tests/store/a2a-task-store.test.ts, the raw JSON-RPC refusals in tests/unit/a2a.test.ts; tests/runtime/a2a.test.ts
+ * lists one client's tasks through the local runtime.
  */
-const base = inject("baseUrl");
-
-const bindings: [string, "JSONRPC" | "HTTP+JSON", (fetchImpl: typeof fetch) => TransportFactory][] = [
-  ["JSON-RPC", "JSONRPC", (fetchImpl) => new JsonRpcTransportFactory({ fetchImpl })],
-  ["HTTP+JSON", "HTTP+JSON", (fetchImpl) => new RestTransportFactory({ fetchImpl })],
-];
-
-const withToken =
-  (token?: string): typeof fetch =>
-  (input, init) =>
-    fetch(input, token ? { ...init, headers: { ...(init?.headers as Record<string, string>), Authorization: `Bearer ${token}` } } : init);
-const listing = (fields: Partial<ListTasksRequest> = {}): ListTasksRequest => ({
-  tenant: "",
-  contextId: "",
-  status: TaskState.TASK_STATE_UNSPECIFIED,
-  pageToken: "",
-  statusTimestampAfter: undefined,
-  ...fields,
+let clock: TestClock;
+let d: Deployment;
+beforeAll(async () => {
+  clock = installClock();
+  d = await startDeployment("local");
 });
-const brief = (fields: Record<string, unknown>) =>
-  SendMessageRequest.fromJSON({
-    message: { messageId: crypto.randomUUID(), role: "ROLE_USER", parts: [{ data: fields }], metadata: { skillId: "svc-project-brief" } },
-  });
+afterAll(async () => {
+  await d.settle();
+  await d.close();
+  clock.restore();
+});
 
-describe.each(bindings)("tasks are the caller's own, over %s", (_binding, protocolBinding, transport) => {
-  const clientFor = (token?: string) =>
-    new ClientFactory(
-      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-        transports: [transport(withToken(token))],
-        preferredTransports: [protocolBinding],
-      }),
-    ).createFromUrl(base);
+describe.each(bindings)("tasks are the caller's own, over %s", (_, binding) => {
+  const clientFor = (token?: string) => a2aClient(d.baseUrl, { binding, token, fetchImpl: deploymentFetch(d, d.nextIp()) });
   let first: Client;
   let second: Client;
   let firstTasks: Task[];
   let secondTask: Task;
   beforeAll(async () => {
-    const resource = `${base}/a2a/v1`;
-    first = await clientFor((await clientCredentialsToken(base, "svc:brief", resource)).token);
-    second = await clientFor((await clientCredentialsToken(base, "svc:brief", resource)).token);
-    // The first client files a dry run, then a brief that waits for input; the second a real brief.
+    first = await clientFor(await d.token("svc:brief"));
+    second = await clientFor(await d.token("svc:brief"));
+    // The first client files a dry run, then (a second later, so the order is certain) a brief that waits for input;
+    // the second client files a real brief.
     const dryRun = (await first.sendMessage(brief({ ...freshBrief(), dry_run: true }))) as Task;
+    clock.advance(1_000);
     const waiting = (await first.sendMessage(brief({ full_name: "Ada Lovelace" }))) as Task;
     firstTasks = [waiting, dryRun];
     secondTask = (await second.sendMessage(brief(freshBrief()))) as Task;
