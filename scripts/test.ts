@@ -71,7 +71,7 @@ const outcomes = await Promise.all([
   run("prettier", [bin("prettier/bin/prettier.cjs"), "--check", "."]),
   runtime,
   (async () => {
-    const inProcess = await run("in-process", vitest("unit", "doors", "resilience"));
+    const inProcess = await run("in-process", [...vitest("unit", "doors", "resilience"), "--maxWorkers=3"]);
     await whenExists(runtimeUp, runtime);
     const afterBuild = await Promise.all([run("build", vitest("build")), run("tsc", [bin("typescript/bin/tsc"), "--noEmit"])]);
     return [inProcess, ...afterBuild];
