@@ -3,7 +3,7 @@ import { DefaultRequestHandler } from "@a2a-js/sdk/server";
 import { pipelineFromEnv } from "../briefs/config.ts";
 import type { PipelineDeps } from "../briefs/pipeline.ts";
 import { baseUrlFrom, type Env } from "../config/env.ts";
-import { limiterFromEnv } from "../limits/limiter.ts";
+import { upstashLimiter } from "../limits/limiter.ts";
 import { publicJwksFromEnv } from "../oauth/keys.ts";
 import { createAccessTokenVerifier } from "../oauth/verify.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
@@ -33,7 +33,7 @@ export function a2aHandlerFromEnv(env: Env, prebuilt: PrebuiltResources) {
     let pipeline: PipelineDeps | undefined;
     const lazyPipeline = () => (pipeline ??= pipelineFromEnv(env, prebuilt));
     const { card, requestHandler } = a2aRequestHandler(baseUrl, prebuilt, new UpstashTaskStore(redis), lazyPipeline);
-    return createA2AHandler({ baseUrl, card, requestHandler, verifier, limiter: limiterFromEnv(env, redis) });
+    return createA2AHandler({ baseUrl, card, requestHandler, verifier, limiter: upstashLimiter(redis) });
   };
   return builtOnFirstUse(build, a2aErrors);
 }

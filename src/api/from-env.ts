@@ -1,7 +1,7 @@
 import { baseUrlFrom, type Env } from "../config/env.ts";
 import { problemJson } from "../http/formats.ts";
 import { builtOnFirstUse } from "../http/door.ts";
-import { limiterFromEnv } from "../limits/limiter.ts";
+import { upstashLimiter } from "../limits/limiter.ts";
 import { edgeRedisFromEnv } from "../store/redis.ts";
 import { deprecations } from "./deprecations.ts";
 import { createApiGateway } from "./gateway.ts";
@@ -16,7 +16,7 @@ export function apiGatewayFromEnv(env: Env) {
     async () =>
       createApiGateway({
         baseUrl: baseUrlFrom(env),
-        limiter: limiterFromEnv(env, edgeRedisFromEnv(env)),
+        limiter: upstashLimiter(edgeRedisFromEnv(env)),
         deprecations,
       }),
     (refusal, c) => problemJson(new URL(c.req.url).origin)(refusal, c),

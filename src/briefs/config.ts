@@ -1,5 +1,5 @@
 import type { Env } from "../config/env.ts";
-import { limiterFromEnv } from "../limits/limiter.ts";
+import { upstashLimiter } from "../limits/limiter.ts";
 import { siteSizeIds, type PrebuiltResources } from "../resources/prebuilt.ts";
 import { redisFromEnv } from "../store/node-requester.ts";
 import { deliveryFromEnv } from "./delivery-config.ts";
@@ -13,7 +13,7 @@ export function pipelineFromEnv(env: Env, prebuilt: PrebuiltResources): Pipeline
   return {
     ...deliveryFromEnv(env, prebuilt, redis),
     schema: briefSchema(siteSizeIds(prebuilt)),
-    limiter: limiterFromEnv(env, redis),
+    limiter: upstashLimiter(redis),
     dailyEmailLimit: dailyEmailLimitFrom(env("LEADS_EMAIL_DAILY_LIMIT")),
   };
 }

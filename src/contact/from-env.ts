@@ -1,7 +1,7 @@
 import { pipelineFromEnv } from "../briefs/config.ts";
 import { baseUrlFrom, type Env } from "../config/env.ts";
 import { builtOnFirstUse } from "../http/door.ts";
-import { limiterFromEnv } from "../limits/limiter.ts";
+import { upstashLimiter } from "../limits/limiter.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
 import { escapeHtml, pageHeaders, renderPage } from "../site/function-page.ts";
 import { pageShell } from "../site/page-shell.ts";
@@ -19,7 +19,7 @@ export function contactHandlerFromEnv(env: Env, prebuilt: PrebuiltResources) {
         shell: pageShell(),
         fields: contactFields(prebuilt.offers.site_sizes),
         pipeline: pipelineFromEnv(env, prebuilt),
-        limiter: limiterFromEnv(env, redisFromEnv(env)),
+        limiter: upstashLimiter(redisFromEnv(env)),
         contact: { email, confirmation: prebuilt.site.contact_confirmation, responseTime: prebuilt.site.response_time },
       }),
     () =>

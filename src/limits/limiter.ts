@@ -2,7 +2,6 @@
 // edge bundler cannot see (it re-exports npm packages with `export *`, which is empty for CommonJS).
 import { Ratelimit } from "@upstash/ratelimit/dist/index.mjs";
 import type { Redis } from "@upstash/redis";
-import { isNetlifyDev, type Env } from "../config/env.ts";
 import { isStoreOutage } from "../store/redis.ts";
 import { policies, type PolicyName } from "./policies.ts";
 
@@ -34,7 +33,7 @@ export interface Limiter {
 export interface LimiterOptions {
   /**
    * Remember blocked clients in memory until their window resets, sparing Upstash a command per refused request.
-   * On by default; the local runtime turns it off so tests can reset a window in the store.
+   * On by default, the local runtime included; tests that reset a window in the store turn it off.
    */
   cacheBlocked?: boolean;
   now?: () => number;
@@ -85,9 +84,3 @@ export function upstashLimiter(redis: Redis, { cacheBlocked = true, now = Date.n
     },
   };
 }
-
-/**
- * The deployment's limiter over its store. Blocked clients are remembered in memory, except under netlify dev, where
- * the tests reset quota windows in the store, which an in-memory cache would not see.
- */
-export const limiterFromEnv = (env: Env, redis: Redis): Limiter => upstashLimiter(redis, { cacheBlocked: !isNetlifyDev(env) });

@@ -1,7 +1,7 @@
 import { pipelineFromEnv } from "../briefs/config.ts";
 import { baseUrlFrom, type Env } from "../config/env.ts";
 import { builtOnFirstUse } from "../http/door.ts";
-import { limiterFromEnv } from "../limits/limiter.ts";
+import { upstashLimiter } from "../limits/limiter.ts";
 import { publicJwksFromEnv, signingKeysVariable } from "../oauth/keys.ts";
 import { createAccessTokenVerifier } from "../oauth/verify.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
@@ -35,7 +35,7 @@ export function mcpHandlerFromEnv(env: Env, prebuilt: PrebuiltResources, card: o
     return createMcpHandler({
       baseUrl,
       allowedOrigins: allowedOriginsFrom(env, baseUrl),
-      limiter: limiterFromEnv(env, redisFromEnv(env)),
+      limiter: upstashLimiter(redisFromEnv(env)),
       verifier: createAccessTokenVerifier({ baseUrl, jwks: publicJwksFromEnv(env) }),
       createServer: (era) => mcpServerFrom(parts, era),
       card,

@@ -1,7 +1,7 @@
 import { baseUrlFrom, type Env } from "../config/env.ts";
 import { builtOnFirstUse } from "../http/door.ts";
 import { oauthJson } from "../http/formats.ts";
-import { limiterFromEnv } from "../limits/limiter.ts";
+import { upstashLimiter } from "../limits/limiter.ts";
 import { pageShell } from "../site/page-shell.ts";
 import { redisFromEnv } from "../store/node-requester.ts";
 import { signingKeysFromEnv } from "./keys.ts";
@@ -26,7 +26,7 @@ export function oauthHandlerFromEnv(env: Env) {
       keys: await signingKeysFromEnv(env),
       redis,
       // Under netlify dev the tests reset quota windows in the store, which an in-memory cache would not see.
-      limiter: limiterFromEnv(env, redis),
+      limiter: upstashLimiter(redis),
       page: pageShell(),
       allowLoopbackMetadataDocuments: env(loopbackMetadataDocumentsVariable) === "1" && isLocal(baseUrl),
     });
