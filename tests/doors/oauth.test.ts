@@ -18,9 +18,10 @@ import {
  * The authorization server in-process, built as functions/oauth.ts and functions/jwks.ts build it, driven by oauth4webapi
  * through a fetch that routes into the deployment: a machine client's token verified against the served key set, the
  * authorization code flow with PKCE for a registered public client and every refusal on its way, the consent page's
- * defences, and hostile bodies. tests/doors/oauth-clients.test.ts has today's hosted clients, metadata document clients
- * and the MCP SDK's own OAuth; tests/unit/oauth-*.test.ts the handlers' details; tests/runtime/oauth.test.ts and
- * tests/browser/oauth.test.ts the flows through `npm start` and Chromium.
+ * defences, and hostile bodies. tests/doors/oauth-clients.test.ts has today's hosted clients and metadata document
+ * clients, tests/doors/oauth-sdk.test.ts the MCP SDK's own OAuth, tests/doors/oauth-limits.test.ts the quotas;
+ * tests/unit/oauth-*.test.ts the handlers' details (the token endpoint's refusals of a machine client among them);
+ * tests/runtime/oauth.test.ts and tests/browser/oauth.test.ts the flows through `npm start` and Chromium.
  */
 let d: Deployment;
 let as: oauth.AuthorizationServer;
