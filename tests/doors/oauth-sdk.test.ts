@@ -14,6 +14,7 @@ import { freshBrief } from "../support/briefs.ts";
 import { startDocumentHost, type DocumentHost } from "../support/client-documents.ts";
 import { startDeployment, type Deployment } from "../support/deployment.ts";
 import { connectMcp, eras, text } from "../support/mcp-client.ts";
+import { expectTokenAfterChallenge, recording } from "../support/mcp-oauth.ts";
 import { consentScreen, discover, postConsent, type Http } from "../support/oauth-client.ts";
 
 /**
@@ -106,14 +107,7 @@ describe("the v2 MCP SDK's OAuth, through /mcp", () => {
         client_name: "Keyed machine agent",
         grant_types: ["client_credentials"],
       });
-      const http = d.fetchFrom();
-      const seen: string[] = [];
-      const recording: Http = async (input, init) => {
-        const response = await http(input, init);
-        const url = new URL(input instanceof Request ? input.url : String(input));
-        seen.push(`${init?.method ?? "GET"} ${url.pathname} ${response.status}`);
-        return response;
-      };
+      const { fetch: recorded, seen } = recording(d.fetchFrom());
       const authProvider = new PrivateKeyJwtProvider({
         clientId: agent.clientId,
         privateKey: agent.privateJwk,
@@ -121,21 +115,12 @@ describe("the v2 MCP SDK's OAuth, through /mcp", () => {
         expectedIssuer: base,
         scope: "svc:brief",
       });
-      const client = await connectMcp(endpoint, era, { authProvider, fetch: recording });
+      const client = await connectMcp(endpoint, era, { authProvider, fetch: recorded });
       const result = (await client.callTool({ name: "submit_project_brief", arguments: freshBrief({ dry_run: true }) })) as CallToolResult;
       expect(result.isError).toBeFalsy();
       expect(result.structuredContent).toMatchObject({ dry_run: true, valid: true });
       expect(text(result)).toContain("Nothing was filed");
-      expect(seen).toEqual(
-        expect.arrayContaining([
-          "POST /mcp 401",
-          "GET /.well-known/oauth-protected-resource/mcp 200",
-          "GET /.well-known/oauth-authorization-server 200",
-          "POST /oauth/token 200",
-          "POST /mcp 200",
-        ]),
-      );
-      expect(seen.indexOf("POST /mcp 401")).toBeLessThan(seen.indexOf("POST /oauth/token 200"));
+      expectTokenAfterChallenge(seen);
       expect(authProvider.tokens()?.scope).toBe("svc:read svc:brief");
       await client.close();
     });

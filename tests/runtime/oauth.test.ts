@@ -14,6 +14,7 @@ import { authorizationServerMetadata, discoveryDocuments } from "../../src/oauth
 import { freshBrief } from "../support/briefs.ts";
 import { startDocumentHost, type DocumentHost } from "../support/client-documents.ts";
 import { connectMcp, eras, text } from "../support/mcp-client.ts";
+import { expectTokenAfterChallenge, recording } from "../support/mcp-oauth.ts";
 import { discover, postConsent, register, type Http } from "../support/oauth-client.ts";
 import { countedFor, localClient } from "../support/quota-count.ts";
 
@@ -108,13 +109,7 @@ describe("machine clients get a token and file a dry_run brief through /mcp", ()
       client_name: "Keyed machine agent",
       grant_types: ["client_credentials"],
     });
-    const seen: string[] = [];
-    const recording: Http = async (input, init) => {
-      const response = await fetch(input, init);
-      const url = new URL(input instanceof Request ? input.url : String(input));
-      seen.push(`${init?.method ?? "GET"} ${url.pathname} ${response.status}`);
-      return response;
-    };
+    const { fetch: recorded, seen } = recording();
     const authProvider = new PrivateKeyJwtProvider({
       clientId: agent.clientId,
       privateKey: agent.privateJwk,
@@ -122,17 +117,8 @@ describe("machine clients get a token and file a dry_run brief through /mcp", ()
       expectedIssuer: base,
       scope: "svc:brief",
     });
-    expect((await fileDryRun(authProvider, recording)).scope).toBe("svc:read svc:brief");
-    expect(seen).toEqual(
-      expect.arrayContaining([
-        "POST /mcp 401",
-        "GET /.well-known/oauth-protected-resource/mcp 200",
-        "GET /.well-known/oauth-authorization-server 200",
-        "POST /oauth/token 200",
-        "POST /mcp 200",
-      ]),
-    );
-    expect(seen.indexOf("POST /mcp 401")).toBeLessThan(seen.indexOf("POST /oauth/token 200"));
+    expect((await fileDryRun(authProvider, recorded)).scope).toBe("svc:read svc:brief");
+    expectTokenAfterChallenge(seen);
     // Its document and key set were fetched by the function, from this machine.
     expect(documents.hits.get("/agent.json")).toBe(1);
     expect(documents.hits.get("/agent.json.jwks")).toBe(1);
