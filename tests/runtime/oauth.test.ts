@@ -39,7 +39,7 @@ beforeAll(async () => {
 });
 afterAll(() => documents?.close());
 
-/** Connects in the 2026-07-28 era with the provider, files a dry run and gives the result and the token it used. */
+/** Connects in the 2026-07-28 era with the provider, files a dry run and gives the tokens the provider got for it. */
 async function fileDryRun(authProvider: OAuthClientProvider, fetch?: Http) {
   const client = await connectMcp(endpoint, modern, { authProvider, ...(fetch ? { fetch } : {}) });
   const result = (await client.callTool({ name: "submit_project_brief", arguments: freshBrief({ dry_run: true }) })) as CallToolResult;
