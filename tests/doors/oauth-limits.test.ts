@@ -10,8 +10,8 @@ import { startDeployment, type Deployment } from "../support/deployment.ts";
  * The per-address limits of the authorization server, in-process as functions/oauth.ts builds it: each test comes from
  * a client address of its own, starts with a fresh window and moves a counter close to its limit in the store rather
  * than sending hundreds of requests. The site is local (its base URL on localhost) so that client metadata documents
- * may live on this machine, as in the local runtime's test mode. tests/runtime/oauth-limits.test.ts keeps what only the
- * local runtime shows.
+ * may live on this machine, as in the local runtime's test mode. tests/runtime/oauth.test.ts keeps what only the local
+ * runtime shows (netlify dev's call again after a 403, counted once).
  */
 const quotas = { oauth: 60, "oauth-client-metadata": 20 } as const;
 const redirectUri = "http://127.0.0.1/callback";

@@ -14,12 +14,23 @@ import { serverCard } from "../../src/mcp/card.ts";
 import { mcpHandlerFromEnv } from "../../src/mcp/from-env.ts";
 import { issueAccessToken } from "../../src/oauth/access-token.ts";
 import { discoveryDocuments } from "../../src/oauth/metadata.ts";
+import { jwksHandlerFromEnv } from "../../src/oauth/jwks-from-env.ts";
 import { generateKeySet, importSigningKeys } from "../../src/oauth/keys.ts";
 import { oauthHandlerFromEnv } from "../../src/oauth/from-env.ts";
 import { prebuiltResources, type PrebuiltResources } from "../../src/resources/prebuilt.ts";
 import { buildSite } from "../../src/site/model.ts";
 
-import { a2aPath, apiBase, briefsPath, caseStudyResourcePath, mcpPath, oauthBase, pagePaths, resourcePaths } from "../../src/paths.ts";
+import {
+  a2aPath,
+  apiBase,
+  briefsPath,
+  caseStudyResourcePath,
+  mcpPath,
+  oauthBase,
+  oauthPaths,
+  pagePaths,
+  resourcePaths,
+} from "../../src/paths.ts";
 import { loadContentDir } from "./content.ts";
 import { startFaultFront } from "./fault-front.ts";
 import { startPostmarkStandIn, type PostmarkStandIn } from "./postmark-standin.ts";
@@ -73,7 +84,7 @@ export interface DeploymentOptions {
 
 /**
  * Every function of the site, built from an environment exactly as the Netlify adapters in functions/ build them, in
- * one process: the /api edge gateway (with POST /api/v1/briefs behind it), the contact form, /mcp, /a2a/v1 and the
+ * one process: the /api edge gateway (with POST /api/v1/briefs behind it), the contact form, /mcp, /a2a/v1, the key set and the
  * OAuth endpoints. Each call names the client address the platform would hand the function (a new one unless given),
  * so quotas count only where a test means them to. Upstash and Postmark are reached through fault fronts, so a test
  * can take either down, slow it or break it, and every handler instance keeps running through the fault and after it.
@@ -115,6 +126,7 @@ export async function startDeployment(db: number | "local", { baseUrl = base, en
   const mcp = mcpHandlerFromEnv(env, resources, await serverCard(resources));
   const a2a = a2aHandlerFromEnv(env, resources);
   const oauth = oauthHandlerFromEnv(env);
+  const jwks = jwksHandlerFromEnv(env);
 
   /** The platform behind the gateway: the briefs function for the write (for the same client), the prebuilt files for reads. */
   const platform = async (request: Request, ip: string) => {
@@ -141,6 +153,7 @@ export async function startDeployment(db: number | "local", { baseUrl = base, en
     if (at(mcpPath)) return mcp(request, from(ip));
     if (at(a2aPath)) return a2a(request, from(ip));
     if (at(oauthBase)) return oauth(request, from(ip));
+    if (path === oauthPaths.jwks) return jwks(request, from(ip));
     // The contact page is static; only its form's POST reaches the function.
     if (path === pagePaths.contact && request.method === "POST") return contact(request, from(ip));
     if (Object.hasOwn(documents, path)) return Promise.resolve(Response.json(documents[path]));
@@ -173,6 +186,14 @@ export async function startDeployment(db: number | "local", { baseUrl = base, en
     oauth: (path: string, init?: RequestInit, ip = nextIp()) => oauth(at(path, init), from(ip)),
     /** Any request, as it arrives (its own URL and Host header), to the function that serves its path: for serving over HTTP. */
     serve: (request: Request, ip = nextIp()) => route(request, ip),
+    /** A client's `fetch` from one address: each request reaches the function (or document) that serves its path. */
+    fetchFrom:
+      (ip = nextIp()): typeof fetch =>
+      async (input, init) => {
+        const request = new Request(input, init);
+        request.headers.set("host", new URL(request.url).host);
+        return route(request, ip);
+      },
     async close() {
       await mail.close();
       await postmark.close();

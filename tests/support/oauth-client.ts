@@ -3,14 +3,23 @@ import * as oauth from "oauth4webapi";
 /** oauth4webapi against the local runtime (plain http on localhost, hence allowInsecureRequests). */
 export const insecure = { [oauth.allowInsecureRequests]: true } as const;
 
+/**
+ * How a client reaches the server: the network by default, or a deployment in this process (`d.fetchFrom(ip)`). Every
+ * helper here takes one as its last argument.
+ */
+export type Http = typeof fetch;
+
+/** oauth4webapi's options for requests sent through `http`. */
+export const through = (http: Http = fetch) => ({ ...insecure, [oauth.customFetch]: http }) as const;
+
 /** What a client that knows only the base URL does first: RFC 8414 discovery. */
-export async function discover(base: string): Promise<oauth.AuthorizationServer> {
+export async function discover(base: string, http: Http = fetch): Promise<oauth.AuthorizationServer> {
   const issuer = new URL(base);
-  return oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { ...insecure, algorithm: "oauth2" }));
+  return oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { ...through(http), algorithm: "oauth2" }));
 }
 
-export async function register(as: oauth.AuthorizationServer, metadata: Partial<oauth.Client>) {
-  const response = await oauth.dynamicClientRegistrationRequest(as, metadata, insecure);
+export async function register(as: oauth.AuthorizationServer, metadata: Partial<oauth.Client>, http: Http = fetch) {
+  const response = await oauth.dynamicClientRegistrationRequest(as, metadata, through(http));
   return oauth.processDynamicClientRegistrationResponse(response);
 }
 
@@ -33,15 +42,26 @@ export const authorizeUrl = (as: oauth.AuthorizationServer, params: Authorizatio
   return url;
 };
 
-/** The consent screen without a browser: GET it, then POST its form back with its cookie. */
-export async function consentByHttp(as: oauth.AuthorizationServer, params: AuthorizationParams, decision: "approve" | "deny" = "approve") {
-  const page = await fetch(authorizeUrl(as, params), { redirect: "manual" });
+/** The consent screen's form as a browser reads it: its sealed request and its nonce cookie. */
+export async function consentScreen(url: URL | string, http: Http = fetch) {
+  const page = await http(url, { redirect: "manual" });
   const html = await page.text();
   const requestToken = /name="request" value="([^"]+)"/.exec(html)?.[1];
   const cookie = page.headers.get("set-cookie")?.split(";")[0];
   if (page.status !== 200 || !requestToken || !cookie) throw new Error(`no consent form (status ${page.status})`);
-  const answer = await postConsent(as, { request: requestToken, decision }, cookie);
-  return { page, html, requestToken, cookie, answer, location: new URL(answer.headers.get("location") ?? "about:blank") };
+  return { page, html, requestToken, cookie };
+}
+
+/** The consent screen without a browser: GET it, then POST its form back with its cookie, as the form would. */
+export async function consentByHttp(
+  as: oauth.AuthorizationServer,
+  params: AuthorizationParams,
+  decision: "approve" | "deny" = "approve",
+  http: Http = fetch,
+) {
+  const screen = await consentScreen(authorizeUrl(as, params), http);
+  const answer = await postConsent(as, { request: screen.requestToken, decision }, screen.cookie, {}, http);
+  return { ...screen, answer, location: new URL(answer.headers.get("location") ?? "about:blank") };
 }
 
 export const postConsent = (
@@ -49,8 +69,9 @@ export const postConsent = (
   fields: Record<string, string>,
   cookie?: string,
   extra: Record<string, string> = {},
+  http: Http = fetch,
 ) =>
-  fetch(as.authorization_endpoint!, {
+  http(as.authorization_endpoint!, {
     method: "POST",
     redirect: "manual",
     headers: { "content-type": "application/x-www-form-urlencoded", ...(cookie ? { cookie } : {}), ...extra },

@@ -1,0 +1,307 @@
+import { createRemoteJWKSet, customFetch, jwtVerify } from "jose";
+import * as oauth from "oauth4webapi";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAccessTokenVerifier } from "../../src/oauth/verify.ts";
+import { startDeployment, type Deployment } from "../support/deployment.ts";
+import {
+  authorizeUrl,
+  consentByHttp,
+  consentScreen,
+  discover,
+  postConsent,
+  register,
+  through,
+  type Http,
+} from "../support/oauth-client.ts";
+
+/**
+ * The authorization server in-process, built as functions/oauth.ts and functions/jwks.ts build it, driven by oauth4webapi
+ * through a fetch that routes into the deployment: a machine client's token verified against the served key set, the
+ * authorization code flow with PKCE for a registered public client and every refusal on its way, the consent page's
+ * defences, and hostile bodies. tests/doors/oauth-clients.test.ts has today's hosted clients and metadata document
+ * clients, tests/doors/oauth-sdk.test.ts the MCP SDK's own OAuth, tests/doors/oauth-limits.test.ts the quotas;
+ * tests/unit/oauth-*.test.ts the handlers' details (the token endpoint's refusals of a machine client among them);
+ * tests/runtime/oauth.test.ts and tests/browser/oauth.test.ts the flows through `npm start` and Chromium.
+ */
+let d: Deployment;
+let as: oauth.AuthorizationServer;
+let publicClient: oauth.Client;
+const redirectUri = "http://127.0.0.1/callback";
+/** A loopback listener's port is chosen at run time (RFC 8252 §7.3): the registration names none. */
+const listenerUri = "http://127.0.0.1:49152/callback";
+const statuses: number[] = [];
+
+/** A client's fetch from an address of its own; every status it sees is kept, so that none may be a 5xx. */
+function client(): Http {
+  const http = d.fetchFrom();
+  return async (input, init) => {
+    const response = await http(input, init);
+    statuses.push(response.status);
+    return response;
+  };
+}
+
+beforeAll(async () => {
+  d = await startDeployment("local");
+  as = await discover(d.baseUrl, client());
+  publicClient = await register(
+    as,
+    { client_name: "Doors public client", redirect_uris: [redirectUri], token_endpoint_auth_method: "none" },
+    client(),
+  );
+});
+afterAll(async () => {
+  await d.close();
+  expect(statuses.filter((s) => s >= 500)).toEqual([]);
+});
+
+const keySet = (http: Http) => createRemoteJWKSet(new URL(as.jwks_uri!), { [customFetch]: http });
+const tokenForm = (http: Http, fields: Record<string, string>) =>
+  http(as.token_endpoint!, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields),
+  });
+/** An authorization request with the given parameters (undefined ones left out), answered without following redirects. */
+const authorizeWith = (http: Http, params: Record<string, string | undefined>) =>
+  http(
+    `${as.authorization_endpoint}?${new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined))}`,
+    { redirect: "manual" },
+  );
+
+async function approvedCode(http: Http, verifier: string, extra: Record<string, string> = {}) {
+  const state = oauth.generateRandomState();
+  const { location } = await consentByHttp(
+    as,
+    {
+      client_id: publicClient.client_id,
+      redirect_uri: listenerUri,
+      code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+      state,
+      ...extra,
+    },
+    "approve",
+    http,
+  );
+  return { location, state, code: location.searchParams.get("code")! };
+}
+
+describe("client credentials", () => {
+  it("registers, gets a token with oauth4webapi and verifies it offline against the served key set", async () => {
+    const http = client();
+    const machine = await register(
+      as,
+      { client_name: "Doors M2M", grant_types: ["client_credentials"], token_endpoint_auth_method: "client_secret_post" },
+      http,
+    );
+    expect(machine.client_secret_expires_at).toBe(0);
+    const response = await oauth.clientCredentialsGrantRequest(
+      as,
+      machine,
+      oauth.ClientSecretPost(machine.client_secret as string),
+      { scope: "svc:brief", resource: `${d.baseUrl}/a2a/v1` },
+      through(http),
+    );
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    const token = await oauth.processClientCredentialsResponse(as, machine, response);
+    expect(token).toMatchObject({ token_type: "bearer", expires_in: 3600, scope: "svc:read svc:brief" });
+
+    const { payload, protectedHeader } = await jwtVerify(token.access_token, keySet(http), {
+      issuer: as.issuer,
+      audience: `${d.baseUrl}/a2a/v1`,
+      typ: "at+jwt",
+      algorithms: ["ES256"],
+    });
+    expect(protectedHeader.kid).toBeTruthy();
+    expect(payload).toMatchObject({ sub: machine.client_id, client_id: machine.client_id, scope: "svc:read svc:brief" });
+    expect(payload.exp! - payload.iat!).toBe(3600);
+    expect(payload.jti).toBeTruthy();
+
+    const verifier = createAccessTokenVerifier({ baseUrl: d.baseUrl, jwks: keySet(http) });
+    expect(await verifier.verifyToken(token.access_token, ["svc:brief"])).toMatchObject({
+      ok: true,
+      clientId: machine.client_id,
+      audience: `${d.baseUrl}/a2a/v1`,
+    });
+  });
+});
+
+describe("authorization code with PKCE", () => {
+  it("runs the whole flow: consent, iss and state in the redirect, code exchange, a token for /mcp", async () => {
+    const http = client();
+    const verifier = oauth.generateRandomCodeVerifier();
+    const { location, state } = await approvedCode(http, verifier, { scope: "svc:brief", resource: `${d.baseUrl}/mcp` });
+    expect(location.origin + location.pathname).toBe(listenerUri);
+    const params = oauth.validateAuthResponse(as, publicClient, location, state);
+    const response = await oauth.authorizationCodeGrantRequest(
+      as,
+      publicClient,
+      oauth.None(),
+      params,
+      listenerUri,
+      verifier,
+      through(http),
+    );
+    const token = await oauth.processAuthorizationCodeResponse(as, publicClient, response);
+    expect(token.scope).toBe("svc:read svc:brief");
+    const { payload } = await jwtVerify(token.access_token, keySet(http), {
+      issuer: as.issuer,
+      audience: `${d.baseUrl}/mcp`,
+      typ: "at+jwt",
+    });
+    expect(payload.client_id).toBe(publicClient.client_id);
+  });
+
+  it("refuses a wrong verifier, and then the code is spent", async () => {
+    const http = client();
+    const verifier = oauth.generateRandomCodeVerifier();
+    const { code } = await approvedCode(http, verifier);
+    const redeem = (code_verifier: string) =>
+      tokenForm(http, {
+        grant_type: "authorization_code",
+        code,
+        code_verifier,
+        redirect_uri: listenerUri,
+        client_id: publicClient.client_id,
+      });
+    const wrong = await redeem(oauth.generateRandomCodeVerifier());
+    expect(wrong.status).toBe(400);
+    expect(await wrong.json()).toMatchObject({ error: "invalid_grant" });
+    expect(await (await redeem(verifier)).json()).toMatchObject({ error: "invalid_grant" });
+  });
+
+  it("refuses a redirect_uri at the token endpoint other than the authorization request's", async () => {
+    const http = client();
+    const verifier = oauth.generateRandomCodeVerifier();
+    const { code } = await approvedCode(http, verifier);
+    const res = await tokenForm(http, {
+      grant_type: "authorization_code",
+      code,
+      code_verifier: verifier,
+      redirect_uri: "http://127.0.0.1:49153/callback",
+      client_id: publicClient.client_id,
+    });
+    expect(await res.json()).toMatchObject({ error: "invalid_grant" });
+  });
+
+  it("sends PKCE plain or missing back to the client as invalid_request, with state and iss", async () => {
+    const http = client();
+    for (const params of [
+      { code_challenge_method: "plain", code_challenge: "a".repeat(43) },
+      { code_challenge: undefined },
+      { code_challenge_method: undefined, code_challenge: "a".repeat(43) },
+    ]) {
+      const res = await authorizeWith(http, {
+        response_type: "code",
+        client_id: publicClient.client_id,
+        redirect_uri: redirectUri,
+        state: "s1",
+        code_challenge_method: "S256",
+        ...params,
+      });
+      expect(res.status).toBe(302);
+      const location = new URL(res.headers.get("location")!);
+      expect(location.searchParams.get("error")).toBe("invalid_request");
+      expect(location.searchParams.get("state")).toBe("s1");
+      expect(location.searchParams.get("iss")).toBe(as.issuer);
+    }
+  });
+
+  it("shows an error page, and never redirects, for an unknown client or a redirect URI it did not register", async () => {
+    const http = client();
+    for (const query of [
+      { client_id: "fdc_AAAAAAAAAAAAAAAAAAAAAA", redirect_uri: redirectUri },
+      { client_id: publicClient.client_id, redirect_uri: "https://evil.example/callback" },
+      { client_id: publicClient.client_id, redirect_uri: "http://127.0.0.1/other" },
+      { client_id: publicClient.client_id },
+    ]) {
+      const res = await authorizeWith(http, {
+        response_type: "code",
+        code_challenge_method: "S256",
+        code_challenge: "a".repeat(43),
+        ...query,
+      });
+      expect(res.status).toBe(400);
+      expect(res.headers.get("location")).toBeNull();
+      expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+      expect(await res.text()).toContain("This request cannot be completed");
+    }
+  });
+
+  it("refuses a consent POST without the cookie, with a forged token, or from another origin; answers it once", async () => {
+    const http = client();
+    const { requestToken: token, cookie } = await consentScreen(
+      authorizeUrl(as, {
+        client_id: publicClient.client_id,
+        redirect_uri: redirectUri,
+        code_challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()),
+        state: "s",
+      }),
+      http,
+    );
+    for (const [fields, sentCookie, headers] of [
+      [{ request: token, decision: "approve" }, undefined, {}],
+      [{ request: token, decision: "approve" }, "oauth_consent=forged", {}],
+      [{ request: `${token.slice(0, -4)}AAAA`, decision: "approve" }, cookie, {}],
+      [{ decision: "approve" }, cookie, {}],
+      [{ request: token, decision: "approve" }, cookie, { origin: "https://evil.example" }],
+    ] as const) {
+      const res = await postConsent(as, fields, sentCookie, headers, http);
+      expect(res.status).toBe(403);
+      expect(res.headers.get("location")).toBeNull();
+    }
+    expect((await postConsent(as, { request: token, decision: "approve" }, cookie, {}, http)).status).toBe(303);
+    expect((await postConsent(as, { request: token, decision: "approve" }, cookie, {}, http)).status).toBe(409);
+  });
+
+  it("sends Deny back as access_denied with state and iss", async () => {
+    const { location } = await consentByHttp(
+      as,
+      {
+        client_id: publicClient.client_id,
+        redirect_uri: redirectUri,
+        code_challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()),
+        state: "d1",
+      },
+      "deny",
+      client(),
+    );
+    expect(Object.fromEntries(location.searchParams)).toMatchObject({ error: "access_denied", state: "d1", iss: as.issuer });
+  });
+
+  it("protects the consent page: no framing, no cache, a strict CSP, an HttpOnly SameSite=Strict cookie; no index", async () => {
+    const { page, html } = await consentScreen(
+      authorizeUrl(as, {
+        client_id: publicClient.client_id,
+        redirect_uri: "http://127.0.0.1:5000/callback",
+        code_challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()),
+      }),
+      client(),
+    );
+    expect(page.headers.get("content-security-policy")).toBe(
+      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http://127.0.0.1:5000; frame-ancestors 'none'; base-uri 'none'",
+    );
+    expect(page.headers.get("x-frame-options")).toBe("DENY");
+    expect(page.headers.get("cache-control")).toBe("no-store");
+    expect(page.headers.get("set-cookie")).toMatch(/HttpOnly; SameSite=Strict/);
+    expect(html).toContain('<meta name="robots" content="noindex">');
+    expect(html).toMatch(/<meta name="description" content="An application asks for access to [^"]+: approve or deny it\.">/);
+  });
+});
+
+describe("hostile input", () => {
+  it("answers oversized and malformed bodies with 4xx, never 5xx", async () => {
+    const http = client();
+    const post = async (path: string, contentType: string, body: string) =>
+      (await http(`${d.baseUrl}${path}`, { method: "POST", headers: { "content-type": contentType }, body })).status;
+    expect(await post("/oauth/register", "application/json", "{")).toBe(400);
+    expect(await post("/oauth/register", "application/json", JSON.stringify({ client_name: "x".repeat(20_000) }))).toBe(413);
+    expect(await post("/oauth/token", "application/x-www-form-urlencoded", "grant_type=client_credentials&x=" + "y".repeat(10_000))).toBe(
+      413,
+    );
+    expect(await post("/oauth/token", "application/x-www-form-urlencoded", "%%%&&==")).toBe(400);
+    expect(await post("/oauth/token", "text/plain", "hello")).toBe(400);
+    expect(await post("/oauth/authorize", "application/x-www-form-urlencoded", "request=" + "x".repeat(20_000))).toBe(413);
+    expect((await http(`${d.baseUrl}/oauth/token`)).status).toBe(405);
+  });
+});

@@ -1,0 +1,32 @@
+import { expect } from "vitest";
+import type { Http } from "./oauth-client.ts";
+
+/** A fetch that notes "METHOD /path status" of every request it sends, to follow a client's steps. */
+export function recording(http: Http = fetch) {
+  const seen: string[] = [];
+  const recorded: Http = async (input, init) => {
+    const response = await http(input, init);
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    seen.push(`${init?.method ?? "GET"} ${url.pathname} ${response.status}`);
+    return response;
+  };
+  return { fetch: recorded, seen };
+}
+
+/**
+ * A machine client's way to a brief from /mcp alone: the 401, the protected resource metadata, the authorization
+ * server's metadata, a token, and the call again, in that order.
+ */
+export function expectTokenAfterChallenge(seen: string[]) {
+  expect(seen).toEqual(
+    expect.arrayContaining([
+      "POST /mcp 401",
+      "GET /.well-known/oauth-protected-resource/mcp 200",
+      "GET /.well-known/oauth-authorization-server 200",
+      "POST /oauth/token 200",
+      "POST /mcp 200",
+    ]),
+  );
+  expect(seen.indexOf("POST /mcp 401")).toBeLessThan(seen.indexOf("POST /oauth/token 200"));
+  expect(seen.indexOf("POST /oauth/token 200")).toBeLessThan(seen.lastIndexOf("POST /mcp 200"));
+}
