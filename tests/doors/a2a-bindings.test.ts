@@ -2,7 +2,7 @@ import { AgentCard, type Message, type Task } from "@a2a-js/sdk";
 import type { Client } from "@a2a-js/sdk/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readSkills } from "../../src/a2a/skills.ts";
-import { a2aClient, bindings, brief, dataOf, deploymentFetch, factory, isTask, message, textOf } from "../support/a2a-client.ts";
+import { a2aClient, bindings, brief, dataOf, factory, isTask, message, textOf } from "../support/a2a-client.ts";
 import { freshBrief } from "../support/briefs.ts";
 import { installClock, type TestClock } from "../support/clock.ts";
 import { startDeployment, type Deployment } from "../support/deployment.ts";
@@ -30,8 +30,7 @@ const rest = async (skill: string) => (await d.api(`/api/v1/${skill}`)).json();
 const sentFor = (leadId: string) => d.postmark.sent.filter((m) => (m.body.Metadata as { lead_id: string }).lead_id === leadId);
 
 describe.each(bindings)("over %s", (_, binding) => {
-  const clientFor = (token?: string): Promise<Client> =>
-    a2aClient(d.baseUrl, { binding, token, fetchImpl: deploymentFetch(d, d.nextIp()) });
+  const clientFor = (token?: string): Promise<Client> => a2aClient(d.baseUrl, { binding, token, fetchImpl: d.fetchFrom() });
   let anonymous: Client;
   beforeAll(async () => {
     anonymous = await clientFor();
@@ -102,7 +101,7 @@ describe.each(bindings)("over %s", (_, binding) => {
 
 describe("A2A 0.3", () => {
   it("is served to the SDK's client in its compatibility mode, from the card's 0.3 interface", async () => {
-    const fetchImpl = deploymentFetch(d, d.nextIp());
+    const fetchImpl = d.fetchFrom();
     const card = (await (await fetchImpl(`${d.baseUrl}/.well-known/agent-card.json`)).json()) as {
       supportedInterfaces: { protocolVersion: string }[];
     };

@@ -1,7 +1,7 @@
 import { TaskState, type Task } from "@a2a-js/sdk";
 import type { Client } from "@a2a-js/sdk/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { a2aClient, bindings, brief, deploymentFetch, listing } from "../support/a2a-client.ts";
+import { a2aClient, bindings, brief, listing } from "../support/a2a-client.ts";
 import { freshBrief } from "../support/briefs.ts";
 import { installClock, type TestClock } from "../support/clock.ts";
 import { startDeployment, type Deployment } from "../support/deployment.ts";
@@ -25,7 +25,7 @@ afterAll(async () => {
 });
 
 describe.each(bindings)("tasks are the caller's own, over %s", (_, binding) => {
-  const clientFor = (token?: string) => a2aClient(d.baseUrl, { binding, token, fetchImpl: deploymentFetch(d, d.nextIp()) });
+  const clientFor = (token?: string) => a2aClient(d.baseUrl, { binding, token, fetchImpl: d.fetchFrom() });
   let first: Client;
   let second: Client;
   let firstTasks: Task[];

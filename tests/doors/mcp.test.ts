@@ -1,4 +1,4 @@
-import { ClientCredentialsProvider, type CallToolResult, type ElicitResult, type FetchLike } from "@modelcontextprotocol/client";
+import { ClientCredentialsProvider, type CallToolResult, type ElicitResult } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serverCard } from "../../src/mcp/card.ts";
 import { mcpHandlerFromEnv } from "../../src/mcp/from-env.ts";
@@ -27,15 +27,6 @@ afterAll(async () => {
   await d.close();
   clock.restore();
 });
-
-/** A client's fetch: each request reaches the function that serves its path (the OAuth documents too), from `ip`. */
-const platform =
-  (ip: string): FetchLike =>
-  async (url, init) => {
-    const request = new Request(url, init);
-    request.headers.set("host", new URL(request.url).host);
-    return d.serve(request, ip);
-  };
 
 const envelope = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
 
@@ -77,7 +68,7 @@ const briefCall = (brief: Record<string, unknown>) => ({ name: "submit_project_b
 
 describe.each(eras)("the v2 client $mode", (era) => {
   it("connects in its era and reads everything: every tool, resource and prompt, the same JSON as the REST reads", async () => {
-    const client = await connectMcp(`${d.baseUrl}/mcp`, era, { fetch: platform(d.nextIp()) });
+    const client = await connectMcp(`${d.baseUrl}/mcp`, era, { fetch: d.fetchFrom() });
     expect(client.getProtocolEra()).toBe(era.era);
     await expectReadsEverything(client, d.baseUrl, rest);
     await client.close();
@@ -85,7 +76,7 @@ describe.each(eras)("the v2 client $mode", (era) => {
 
   it("files a dry run and a real brief with the SDK's client-credentials provider, e-mailed after the answer (no forms: no confirmation asked)", async () => {
     // Reads go without a token; the first brief meets the 401 and the SDK fetches a token, then retries.
-    const client = await connectMcp(`${d.baseUrl}/mcp`, era, { fetch: platform(d.nextIp()), authProvider: await machine(era.era) });
+    const client = await connectMcp(`${d.baseUrl}/mcp`, era, { fetch: d.fetchFrom(), authProvider: await machine(era.era) });
     await d.settle();
     const before = { leads: (await d.leads.list(1000)).length, attempts: d.postmark.attempts };
 
@@ -218,7 +209,7 @@ describe("the 2025 era's wire", () => {
 describe.each(eras)("a brief filed twice by a client $mode", (era) => {
   it("replays the retry with the same idempotency_key instead of filing twice, and names every offending field", async () => {
     const client = await connectMcp(`${d.baseUrl}/mcp`, era, {
-      fetch: platform(d.nextIp()),
+      fetch: d.fetchFrom(),
       authProvider: await machine(`${era.era} retry`),
     });
     const brief = { ...freshBrief(), idempotency_key: crypto.randomUUID() };
@@ -331,9 +322,7 @@ describe("the person confirms their own brief", () => {
   /** What the person does with the next form; each test says. */
   let person: () => ElicitResult = () => ({ action: "cancel" });
   const showingForms = async (era: ClientEra) =>
-    connectShowingForms(`${d.baseUrl}/mcp`, era, { fetch: platform(d.nextIp()), authProvider: await machine(`forms ${era.era}`) }, () =>
-      person(),
-    );
+    connectShowingForms(`${d.baseUrl}/mcp`, era, { fetch: d.fetchFrom(), authProvider: await machine(`forms ${era.era}`) }, () => person());
 
   it("asks in the client's own form, filled in from the arguments, and files what the person corrected and accepted", async () => {
     const { client, asked } = await showingForms(modern);

@@ -8,10 +8,6 @@ import {
   type Client,
   type TransportFactory,
 } from "@a2a-js/sdk/client";
-import { builtAgentCard } from "../../src/a2a/build-card.ts";
-import { signingKeysVariable } from "../../src/oauth/keys.ts";
-import { agentCardPath } from "../../src/paths.ts";
-import type { Deployment } from "./deployment.ts";
 
 /**
  * The A2A SDK's own client as the tests drive it, in-process (tests/doors) and through the local runtime
@@ -66,23 +62,6 @@ export function factory({ binding = "JSONRPC", fetchImpl = fetch, token, legacy 
       cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
     }),
   );
-}
-
-/**
- * A client's fetch in-process: each request reaches the deployment's function for its path from `ip`, and the agent
- * card is the file the build publishes (signed with the deployment's keys), as the platform serves it.
- */
-export function deploymentFetch(d: Deployment, ip: string): typeof fetch {
-  let card: Promise<unknown> | undefined;
-  return async (input, init) => {
-    const request = new Request(input, init);
-    request.headers.set("host", new URL(request.url).host);
-    if (new URL(request.url).pathname === agentCardPath)
-      return Response.json(
-        await (card ??= builtAgentCard(d.baseUrl, d.resources, { [signingKeysVariable]: d.env(signingKeysVariable) }, () => {})),
-      );
-    return d.serve(request, ip);
-  };
 }
 
 /** A user message, optionally with metadata (e.g. the skill) and the task it continues. */

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { Redis } from "@upstash/redis";
 import { startLocalStore } from "../../scripts/local-store/store.ts";
 import type { Command } from "../../scripts/local-store/upstash-rest.ts";
+import { builtAgentCard } from "../../src/a2a/build-card.ts";
 import { a2aHandlerFromEnv } from "../../src/a2a/from-env.ts";
 import { apiGatewayFromEnv } from "../../src/api/from-env.ts";
 import { deliveryFromEnv } from "../../src/briefs/delivery-config.ts";
@@ -15,13 +16,14 @@ import { mcpHandlerFromEnv } from "../../src/mcp/from-env.ts";
 import { issueAccessToken } from "../../src/oauth/access-token.ts";
 import { discoveryDocuments } from "../../src/oauth/metadata.ts";
 import { jwksHandlerFromEnv } from "../../src/oauth/jwks-from-env.ts";
-import { generateKeySet, importSigningKeys } from "../../src/oauth/keys.ts";
+import { generateKeySet, importSigningKeys, signingKeysVariable } from "../../src/oauth/keys.ts";
 import { oauthHandlerFromEnv } from "../../src/oauth/from-env.ts";
 import { prebuiltResources, type PrebuiltResources } from "../../src/resources/prebuilt.ts";
 import { buildSite } from "../../src/site/model.ts";
 
 import {
   a2aPath,
+  agentCardPath,
   apiBase,
   briefsPath,
   caseStudyResourcePath,
@@ -114,6 +116,10 @@ export async function startDeployment(db: number | "local", { baseUrl = base, en
   const files = apiFiles(resources);
   // The OAuth discovery documents, prebuilt files the platform serves (netlify.toml rewrites each path to its .json).
   const documents = discoveryDocuments(baseUrl);
+  // The agent card, which the build signs and publishes as a static file.
+  let agentCard: Promise<unknown> | undefined;
+  const signedAgentCard = () =>
+    (agentCard ??= builtAgentCard(baseUrl, resources, { [signingKeysVariable]: variables[signingKeysVariable] }, () => {}));
 
   // Work the platform runs after a response (context.waitUntil): kept so tests can wait for it.
   const pending: Promise<unknown>[] = [];
@@ -157,6 +163,7 @@ export async function startDeployment(db: number | "local", { baseUrl = base, en
     // The contact page is static; only its form's POST reaches the function.
     if (path === pagePaths.contact && request.method === "POST") return contact(request, from(ip));
     if (Object.hasOwn(documents, path)) return Promise.resolve(Response.json(documents[path]));
+    if (path === agentCardPath) return signedAgentCard().then((card) => Response.json(card));
     return Promise.resolve(new Response("<html>404</html>", { status: 404 }));
   };
 
