@@ -57,7 +57,7 @@ export function chooseSkill(view: MessageView): Route {
  */
 export function viewOfJson(message: unknown, version: string): MessageView | undefined {
   if (!isObject(message) || !Array.isArray(message.parts) || !message.parts.every(isObject)) return undefined;
-  if (!version.startsWith("0.")) return viewOfMessage(Message.fromJSON(message));
+  if (!version.startsWith("0.")) return decoded(message);
   const view: MessageView = { texts: [], data: [], otherParts: 0 };
   if (typeof message.taskId === "string" && message.taskId) view.taskId = message.taskId;
   if (isObject(message.metadata) && "skillId" in message.metadata) view.skillId = message.metadata.skillId;
@@ -68,6 +68,16 @@ export function viewOfJson(message: unknown, version: string): MessageView | und
     else return undefined;
   }
   return view;
+}
+
+/** A 1.0 message through the SDK's decoder, which throws on a field it cannot turn into a string (an object without one). */
+function decoded(message: Record<string, unknown>): MessageView | undefined {
+  try {
+    return viewOfMessage(Message.fromJSON(message));
+  } catch (error) {
+    if (error instanceof TypeError) return undefined;
+    throw error;
+  }
 }
 
 /** The 0.3 compatibility layer unwraps `{value}` from a data part flagged `data_part_compat` (a non-object payload). */

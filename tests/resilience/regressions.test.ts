@@ -48,6 +48,25 @@ describe("found by fuzzing /a2a/v1", () => {
       expect((await expectRpcError(res, 7)).error.code).toBe(-32602);
     }
   });
+
+  it("answers a message whose messageId or taskId is an object that cannot become a string with invalid params, not a 503", async () => {
+    for (const field of ["messageId", "taskId", "contextId"]) {
+      const message = { messageId: "m-1", role: "ROLE_USER", parts: [{ data: "" }], [field]: { toString: false } };
+      const res = await d.a2a(json({ jsonrpc: "2.0", id: 7, method: "SendMessage", params: { message } }, { "a2a-version": "1.0" }));
+      expect(res.status, field).toBe(200);
+      expect((await expectRpcError(res, 7)).error.code, field).toBe(-32602);
+    }
+    // The HTTP+JSON binding, for the same message.
+    const message = { messageId: { toString: false }, role: "ROLE_USER", parts: [{ data: "" }] };
+    const rest = await d.a2a(json({ message }, { "a2a-version": "1.0" }), undefined, "/a2a/v1/rest/message:send");
+    expect(rest.status).toBe(400);
+    expect(await rest.json()).toMatchObject({ error: { status: "INVALID_ARGUMENT" } });
+    // A2A 0.3's compatibility layer, for the same message.
+    const legacy = { kind: "message", messageId: { toString: false }, role: "user", parts: [{ kind: "text", text: "offers" }] };
+    const res = await d.a2a(json({ jsonrpc: "2.0", id: 8, method: "message/send", params: { message: legacy } }, { "a2a-version": "0.3" }));
+    expect(res.status).toBe(200);
+    expect((await expectRpcError(res, 8)).error.code).toBe(-32602);
+  });
 });
 
 describe("found by the Upstash fault cases", () => {

@@ -122,6 +122,13 @@ describe("the brief's refusals", () => {
     expect(await res.json()).toMatchObject({ jsonrpc: "2.0", id: 7, error: { code: -32091 } });
   });
 
+  it("answers a message id that is an object with no string form with invalid params, never a 5xx (found by fuzzing)", async () => {
+    const message = { messageId: { toString: false }, role: "ROLE_USER", parts: [{ data: freshBrief() }] };
+    const res = await rpc({ jsonrpc: "2.0", id: 9, method: "SendMessage", params: { message } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ jsonrpc: "2.0", id: 9, error: { code: -32602 } });
+  });
+
   it("refuses a token without svc:brief: 403 insufficient_scope, running the function once and counting it once", async () => {
     for (const key of await store.keys("rl:a2a:*")) await store.del(key);
     const { result: res, calls } = await functionCallsDuring(base, inject("netlifyDevLog"), () =>
