@@ -37,7 +37,8 @@ export function chooseSkill(view: MessageView): Route {
       ? { kind: "read", skill: explicit, caseStudyId: id }
       : { kind: "read", skill: explicit };
   }
-  if (explicit !== undefined) return { kind: "help", unknownSkill: String(explicit) };
+  // Named by any JSON value: shown as written (String() throws on an object whose toString is not a function).
+  if (explicit !== undefined) return { kind: "help", unknownSkill: typeof explicit === "string" ? explicit : JSON.stringify(explicit) };
   if (view.data.some((d) => isObject(d) && briefSignals.some((f) => f in d))) return { kind: "brief" };
 
   const words = view.texts.join(" ").toLowerCase();

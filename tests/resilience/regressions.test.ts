@@ -56,6 +56,15 @@ describe("found by fuzzing /a2a/v1", () => {
       expect(res.status, field).toBe(200);
       expect((await expectRpcError(res, 7)).error.code, field).toBe(-32602);
     }
+    // A skill named by something other than a string is a skill that does not exist, whatever it is.
+    for (const message of [
+      { messageId: "m-2", role: "ROLE_USER", parts: [{ text: "hello" }], metadata: { skillId: { toString: false } } },
+      { messageId: "m-3", role: "ROLE_USER", parts: [{ data: { skill: { toString: false } } }] },
+    ]) {
+      const res = await d.a2a(json({ jsonrpc: "2.0", id: 7, method: "SendMessage", params: { message } }, { "a2a-version": "1.0" }));
+      expect(res.status).toBe(200);
+      expect(JSON.stringify(await res.json())).toContain("There is no skill");
+    }
     // The HTTP+JSON binding, for the same message.
     const message = { messageId: { toString: false }, role: "ROLE_USER", parts: [{ data: "" }] };
     const rest = await d.a2a(json({ message }, { "a2a-version": "1.0" }), undefined, "/a2a/v1/rest/message:send");
