@@ -1,11 +1,10 @@
 import { AgentCard, type Message, type Task } from "@a2a-js/sdk";
 import type { Client } from "@a2a-js/sdk/client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { readSkills } from "../../src/a2a/skills.ts";
 import { a2aClient, bindings, brief, dataOf, factory, isTask, message, textOf } from "../support/a2a-client.ts";
 import { freshBrief } from "../support/briefs.ts";
-import { installClock, type TestClock } from "../support/clock.ts";
-import { startDeployment, type Deployment } from "../support/deployment.ts";
+import { fileDeployment } from "../support/deployment.ts";
 
 /**
  * The agent in-process over each binding, with the SDK's client built from the agent card and told to use one
@@ -14,17 +13,7 @@ import { startDeployment, type Deployment } from "../support/deployment.ts";
  * tests/doors/a2a-tasks.test.ts covers ListTasks; tests/doors/a2a-rest.test.ts the HTTP+JSON binding's raw answers;
  * tests/runtime/a2a.test.ts files one brief over each binding through the local runtime.
  */
-let clock: TestClock;
-let d: Deployment;
-beforeAll(async () => {
-  clock = installClock();
-  d = await startDeployment("local");
-});
-afterAll(async () => {
-  await d.settle();
-  await d.close();
-  clock.restore();
-});
+const { d, clock } = fileDeployment("local", { clock: true });
 
 const rest = async (skill: string) => (await d.api(`/api/v1/${skill}`)).json();
 const sentFor = (leadId: string) => d.postmark.sent.filter((m) => (m.body.Metadata as { lead_id: string }).lead_id === leadId);

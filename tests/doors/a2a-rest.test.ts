@@ -1,21 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { freshBrief } from "../support/briefs.ts";
 import { json } from "../support/calls.ts";
-import { installClock, type TestClock } from "../support/clock.ts";
-import { startDeployment, type Deployment } from "../support/deployment.ts";
+import { fileDeployment } from "../support/deployment.ts";
 
 /** A2A's HTTP+JSON binding at /a2a/v1/rest in-process, built as functions/a2a.ts builds it. */
-let clock: TestClock;
-let d: Deployment;
-beforeAll(async () => {
-  clock = installClock();
-  d = await startDeployment("local");
-});
-afterAll(async () => {
-  await d.settle();
-  await d.close();
-  clock.restore();
-});
+const { d, clock } = fileDeployment("local", { clock: true });
 
 const v1 = { "a2a-version": "1.0" };
 const send = (message: unknown, headers: Record<string, string> = {}, ip = d.nextIp()) =>

@@ -1,10 +1,9 @@
 import { TaskState, type Task } from "@a2a-js/sdk";
 import type { Client } from "@a2a-js/sdk/client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { a2aClient, bindings, brief, listing } from "../support/a2a-client.ts";
 import { freshBrief } from "../support/briefs.ts";
-import { installClock, type TestClock } from "../support/clock.ts";
-import { startDeployment, type Deployment } from "../support/deployment.ts";
+import { fileDeployment } from "../support/deployment.ts";
 
 /**
  * ListTasks, GetTask and CancelTask scoped to the caller, in-process over each binding with the SDK's client: two OAuth
@@ -12,17 +11,7 @@ import { startDeployment, type Deployment } from "../support/deployment.ts";
  * tests/store/a2a-task-store.test.ts, the raw JSON-RPC refusals in tests/unit/a2a.test.ts; tests/runtime/a2a.test.ts
  * lists one client's tasks through the local runtime.
  */
-let clock: TestClock;
-let d: Deployment;
-beforeAll(async () => {
-  clock = installClock();
-  d = await startDeployment("local");
-});
-afterAll(async () => {
-  await d.settle();
-  await d.close();
-  clock.restore();
-});
+const { d, clock } = fileDeployment("local", { clock: true });
 
 describe.each(bindings)("tasks are the caller's own, over %s", (_, binding) => {
   const clientFor = (token?: string) => a2aClient(d.baseUrl, { binding, token, fetchImpl: d.fetchFrom() });

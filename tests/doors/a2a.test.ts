@@ -1,25 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { freshBrief } from "../support/briefs.ts";
 import { json } from "../support/calls.ts";
-import { installClock, type TestClock } from "../support/clock.ts";
-import { startDeployment, type Deployment } from "../support/deployment.ts";
+import { fileDeployment } from "../support/deployment.ts";
 
 /**
  * /a2a/v1 in-process, built as functions/a2a.ts builds it: its quota run to the end from a client address of its own, in
  * a window that starts with the test. The SDK's client over each binding is in tests/doors/a2a-bindings.test.ts and
  * tests/doors/a2a-tasks.test.ts; tests/runtime/a2a.test.ts drives the agent end to end through the local runtime.
  */
-let clock: TestClock;
-let d: Deployment;
-beforeAll(async () => {
-  clock = installClock();
-  d = await startDeployment("local");
-});
-afterAll(async () => {
-  await d.settle();
-  await d.close();
-  clock.restore();
-});
+const { d, clock } = fileDeployment("local", { clock: true });
 
 const rpc = (body: unknown, ip: string, headers: Record<string, string> = {}) =>
   d.a2a(json(body, { "a2a-version": "1.0", ...headers }), ip);

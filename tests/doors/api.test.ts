@@ -1,23 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { expectQuotaHeaders } from "../support/api-quota.ts";
-import { installClock, type TestClock } from "../support/clock.ts";
-import { startDeployment, type Deployment } from "../support/deployment.ts";
+import { fileDeployment } from "../support/deployment.ts";
 
 /**
  * The /api edge gateway in-process, built as functions/edge/api.ts builds it, with the reads behind it: the quota run
  * to its end from a client address of its own, in a window that starts with the test. tests/runtime/api.test.ts
  * covers the rest of /api end to end.
  */
-let clock: TestClock;
-let d: Deployment;
-beforeAll(async () => {
-  clock = installClock();
-  d = await startDeployment("local");
-});
-afterAll(async () => {
-  await d.close();
-  clock.restore();
-});
+const { d, clock } = fileDeployment("local", { clock: true });
 
 describe("the quota: 120 requests per 60 seconds per client IP", () => {
   it("counts down on every response and refuses the 121st with rate_limited and Retry-After", async () => {

@@ -1,13 +1,12 @@
 import { ClientCredentialsProvider, type CallToolResult, type ElicitResult } from "@modelcontextprotocol/client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { serverCard } from "../../src/mcp/card.ts";
 import { mcpHandlerFromEnv } from "../../src/mcp/from-env.ts";
 import { modernProtocolVersions } from "../../src/mcp/versions.ts";
 import { generateSigningKey } from "../../src/oauth/keys.ts";
 import { freshBrief } from "../support/briefs.ts";
 import { json, mcpCall, mcpHeaders } from "../support/calls.ts";
-import { installClock, type TestClock } from "../support/clock.ts";
-import { startDeployment, type Deployment } from "../support/deployment.ts";
+import { fileDeployment } from "../support/deployment.ts";
 import { connectMcp, connectShowingForms, eras, expectReadsEverything, text, type ClientEra } from "../support/mcp-client.ts";
 
 /**
@@ -16,17 +15,7 @@ import { connectMcp, connectShowingForms, eras, expectReadsEverything, text, typ
  * holds in both eras. Here each client has an address of its own and a quota window starts when the test does;
  * tests/runtime/mcp.test.ts drives the same through the local runtime.
  */
-let clock: TestClock;
-let d: Deployment;
-beforeAll(async () => {
-  clock = installClock();
-  d = await startDeployment("local");
-});
-afterAll(async () => {
-  await d.settle();
-  await d.close();
-  clock.restore();
-});
+const { d, clock } = fileDeployment("local", { clock: true });
 
 const envelope = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { refusedDocumentDescription } from "../../src/oauth/cimd.ts";
 import { escapeHtml } from "../../src/site/function-page.ts";
 import { closeServer, listenOnLoopback, startDocumentHost, type DocumentHost } from "../support/client-documents.ts";
-import { startDeployment, type Deployment } from "../support/deployment.ts";
+import { fileDeployment } from "../support/deployment.ts";
 import { hostedClients } from "../support/hosted-clients.ts";
 import { consentByHttp, discover, through, type Http } from "../support/oauth-client.ts";
 
@@ -18,20 +18,18 @@ import { consentByHttp, discover, through, type Http } from "../support/oauth-cl
  * registered and a metadata document client through `npm start`.
  */
 const base = "http://localhost:8888";
-let d: Deployment;
+const d = fileDeployment("local", { baseUrl: base, env: { FRONTDOOR_ALLOW_LOOPBACK_CIMD: "1" } }).d;
 let as: oauth.AuthorizationServer;
 let documents: DocumentHost;
 const redirectUri = "http://127.0.0.1/callback";
 const listenerUri = "http://127.0.0.1:50124/callback";
 
 beforeAll(async () => {
-  d = await startDeployment("local", { baseUrl: base, env: { FRONTDOOR_ALLOW_LOOPBACK_CIMD: "1" } });
   as = await discover(base, d.fetchFrom());
   documents = await startDocumentHost();
 });
 afterAll(async () => {
   await documents?.close();
-  await d?.close();
 });
 
 const challengeOf = (verifier: string) => oauth.calculatePKCECodeChallenge(verifier);

@@ -12,7 +12,7 @@ import type * as oauth from "oauth4webapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshBrief } from "../support/briefs.ts";
 import { startDocumentHost, type DocumentHost } from "../support/client-documents.ts";
-import { startDeployment, type Deployment } from "../support/deployment.ts";
+import { fileDeployment } from "../support/deployment.ts";
 import { connectMcp, eras, text } from "../support/mcp-client.ts";
 import { expectTokenAfterChallenge, recording } from "../support/mcp-oauth.ts";
 import { consentScreen, discover, postConsent, type Http } from "../support/oauth-client.ts";
@@ -27,18 +27,16 @@ import { consentScreen, discover, postConsent, type Http } from "../support/oaut
  */
 const base = "http://localhost:8888";
 const endpoint = `${base}/mcp`;
-let d: Deployment;
+const d = fileDeployment("local", { baseUrl: base, env: { FRONTDOOR_ALLOW_LOOPBACK_CIMD: "1" } }).d;
 let as: oauth.AuthorizationServer;
 let documents: DocumentHost;
 
 beforeAll(async () => {
-  d = await startDeployment("local", { baseUrl: base, env: { FRONTDOOR_ALLOW_LOOPBACK_CIMD: "1" } });
   as = await discover(base, d.fetchFrom());
   documents = await startDocumentHost();
 });
 afterAll(async () => {
   await documents?.close();
-  await d?.close();
 });
 
 describe("the v2 MCP SDK's OAuth, through /mcp", () => {

@@ -1,21 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { freshBrief } from "../support/briefs.ts";
 import { a2aSend, form, mcpCall } from "../support/calls.ts";
-import { startDeployment, type Deployment } from "../support/deployment.ts";
+import { fileDeployment } from "../support/deployment.ts";
 import { registerClient } from "../support/deployment-oauth.ts";
 
 /**
  * One token for any of the three resources (the origin, /mcp, /a2a/v1), in-process: a client-credentials token issued
  * for one is accepted by the others' doors. tests/runtime/recipes.test.ts follows the skills' recipes end to end.
  */
-let d: Deployment;
-beforeAll(async () => {
-  d = await startDeployment("local");
-});
-afterAll(async () => {
-  await d.settle();
-  await d.close();
-});
+const d = fileDeployment("local").d;
 
 async function tokenFor(resource: string): Promise<string> {
   const client = await registerClient(d);

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { serverCard } from "../../src/mcp/card.ts";
 import { modernProtocolVersions } from "../../src/mcp/versions.ts";
 import { json } from "../support/calls.ts";
-import { startDeployment, type Deployment } from "../support/deployment.ts";
+import { fileDeployment } from "../support/deployment.ts";
 
 /**
  * The server card as functions/mcp.ts serves it, and what the server it describes says about itself, in-process: the
@@ -10,14 +10,7 @@ import { startDeployment, type Deployment } from "../support/deployment.ts";
  * the AI catalog to the card and the server through the local runtime.
  */
 type Json = Record<string, any>;
-let d: Deployment;
-beforeAll(async () => {
-  d = await startDeployment("local");
-});
-afterAll(async () => {
-  await d.settle();
-  await d.close();
-});
+const d = fileDeployment("local").d;
 
 const card = () => serverCard(d.resources);
 const rpc = async (body: object, headers: Record<string, string>) =>

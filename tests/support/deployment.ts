@@ -2,6 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "@upstash/redis";
+import { afterAll, beforeAll } from "vitest";
 import { startLocalStore } from "../../scripts/local-store/store.ts";
 import type { Command } from "../../scripts/local-store/upstash-rest.ts";
 import { builtAgentCard } from "../../src/a2a/build-card.ts";
@@ -33,6 +34,7 @@ import {
   pagePaths,
   resourcePaths,
 } from "../../src/paths.ts";
+import { installClock, type TestClock } from "./clock.ts";
 import { loadContentDir } from "./content.ts";
 import { startFaultFront } from "./fault-front.ts";
 import { startPostmarkStandIn, type PostmarkStandIn } from "./postmark-standin.ts";
@@ -211,3 +213,35 @@ export async function startDeployment(db: number | "local", { baseUrl = base, en
 }
 
 export type Deployment = Awaited<ReturnType<typeof startDeployment>>;
+
+/**
+ * The deployment of a whole test file, on the test clock when `clock` is set (installed first, so what the handlers
+ * build reads it): started before the file's tests, its background work settled and everything closed after them.
+ * Both are used inside tests and hooks, once started.
+ */
+export function fileDeployment(db: number | "local", { clock: onClock = false, ...options }: DeploymentOptions & { clock?: boolean } = {}) {
+  let deployment: Deployment | undefined;
+  let clock: TestClock | undefined;
+  beforeAll(async () => {
+    if (onClock) clock = installClock();
+    deployment = await startDeployment(db, options);
+  });
+  afterAll(async () => {
+    await deployment?.settle();
+    await deployment?.close();
+    clock?.restore();
+  });
+  return { d: startedOnly(() => deployment), clock: startedOnly(() => clock) };
+}
+
+/** An object that stands for one made later (in a hook), and says so when it is used before. */
+function startedOnly<T extends object>(current: () => T | undefined): T {
+  return new Proxy({} as T, {
+    get(_, key) {
+      const target = current();
+      if (!target) throw new Error("used before the file's beforeAll started it");
+      const value = Reflect.get(target, key) as unknown;
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
