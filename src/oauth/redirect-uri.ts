@@ -9,7 +9,8 @@ export const maxRedirectUriLength = 512;
 export const applicationTypes = ["web", "native"] as const;
 export type ApplicationType = (typeof applicationTypes)[number];
 
-const loopbackHosts = new Set(["127.0.0.1", "[::1]", "localhost"]);
+/** The host names that are this machine: RFC 8252's loopback redirect hosts (and the test-only mode's document hosts). */
+export const loopbackHostNames = new Set(["127.0.0.1", "[::1]", "localhost"]);
 // Schemes a browser or the system handles itself: never an app's own callback.
 const refusedSchemes = new Set([
   "about:",
@@ -45,7 +46,7 @@ function parse(uri: unknown): { url: URL; kind: RedirectKind } | string {
   if (url.username || url.password) return "a redirect URI must not carry user information";
   if (url.protocol === "https:") return url.hostname.includes("*") ? "a redirect URI must not contain wildcards" : { url, kind: "https" };
   if (url.protocol === "http:")
-    return loopbackHosts.has(url.hostname)
+    return loopbackHostNames.has(url.hostname)
       ? { url, kind: "loopback" }
       : "http is allowed only on a loopback host (127.0.0.1, [::1], localhost)";
   if (refusedSchemes.has(url.protocol)) return `the scheme ${url.protocol} cannot be a redirect URI`;
@@ -79,7 +80,7 @@ export function formActionSource(redirectUri: string): string {
   return url.protocol === "https:" || url.protocol === "http:" ? url.origin : url.protocol;
 }
 
-const isLoopback = (url: URL) => url.protocol === "http:" && loopbackHosts.has(url.hostname);
+const isLoopback = (url: URL) => url.protocol === "http:" && loopbackHostNames.has(url.hostname);
 
 /**
  * The registered URI the request's redirect_uri matches: exactly, or for loopback http with any port (RFC 8252 §7.3,

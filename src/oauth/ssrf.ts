@@ -3,6 +3,7 @@ import http from "node:http";
 import https from "node:https";
 import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
+import { loopbackHostNames } from "./redirect-uri.ts";
 
 /*
  * Fetching a URL a stranger gave us (a client ID metadata document) without letting them point us at our own
@@ -33,9 +34,6 @@ export const isLoopbackAddress = (address: string) => classify(address)?.range()
 export class FetchRefused extends Error {
   override name = "FetchRefused";
 }
-
-/** The host names that are this machine: RFC 8252's loopback redirect hosts, and the test-only mode's document hosts. */
-export const loopbackHostNames = new Set(["127.0.0.1", "[::1]", "localhost"]);
 
 /** A URL a document or key set may be fetched from: https, or http on a loopback host in the test-only mode. */
 export const fetchableScheme = (url: URL, allowLoopback: boolean) =>
