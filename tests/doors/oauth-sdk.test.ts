@@ -1,5 +1,4 @@
 import {
-  PrivateKeyJwtProvider,
   StreamableHTTPClientTransport,
   UnauthorizedError,
   type CallToolResult,
@@ -14,7 +13,7 @@ import { freshBrief } from "../support/briefs.ts";
 import { startDocumentHost, type DocumentHost } from "../support/client-documents.ts";
 import { fileDeployment } from "../support/deployment.ts";
 import { connectMcp, eras, text } from "../support/mcp-client.ts";
-import { expectTokenAfterChallenge, recording } from "../support/mcp-oauth.ts";
+import { expectTokenAfterChallenge, keyedProvider, recording } from "../support/mcp-oauth.ts";
 import { consentScreen, discover, postConsent, type Http } from "../support/oauth-client.ts";
 
 /**
@@ -106,13 +105,7 @@ describe("the v2 MCP SDK's OAuth, through /mcp", () => {
         grant_types: ["client_credentials"],
       });
       const { fetch: recorded, seen } = recording(d.fetchFrom());
-      const authProvider = new PrivateKeyJwtProvider({
-        clientId: agent.clientId,
-        privateKey: agent.privateJwk,
-        algorithm: "ES256",
-        expectedIssuer: base,
-        scope: "svc:brief",
-      });
+      const authProvider = keyedProvider(agent, base);
       const client = await connectMcp(endpoint, era, { authProvider, fetch: recorded });
       const result = (await client.callTool({ name: "submit_project_brief", arguments: freshBrief({ dry_run: true }) })) as CallToolResult;
       expect(result.isError).toBeFalsy();

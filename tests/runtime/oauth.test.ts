@@ -1,11 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import {
-  ClientCredentialsProvider,
-  PrivateKeyJwtProvider,
-  type CallToolResult,
-  type OAuthClientProvider,
-} from "@modelcontextprotocol/client";
+import { ClientCredentialsProvider, type CallToolResult, type OAuthClientProvider } from "@modelcontextprotocol/client";
 import { Redis } from "@upstash/redis";
 import { createRemoteJWKSet, jwtVerify, type JWK } from "jose";
 import type * as oauth from "oauth4webapi";
@@ -14,7 +9,7 @@ import { authorizationServerMetadata, discoveryDocuments } from "../../src/oauth
 import { freshBrief } from "../support/briefs.ts";
 import { startDocumentHost, type DocumentHost } from "../support/client-documents.ts";
 import { connectMcp, eras, text } from "../support/mcp-client.ts";
-import { expectTokenAfterChallenge, recording } from "../support/mcp-oauth.ts";
+import { expectTokenAfterChallenge, keyedProvider, recording } from "../support/mcp-oauth.ts";
 import { discover, postConsent, register, type Http } from "../support/oauth-client.ts";
 import { countedFor, localClient } from "../support/quota-count.ts";
 
@@ -110,13 +105,7 @@ describe("machine clients get a token and file a dry_run brief through /mcp", ()
       grant_types: ["client_credentials"],
     });
     const { fetch: recorded, seen } = recording();
-    const authProvider = new PrivateKeyJwtProvider({
-      clientId: agent.clientId,
-      privateKey: agent.privateJwk,
-      algorithm: "ES256",
-      expectedIssuer: base,
-      scope: "svc:brief",
-    });
+    const authProvider = keyedProvider(agent, base);
     expect((await fileDryRun(authProvider, recorded)).scope).toBe("svc:read svc:brief");
     expectTokenAfterChallenge(seen);
     // Its document and key set were fetched by the function, from this machine.

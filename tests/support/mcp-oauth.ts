@@ -1,3 +1,5 @@
+import { PrivateKeyJwtProvider } from "@modelcontextprotocol/client";
+import type { JWK } from "jose";
 import { expect } from "vitest";
 import type { Http } from "./oauth-client.ts";
 
@@ -30,3 +32,13 @@ export function expectTokenAfterChallenge(seen: string[]) {
   expect(seen.indexOf("POST /mcp 401")).toBeLessThan(seen.indexOf("POST /oauth/token 200"));
   expect(seen.indexOf("POST /oauth/token 200")).toBeLessThan(seen.lastIndexOf("POST /mcp 200"));
 }
+
+/** The MCP SDK's provider for a metadata-document client that proves itself with its ES256 key, asking for svc:brief. */
+export const keyedProvider = (agent: { clientId: string; privateJwk: JWK }, issuer: string) =>
+  new PrivateKeyJwtProvider({
+    clientId: agent.clientId,
+    privateKey: agent.privateJwk,
+    algorithm: "ES256",
+    expectedIssuer: issuer,
+    scope: "svc:brief",
+  });
