@@ -329,7 +329,11 @@ describe("fuzzing A2A", () => {
   it("/a2a/v1/rest: routes, methods, bodies and headers get the binding's answers or google.rpc.Status errors, never a 5xx", async () => {
     const path = fc.oneof(
       fc.constantFrom("/message:send", "/message:stream", "/tasks", "/tasks/x", "/tasks/x:cancel", "/extendedAgentCard", ""),
-      fc.string({ maxLength: 20 }).map((s) => `/${encodeURIComponent(s)}`),
+      // A dot segment is not a route of the binding: the URL resolves it, out of /a2a/v1/rest for "..".
+      fc
+        .string({ maxLength: 20 })
+        .filter((s) => s !== "." && s !== "..")
+        .map((s) => `/${encodeURIComponent(s)}`),
     );
     const body = fc.oneof(
       wire(jsonValue),
