@@ -68,7 +68,7 @@ export const a2aConditions = [...jsonRpcDoorConditions] as const satisfies Condi
 /** Every JSON-RPC number this agent answers itself, by name: A2A's own and the conditions', most specific first. */
 export const a2aErrorCodes = (): Record<string, number> =>
   Object.fromEntries(
-    [...Object.entries(a2aProtocolErrors), ...a2aConditions.map((name) => [name, conditionOf(name).rpc!] as const)].sort(
+    [...Object.entries(a2aProtocolErrors), ...a2aConditions.map((name) => [name, conditionOf(name).rpc] as const)].sort(
       ([, a], [, b]) => b - a,
     ),
   );

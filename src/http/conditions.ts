@@ -8,7 +8,7 @@ import { perWindow, policies } from "../limits/policies.ts";
  * OpenAPI document and the agents' documentation are generated from it.
  *
  * JSON-RPC numbers: the standard ones (-32700, -32600, -32602) where JSON-RPC defines the condition, else our own
- * -32090 to -32099. They never clash with the SDKs' own (MCP: -32000 connection closed, -32001 request timeout,
+ * -32089 to -32099. They never clash with the SDKs' own (MCP: -32000 connection closed, -32001 request timeout,
  * -32002 resource not found, -32020 header mismatch, -32021 missing client capability, -32022 unsupported protocol
  * version, -32042 URL elicitation; A2A: -32001 to -32009).
  */
@@ -18,8 +18,8 @@ export interface Condition {
   problem?: string;
   /** The `error` of an OAuth error response; undefined where /oauth never answers it. */
   oauth?: string;
-  /** The JSON-RPC `error.code` on /mcp and /a2a/v1; undefined where neither answers it. */
-  rpc?: number;
+  /** The JSON-RPC `error.code` on /mcp and /a2a/v1: every condition has one, so no refusal there is ever -32603. */
+  rpc: number;
   /** The `error.status` (a google.rpc.Code name, AIP-193) on A2A's HTTP+JSON binding; undefined where it never answers it. */
   a2aRest?: GoogleRpcCode;
   title: string;
@@ -40,6 +40,8 @@ export const conditions = {
     status: 404,
     problem: "not_found",
     oauth: "invalid_request",
+    // A path under /mcp or /a2a/v1 that is not the endpoint (the platform routes only the endpoints there).
+    rpc: -32089,
     a2aRest: "NOT_FOUND",
     title: "Not found",
     when: "The path is not a resource of this API.",

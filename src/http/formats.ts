@@ -65,7 +65,7 @@ export const jsonRpc =
     const condition = definition(refusal);
     const id = c.get("rpcId") ?? null;
     const error = {
-      code: condition.rpc ?? -32603,
+      code: condition.rpc,
       message: `${condition.title}: ${refusal.options.detail ?? condition.when}`,
       data: data(refusal.condition, condition),
     };

@@ -14,6 +14,16 @@ const rpc = (body: unknown, ip: string, headers: Record<string, string> = {}) =>
   d.a2a(json(body, { "a2a-version": "1.0", ...headers }), ip);
 
 describe("limits and errors", () => {
+  it("answers a path under /a2a/v1 that is neither binding with 404 and -32089, never -32603 (an internal error)", async () => {
+    const res = await d.a2a(
+      json({ jsonrpc: "2.0", id: 1, method: "GetTask", params: { id: "x" } }, { "a2a-version": "1.0" }),
+      d.nextIp(),
+      "/a2a/v1/tasks",
+    );
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32089 } });
+  });
+
   it("counts 120 requests a minute per IP (refusals counted once), then 429 with Retry-After", async () => {
     clock.toNextWindow(60);
     const ip = d.nextIp();

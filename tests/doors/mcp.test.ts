@@ -177,6 +177,12 @@ describe("the 2025 era's wire", () => {
     expect(await res.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { data: { code: "method_not_allowed" } } });
   });
 
+  it("answers a path under /mcp that is not the endpoint with 404 and -32089, never -32603 (an internal error)", async () => {
+    const res = await d.mcp(mcpCall("tools/list"), d.nextIp(), "/mcp/tools");
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32089, data: { code: "not_found" } } });
+  });
+
   it("answers malformed JSON with -32700 and an unknown method with -32601, never a 5xx", async () => {
     const broken = await d.mcp(json('{"jsonrpc": "2.0", ', mcpHeaders));
     expect(broken.status).toBe(400);
