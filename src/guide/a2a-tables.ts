@@ -25,6 +25,6 @@ export const a2aRestErrorsTable = (): Table => ({
   columns: ["HTTP status", "error.status", "ErrorInfo reason", "When"],
   rows: a2aRestDoorConditions.map((name) => {
     const condition = conditionOf(name);
-    return [String(condition.status), { code: condition.a2aRest! }, { code: name.toUpperCase() }, condition.when];
+    return [String(condition.status), { code: condition.a2aRest }, { code: name.toUpperCase() }, condition.when];
   }),
 });

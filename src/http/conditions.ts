@@ -20,8 +20,8 @@ export interface Condition {
   oauth?: string;
   /** The JSON-RPC `error.code` on /mcp and /a2a/v1: every condition has one, so no refusal there is ever -32603. */
   rpc: number;
-  /** The `error.status` (a google.rpc.Code name, AIP-193) on A2A's HTTP+JSON binding; undefined where it never answers it. */
-  a2aRest?: GoogleRpcCode;
+  /** The `error.status` (a google.rpc.Code name, AIP-193) on A2A's HTTP+JSON binding: every condition has one too. */
+  a2aRest: GoogleRpcCode;
   title: string;
   /** When it happens, for the documentation. */
   when: string;
@@ -81,6 +81,7 @@ export const conditions = {
     status: 400,
     oauth: "invalid_request",
     rpc: -32600,
+    a2aRest: "INVALID_ARGUMENT",
     title: "Invalid request",
     when: "The body is JSON but not a JSON-RPC 2.0 request, notification or response.",
     resolution: "Send one JSON-RPC 2.0 object with jsonrpc, method and (for a request) id.",
@@ -137,6 +138,7 @@ export const conditions = {
     status: 422,
     problem: "invalid_brief",
     rpc: -32602,
+    a2aRest: "INVALID_ARGUMENT",
     title: "Invalid brief",
     when: "A brief field is missing or invalid; the errors array names each one.",
     resolution: "Fix every field listed in errors and send the brief again.",
@@ -145,6 +147,7 @@ export const conditions = {
     status: 400,
     problem: "invalid_idempotency_key",
     rpc: -32602,
+    a2aRest: "INVALID_ARGUMENT",
     title: "Invalid Idempotency-Key",
     when: "The Idempotency-Key (the MCP tool's idempotency_key) is empty, longer than 255 characters, or not printable ASCII.",
     resolution: "Send a unique printable ASCII value of at most 255 characters, such as a UUID, or leave it out.",
@@ -153,6 +156,7 @@ export const conditions = {
     status: 422,
     problem: "idempotency_key_reused",
     rpc: -32097,
+    a2aRest: "INVALID_ARGUMENT",
     title: "Idempotency-Key reused",
     when: "The Idempotency-Key was already used in the last 24 hours with a different brief.",
     resolution: "Use a new Idempotency-Key for a different brief; repeat a key only to retry the same brief.",
@@ -161,6 +165,7 @@ export const conditions = {
     status: 429,
     problem: "brief_quota_exceeded",
     rpc: -32098,
+    a2aRest: "RESOURCE_EXHAUSTED",
     title: "Too many briefs",
     when: `This OAuth client (or, for the contact form, this IP address) has filed ${briefs.quota} briefs ${perWindow(briefs.windowSeconds)}.`,
     resolution: "Wait the number of seconds in Retry-After. Dry runs do not count; repeats of the same brief are collapsed, not counted.",
@@ -192,10 +197,8 @@ export type ConditionName = keyof typeof conditions;
 /** A condition's row, typed as the table's rows are (optional protocols included). */
 export const conditionOf = (name: ConditionName): Condition => conditions[name];
 
-/** What a JSON-RPC door (/mcp, /a2a/v1) refuses before its SDK sees a request, for their documentation. */
-export const jsonRpcDoorConditions = [
-  "invalid_json",
-  "invalid_request",
+/** What every door in front of an agent SDK refuses before the SDK sees a request: the media type, size, token and quota. */
+const sdkDoorConditions = [
   "unsupported_media_type",
   "method_not_allowed",
   "payload_too_large",
@@ -205,15 +208,8 @@ export const jsonRpcDoorConditions = [
   "service_unavailable",
 ] as const satisfies ConditionName[];
 
+/** What a JSON-RPC door (/mcp, /a2a/v1) refuses before its SDK sees a request, for their documentation. */
+export const jsonRpcDoorConditions = ["invalid_json", "invalid_request", ...sdkDoorConditions] as const satisfies ConditionName[];
+
 /** What A2A's HTTP+JSON binding refuses before the SDK's REST handler sees a request, for its documentation. */
-export const a2aRestDoorConditions = [
-  "not_found",
-  "method_not_allowed",
-  "invalid_json",
-  "unsupported_media_type",
-  "payload_too_large",
-  "invalid_token",
-  "insufficient_scope",
-  "rate_limited",
-  "service_unavailable",
-] as const satisfies ConditionName[];
+export const a2aRestDoorConditions = ["not_found", "invalid_json", ...sdkDoorConditions] as const satisfies ConditionName[];

@@ -91,7 +91,7 @@ export const googleRpcStatus =
     const body = {
       error: {
         code: condition.status,
-        status: condition.a2aRest ?? "UNAVAILABLE",
+        status: condition.a2aRest,
         message: `${condition.title}: ${refusal.options.detail ?? condition.when}`,
         details: [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: refusal.condition.toUpperCase(), domain }],
       },

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { jsonRpcResponseType } from "../../src/a2a/media-type.ts";
 import { mediaRanges, prefersAlternative } from "../../src/accept.ts";
 
 describe("the Accept parser both doors share", () => {
@@ -31,5 +32,19 @@ describe("the Accept parser both doors share", () => {
     expect(prefersAlternative("application/json;q=0.1, application/*;q=0.9, text/event-stream;q=0.5", { ...choice, ties: "usual" })).toBe(
       true,
     );
+  });
+});
+
+describe("A2A's media type on JSON-RPC answers, by the same parser", () => {
+  it.each([
+    ["application/a2a+json", "application/a2a+json"],
+    ["application/a2a+json, application/json", "application/a2a+json"],
+    ["application/json", "application/json"],
+    ["application/a2a+json;q=0.5, application/json", "application/json"],
+    ["application/a2a+json;q=0", "application/json"],
+    ["*/*", "application/json"],
+    [null, "application/json"],
+  ])("Accept %s is answered in %s", (accept, type) => {
+    expect(jsonRpcResponseType(accept)).toBe(type);
   });
 });
