@@ -6,6 +6,7 @@ import { createLocalJWKSet, jwtVerify } from "jose";
 import { briefsHandlerFromEnv } from "../../src/briefs/from-env.ts";
 import { briefSchema } from "../../src/briefs/schema.ts";
 import { issueAccessToken } from "../../src/oauth/access-token.ts";
+import { consentGrantId } from "../../src/oauth/grants.ts";
 import { generateKeySet, importSigningKeys } from "../../src/oauth/keys.ts";
 import { siteSizeIds, type PrebuiltResources } from "../../src/resources/prebuilt.ts";
 import { startLocalStore } from "../local-store/store.ts";
@@ -35,7 +36,7 @@ export default async function briefsBench() {
     const { access_token: token } = await issueAccessToken(
       keys,
       base,
-      { clientId: "bench-client", scope: "svc:brief", audience: base },
+      { clientId: "bench-client", grantId: consentGrantId(), scope: "svc:brief", audience: base },
       Date.now(),
     );
     const body = {

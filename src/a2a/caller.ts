@@ -1,25 +1,30 @@
 import type { ServerCallContext, User } from "@a2a-js/sdk/server";
 import type { Route } from "./route.ts";
 
-/** The OAuth client a call is authenticated as, with the scopes its token grants. */
-export class AuthenticatedClient implements User {
+/**
+ * The caller a valid token names: its client, its grant and its scopes. The SDK scopes what a user owns by `userName`,
+ * so that is the grant: tasks belong to the person's grant, never to a client_id others can also get tokens for.
+ */
+export class AuthenticatedCaller implements User {
   readonly clientId: string;
+  readonly grantId: string;
   readonly scopes: readonly string[];
-  constructor(clientId: string, scopes: readonly string[]) {
+  constructor({ clientId, grantId, scopes }: { clientId: string; grantId: string; scopes: readonly string[] }) {
     this.clientId = clientId;
+    this.grantId = grantId;
     this.scopes = scopes;
   }
   get isAuthenticated() {
     return true;
   }
   get userName() {
-    return this.clientId;
+    return this.grantId;
   }
 }
 
-/** The scopes of the call's client; none for an anonymous call. */
+/** The scopes of the call's caller; none for an anonymous call. */
 export const scopesOf = (context: ServerCallContext): readonly string[] =>
-  context.user instanceof AuthenticatedClient ? context.user.scopes : [];
+  context.user instanceof AuthenticatedCaller ? context.user.scopes : [];
 
 const routeKey = "frontdoor.route";
 const waitUntilKey = "frontdoor.waitUntil";

@@ -8,7 +8,7 @@ import type { PrebuiltResources } from "../resources/prebuilt.ts";
 
 import type { BriefSchema } from "../briefs/schema.ts";
 import type { Scope } from "../oauth/metadata.ts";
-import { decidedRoute, scopesOf, waitUntilOf } from "./caller.ts";
+import { AuthenticatedCaller, decidedRoute, scopesOf, waitUntilOf } from "./caller.ts";
 import { chooseSkill, dataObjects, viewOfMessage, type Route } from "./route.ts";
 import { briefSkillId, readSkills } from "./skills.ts";
 import { absolute, caseStudyResourcePath, resourcePaths } from "../paths.ts";
@@ -100,7 +100,7 @@ export function createAgentExecutor({ prebuilt, pipeline }: ExecutorDeps): Agent
     context: RequestContext,
   ): Promise<{ state: TaskState; parts: Part[]; artifact?: { name: string; parts: Part[] }; carried?: Record<string, unknown> }> {
     const user = context.context.user;
-    if (!user?.isAuthenticated) throw new Error("a brief reached the executor without an authenticated client");
+    if (!(user instanceof AuthenticatedCaller)) throw new Error("a brief reached the executor without an authenticated caller");
     // A follow-up to an input-required task adds to the fields the task carries from its earlier messages.
     const body: Record<string, unknown> = { ...carriedFields(context.task?.metadata) };
     for (const data of dataObjects(viewOfMessage(context.userMessage))) Object.assign(body, data);
@@ -110,7 +110,14 @@ export function createAgentExecutor({ prebuilt, pipeline }: ExecutorDeps): Agent
     const { fileBrief } = await import("../briefs/pipeline.ts");
     let result: FilingResult;
     try {
-      result = await fileBrief({ body, channel: "a2a", clientId: user.userName, waitUntil: waitUntilOf(context.context) }, pipeline());
+      const filing = {
+        body,
+        channel: "a2a",
+        clientId: user.clientId,
+        owner: user.grantId,
+        waitUntil: waitUntilOf(context.context),
+      } as const;
+      result = await fileBrief(filing, pipeline());
     } catch (error) {
       console.error(`brief not accepted, the lead store failed: ${String(error)}`);
       return {

@@ -7,9 +7,8 @@ import {
   validateVersion,
   type A2ARequestHandler,
 } from "@a2a-js/sdk/server";
-import { briefQuotaSubject } from "../briefs/quota-subject.ts";
 import { readJson } from "../http/body.ts";
-import { requireToken, type Verifier } from "../http/bearer.ts";
+import { identify, refuseInvalidToken, requireToken, type Verifier } from "../http/bearer.ts";
 import { setHeaders, type DoorContext, type Handler } from "../http/context.ts";
 import { publicCors } from "../http/cors.ts";
 import { door, handlerOf } from "../http/door.ts";
@@ -17,7 +16,7 @@ import { countAlso, quota } from "../http/quota.ts";
 import { Refusal } from "../http/refusal.ts";
 import type { Limiter } from "../limits/limiter.ts";
 import { a2aPath, a2aRestPath } from "../paths.ts";
-import { AuthenticatedClient, decideRoute, setWaitUntil, storeFailed } from "./caller.ts";
+import { AuthenticatedCaller, decideRoute, setWaitUntil, storeFailed } from "./caller.ts";
 import type { AgentCardJson } from "./card.ts";
 import { maxA2ABodyBytes } from "./constants.ts";
 import { a2aErrors, a2aRestErrors, protocolError, restProtocolError, type A2AProtocolError } from "./errors.ts";
@@ -31,7 +30,7 @@ export interface A2AHandlerOptions {
   requestHandler: A2ARequestHandler;
   /** The shared token verifier; without it (the bench's bare handler) every call is anonymous. */
   verifier?: Verifier;
-  /** The per-IP quota and the per-client brief messages; without it nothing is counted. */
+  /** The quota (per grant with a valid token, else per IP) and each grant's brief messages; without it nothing is counted. */
   limiter?: Limiter;
   log?: (line: string) => void;
 }
@@ -50,6 +49,12 @@ export function createA2AHandler({ baseUrl, card, requestHandler, verifier, limi
   const legacy = new LegacyJsonRpcTransportHandler(requestHandler);
   const sdkCard = AgentCard.fromJSON(card);
 
+  // Both bindings: the token verified once, then the request counted against its grant, or the client IP without one.
+  const gates = [
+    ...(verifier ? [identify(verifier)] : []),
+    ...(limiter ? [quota(limiter, "a2a", { whenUnreachable: "serve", grants: { ceiling: "grants-per-address" }, log })] : []),
+  ];
+
   const app = door(a2aErrors, log);
   // A2A 1.0.1's media type on every JSON answer, errors included, to a client whose Accept names it.
   app.use(async (c, next) => {
@@ -59,7 +64,7 @@ export function createA2AHandler({ baseUrl, card, requestHandler, verifier, limi
       setHeaders(c, { "Content-Type": type });
   });
   app.use(publicCors(["POST"], requestHeaders));
-  if (limiter) app.use(quota(limiter, "a2a", { whenUnreachable: "serve", log }));
+  for (const gate of gates) app.use(gate);
   app.post(a2aPath, async (c) => {
     const body = await readJson(c.req.raw, { limit: maxA2ABodyBytes, wrongType: "unsupported_media_type", untypedIsJson: true });
     if (typeof body !== "object" || body === null || Array.isArray(body))
@@ -105,16 +110,17 @@ export function createA2AHandler({ baseUrl, card, requestHandler, verifier, limi
       route = chooseSkill(view);
     }
     const brief = route?.kind === "brief";
-    // A client lists only its own tasks, so an anonymous ListTasks is asked to authenticate (any valid token).
+    // A grant lists only its own tasks, so an anonymous ListTasks is asked to authenticate (any valid token).
     const needsToken = brief || listsTasks;
-
-    let user: AuthenticatedClient | undefined;
-    if (verifier && (needsToken || c.req.header("authorization") !== undefined)) {
-      const caller = await requireToken(verifier, c.req.raw, { baseUrl, resource: "a2a", scopes: brief ? ["svc:brief"] : [] });
-      user = new AuthenticatedClient(caller.clientId, caller.scopes);
-    }
-    // Every message to the brief skill stores a task, valid or not: each counts, per client (per host for metadata documents).
-    if (brief && limiter && user) await countAlso(limiter, "a2a-briefs", c, briefQuotaSubject(user.clientId));
+    const where = { baseUrl, resource: "a2a" } as const;
+    const caller = !verifier
+      ? undefined
+      : needsToken
+        ? requireToken(c, { ...where, scopes: brief ? ["svc:brief"] : [] })
+        : refuseInvalidToken(c, where);
+    const user = caller && new AuthenticatedCaller(caller);
+    // Every message to the brief skill stores a task, valid or not: each counts against the caller's grant.
+    if (brief && limiter && user) await countAlso(limiter, "a2a-briefs", c, user.grantId);
 
     const context = new ServerCallContext({ user: user ?? new UnauthenticatedUser(), requestedVersion: version });
     if (route) decideRoute(context, route);
@@ -157,7 +163,7 @@ export function createA2AHandler({ baseUrl, card, requestHandler, verifier, limi
   // The HTTP+JSON binding: the same gate in front of the SDK's REST handler, refusals as google.rpc.Status.
   const rest = door(a2aRestErrors, log);
   rest.use(publicCors(["GET", "POST"], requestHeaders));
-  if (limiter) rest.use(quota(limiter, "a2a", { whenUnreachable: "serve", log }));
+  for (const gate of gates) rest.use(gate);
   let sdkRest: Promise<SdkRest> | undefined;
   rest.on(["GET", "POST"], `${a2aRestPath}/*`, async (c) => {
     // Sends carry a SendMessageRequest; a cancel may carry nothing.

@@ -2,14 +2,14 @@ import { TaskState, type Task } from "@a2a-js/sdk";
 import { RequestMalformedError } from "@a2a-js/sdk/errors";
 
 /**
- * Each client's tasks, newest status first, for ListTasks: sorted sets scored by the status timestamp (ms) whose members
- * are task ids. One holds all of a client's tasks; one per state and one per context serve the status and contextId
+ * Each grant's tasks, newest status first, for ListTasks: sorted sets scored by the status timestamp (ms) whose members
+ * are task ids. One holds all of a grant's tasks; one per state and one per context serve the status and contextId
  * filters without reading tasks that do not match. Entries older than the task lifetime are skipped when read and
  * pruned on the next write; each set keeps at most `maxIndexedTasks` newest entries and expires with its newest task.
  */
 export const taskKey = (id: string) => `a2a:task:${id}`;
 
-/** An OAuth client id can be a URL, so it is encoded: no client's key can spell another's. */
+/** The owner (a grant id) is encoded, so no owner's key can ever spell another's. */
 const ownerPrefix = (owner: string) => `a2a:tasks-of:${encodeURIComponent(owner)}`;
 
 // Base64url by hand, not jose's: the store must not make every read of the agent load jose (tests/build checks reads).

@@ -6,7 +6,7 @@ import { markStoreFailed } from "./caller.ts";
 import { listPageSize, maxIndexedTasks, maxStoredHistoryBytes, taskLifetimeSeconds } from "./constants.ts";
 import { afterCursor, decodeCursor, encodeCursor, indexKeys, placesOf, saveScript, scoreOf, taskKey, type Cursor } from "./task-index.ts";
 
-/** The OAuth client a call is authenticated as; tasks are visible only to the client that made them. */
+/** The grant a call is authenticated as (caller.ts); tasks are visible only to the grant that made them. */
 const ownerOf = (context: ServerCallContext) => (context.user?.isAuthenticated ? context.user.userName : "");
 
 interface StoredTask {
@@ -33,7 +33,7 @@ const parsed = (stored: StoredTask | string | null) => (typeof stored === "strin
 
 /**
  * Tasks in Upstash (the local store locally), so any function instance can answer GetTask, CancelTask and ListTasks. A
- * task another client made is "not found", never "forbidden" (A2A: do not reveal what the caller cannot access), and
+ * task another grant made (another person, even through the same client) is "not found", never "forbidden" (A2A: do not reveal what the caller cannot access), and
  * ListTasks reads only the caller's own index (task-index.ts); an anonymous caller has none.
  */
 export class UpstashTaskStore implements TaskStore {

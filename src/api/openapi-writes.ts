@@ -4,7 +4,7 @@ import { dryRunSchema, receiptSchema } from "../briefs/receipt.ts";
 import { briefSchema } from "../briefs/schema.ts";
 import { idempotencyTtlSeconds, repeatWindowSeconds } from "../briefs/store.ts";
 import { fieldErrorSchema } from "../briefs/validate.ts";
-import { inWords, perWindow, policies } from "../limits/policies.ts";
+import { inWords, perWindow, policies, quotaInWords } from "../limits/policies.ts";
 import { clientMetadataLimits } from "../oauth/client-metadata.ts";
 import { accessTokenLifetimeSeconds, clientAssertionAlgorithms, clientAssertionLimits, scopes } from "../oauth/metadata.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
@@ -151,8 +151,7 @@ export function writeComponents(prebuilt: Pick<PrebuiltResources, "offers">, bas
 export function writePaths(quotaHeaders: Record<string, unknown>) {
   const oauthError = (description: string) => ({ description, content: { "application/json": { schema: ref("schemas", "OAuthError") } } });
   const rateLimited = <T extends object>(response: T) => ({ ...response, headers: { "Retry-After": ref("headers", "Retry-After") } });
-  const { oauth, "oauth-register": registrations, "oauth-client-metadata": fetches, "briefs-per-client": briefQuota } = policies;
-  const oauthQuota = `more than ${oauth.quota} requests ${perWindow(oauth.windowSeconds)} from this IP address to /oauth/token and /oauth/authorize together (policy "oauth")`;
+  const { "oauth-register": registrations, "oauth-client-metadata": fetches, "briefs-per-grant": briefQuota } = policies;
   return {
     [fileBriefOperation.path]: {
       post: {
@@ -160,7 +159,7 @@ export function writePaths(quotaHeaders: Record<string, unknown>) {
         summary: "File a project brief: it creates a real lead that a person answers by e-mail",
         description:
           "Call it only when the person you act for asked to be contacted and confirmed their name, company and e-mail. With `dry_run: true` the brief is authenticated and validated exactly as a real one, then nothing is filed and nobody is e-mailed. " +
-          `Bodies are at most ${maxBriefBytes / 1024} KB. Each OAuth client may file ${briefQuota.quota} briefs ${perWindow(briefQuota.windowSeconds)} (policy "briefs-per-client"; dry runs and collapsed repeats do not count).`,
+          `Bodies are at most ${maxBriefBytes / 1024} KB. Each grant (one person's approval of a client, or a client_credentials client) may file ${briefQuota.quota} briefs ${perWindow(briefQuota.windowSeconds)} (policy "briefs-per-grant"; dry runs and collapsed repeats do not count): the people who use one client are counted apart.`,
         tags: ["Briefs"],
         security: [{ oauth2: [...fileBriefOperation.scopes] }],
         parameters: [
@@ -238,7 +237,7 @@ export function writePaths(quotaHeaders: Record<string, unknown>) {
             "invalid_request, invalid_grant, invalid_scope, invalid_target, unsupported_grant_type or unauthorized_client.",
           ),
           "401": oauthError("invalid_client, with WWW-Authenticate."),
-          "429": rateLimited(oauthError(`rate_limited: ${oauthQuota}. See Retry-After.`)),
+          "429": rateLimited(oauthError(`rate_limited: more than ${quotaInWords("oauth-token")}. See Retry-After.`)),
         },
       },
     },
@@ -274,7 +273,7 @@ export function writePaths(quotaHeaders: Record<string, unknown>) {
             content: { "text/html": {} },
           },
           "429": rateLimited({
-            description: `The error page, never a redirect: ${oauthQuota}, or more than ${fetches.quota} client metadata documents fetched ${perWindow(fetches.windowSeconds)} for this IP address (policy "oauth-client-metadata"; a cached document costs nothing).`,
+            description: `The error page, never a redirect: more than ${quotaInWords("oauth")}, or more than ${fetches.quota} client metadata documents fetched ${perWindow(fetches.windowSeconds)} for this IP address (policy "oauth-client-metadata"; a cached document costs nothing).`,
             content: { "text/html": {} },
           }),
         },

@@ -1,5 +1,5 @@
 import { jsonObject, readJson } from "../http/body.ts";
-import { requireToken, type Verifier } from "../http/bearer.ts";
+import { identify, requireToken, type Verifier } from "../http/bearer.ts";
 import type { Handler } from "../http/context.ts";
 import { door, handlerOf } from "../http/door.ts";
 import { problemJson } from "../http/formats.ts";
@@ -21,12 +21,14 @@ const noStore = { "Cache-Control": "no-store" };
 /** POST /api/v1/briefs, behind the /api gateway (which counts the request and checks the method). */
 export function createBriefsHandler({ baseUrl, verifier, pipeline, responseTime }: BriefsHandlerDeps): Handler {
   const app = door(problemJson(baseUrl));
+  app.use(identify(verifier));
   app.post("*", async (c) => {
-    const caller = await requireToken(verifier, c.req.raw, { baseUrl, resource: "origin", scopes: ["svc:brief"] });
+    const caller = requireToken(c, { baseUrl, resource: "origin", scopes: ["svc:brief"] });
     const body = jsonObject(await readJson(c.req.raw, { limit: maxBriefBytes, wrongType: "invalid_json" }));
     const idempotencyKey = c.req.header("idempotency-key");
     const waitUntil = (work: Promise<unknown>) => c.env.waitUntil(work);
-    const result = await fileBrief({ body, channel: "rest", clientId: caller.clientId, idempotencyKey, waitUntil }, pipeline);
+    const filing = { body, channel: "rest", clientId: caller.clientId, owner: caller.grantId, idempotencyKey, waitUntil } as const;
+    const result = await fileBrief(filing, pipeline);
     const outcome = outcomeOf(result, { studio: pipeline.studio, responseTime });
     if (outcome instanceof Refusal) throw outcome;
     if (outcome.kind === "dry_run") return Response.json(outcome.result, { status: 200, headers: noStore });

@@ -26,6 +26,11 @@ export interface Lead {
   channel: Channel;
   /** The OAuth client that filed it (or `form:<ip>` for the contact form). */
   client_id: string;
+  /**
+   * Whose brief it is: the grant that filed it (src/oauth/grants.ts), or `form:<ip>` for the contact form. Only the same
+   * owner's replays and repeats ever answer with this lead.
+   */
+  owner: string;
   brief: Brief;
   /** An earlier lead about the same work e-mail and company (from any client): a hint for the studio only. */
   possibly_same_person_as?: string;

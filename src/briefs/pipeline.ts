@@ -2,7 +2,6 @@ import type { Limiter, QuotaResult } from "../limits/limiter.ts";
 import { attemptOwed, type DeliveryDeps } from "./deliver.ts";
 import { idempotencyKeyPattern } from "./limits.ts";
 import { newLeadId, type Channel, type Lead } from "./lead.ts";
-import { briefQuotaSubject } from "./quota-subject.ts";
 import type { Brief, BriefSchema } from "./schema.ts";
 import type { LeadStore } from "./store.ts";
 import { validateBrief, type FieldError } from "./validate.ts";
@@ -18,8 +17,13 @@ export interface PipelineDeps extends DeliveryDeps {
 export interface FilingRequest {
   body: Record<string, unknown>;
   channel: Channel;
-  /** The OAuth client filing it, or `form:<ip>` for the contact form. */
+  /** The OAuth client filing it, or `form:<ip>` for the contact form: recorded, for the studio. */
   clientId: string;
+  /**
+   * Whose brief it is: the grant of the caller's token, or `form:<ip>` for the contact form. Idempotency-Keys, repeats
+   * and the brief quota are the owner's, never the client's, which other people can also get tokens for.
+   */
+  owner: string;
   /** As the client sent it (REST: the Idempotency-Key header; MCP: idempotency_key); validated here, once. */
   idempotencyKey?: unknown;
   /**
@@ -30,7 +34,7 @@ export interface FilingRequest {
 }
 
 /**
- * What became of a brief. `already_filed` only ever names a lead the same client filed: a replayed Idempotency-Key,
+ * What became of a brief. `already_filed` only ever names a lead the same owner filed: a replayed Idempotency-Key,
  * or the very same brief sent again within the repeat window.
  */
 export type FilingResult =
@@ -62,11 +66,11 @@ const personOf = (brief: Brief) => sha256(`${brief.work_email.toLowerCase()}\n${
 
 /**
  * Filing a brief, once, for every channel (REST, MCP, A2A, the contact form): validate and normalise, stop for a
- * dry run, honour an Idempotency-Key, collapse a client's exact repeat, count the client's quota, record the lead
+ * dry run, honour an Idempotency-Key, collapse an owner's exact repeat, count the owner's quota, record the lead
  * durably, and only then try the e-mail (in the background; the retry job owns failures).
  *
- * Everything that can answer with an earlier lead is keyed by the filing client, so no answer ever carries another
- * client's brief and no client's brief is ever dropped because of another's.
+ * Everything that can answer with an earlier lead is keyed by the owner, so no answer ever carries another person's
+ * brief and no brief is ever dropped because of another's, even when both came through the same client.
  */
 export async function fileBrief(request: FilingRequest, deps: PipelineDeps): Promise<FilingResult> {
   const { idempotencyKey } = request;
@@ -83,7 +87,7 @@ export async function fileBrief(request: FilingRequest, deps: PipelineDeps): Pro
   const keyHash = idempotencyKey === undefined ? undefined : await sha256(idempotencyKey);
 
   if (keyHash) {
-    const claim = await store.claimIdempotencyKey(request.clientId, keyHash, { fingerprint: print, lead_id: leadId });
+    const claim = await store.claimIdempotencyKey(request.owner, keyHash, { fingerprint: print, lead_id: leadId });
     if (claim) {
       if (claim.fingerprint !== print) return { kind: "idempotency_conflict" };
       const original = await waitForLead(store, claim.lead_id);
@@ -102,17 +106,17 @@ async function record(
   const { store } = deps;
   const collapse = async (holder: string | null): Promise<FilingResult | undefined> => {
     const original = holder && holder !== r.leadId ? await waitForLead(store, holder) : null;
-    if (!original || original.client_id !== r.clientId) return undefined;
-    if (r.keyHash) await store.pointIdempotencyKey(r.clientId, r.keyHash, { fingerprint: r.print, lead_id: original.id });
+    if (!original || original.owner !== r.owner) return undefined;
+    if (r.keyHash) await store.pointIdempotencyKey(r.owner, r.keyHash, { fingerprint: r.print, lead_id: original.id });
     return { kind: "already_filed", lead: original, reason: "repeat" };
   };
 
-  // An exact repeat by the same client costs no quota; the claim after the quota settles concurrent repeats.
-  const earlier = await collapse(await store.repeatLead(r.clientId, r.print));
+  // An exact repeat by the same owner costs no quota; the claim after the quota settles concurrent repeats.
+  const earlier = await collapse(await store.repeatLead(r.owner, r.print));
   if (earlier) return earlier;
-  const quota = await deps.limiter.consume("briefs-per-client", briefQuotaSubject(r.clientId));
+  const quota = await deps.limiter.consume("briefs-per-grant", r.owner);
   if (!quota.allowed) return { kind: "quota_exceeded", quota };
-  const concurrent = await collapse(await store.claimRepeat(r.clientId, r.print, r.leadId));
+  const concurrent = await collapse(await store.claimRepeat(r.owner, r.print, r.leadId));
   if (concurrent) return concurrent;
 
   const person = await personOf(r.brief);
@@ -122,6 +126,7 @@ async function record(
     received_at: new Date((deps.now ?? Date.now)()).toISOString(),
     channel: r.channel,
     client_id: r.clientId,
+    owner: r.owner,
     brief: r.brief,
     ...(samePerson ? { possibly_same_person_as: samePerson } : {}),
     delivery: { state: "pending", attempts: 0 },

@@ -14,8 +14,9 @@ import { insertScript, releaseScript } from "./store-scripts.ts";
  * - `leads:emailed:<day>`   how many leads that UTC day went to `leads:due` (2 days)
  * - `leads:alert:<day>`     the day's alert that leads are held, from the first one held (3 days once sent)
  * - `lead:<id>:lock`, `leads:alert:<day>:lock`  a delivery attempt in progress (60 s)
- * - `brief:idem:<client>:<key>`  an Idempotency-Key's fingerprint and lead (24 h)
- * - `brief:repeat:<client>:<fingerprint>`  the lead of the same brief from the same client (15 minutes)
+ * - `brief:idem:<owner>:<key>`  an Idempotency-Key's fingerprint and lead (24 h)
+ * - `brief:repeat:<owner>:<fingerprint>`  the lead of the same brief from the same owner (15 minutes); the owner is the
+ *                           filing grant, or `form:<ip>` for the contact form
  * - `brief:person:<hash>`   the latest lead about a person and company, from any client (30 days); it only
  *                           annotates the studio's e-mail and is never shown to a client
  */
@@ -146,25 +147,25 @@ export class LeadStore {
     );
   }
 
-  /** Claims an Idempotency-Key for a new lead; returns the existing claim when there is one. */
-  async claimIdempotencyKey(client: string, keyHash: string, record: IdempotencyRecord): Promise<IdempotencyRecord | null> {
-    const key = `brief:idem:${client}:${keyHash}`;
+  /** Claims an owner's Idempotency-Key for a new lead; returns the existing claim when there is one. */
+  async claimIdempotencyKey(owner: string, keyHash: string, record: IdempotencyRecord): Promise<IdempotencyRecord | null> {
+    const key = `brief:idem:${owner}:${keyHash}`;
     if ((await this.#redis.set(key, JSON.stringify(record), { nx: true, ex: idempotencyTtlSeconds })) === "OK") return null;
     return parse(await this.#redis.get<string | IdempotencyRecord>(key));
   }
 
-  async pointIdempotencyKey(client: string, keyHash: string, record: IdempotencyRecord): Promise<void> {
-    await this.#redis.set(`brief:idem:${client}:${keyHash}`, JSON.stringify(record), { ex: idempotencyTtlSeconds });
+  async pointIdempotencyKey(owner: string, keyHash: string, record: IdempotencyRecord): Promise<void> {
+    await this.#redis.set(`brief:idem:${owner}:${keyHash}`, JSON.stringify(record), { ex: idempotencyTtlSeconds });
   }
 
-  /** The lead of this client's identical brief in the repeat window, if any. */
-  repeatLead(client: string, fingerprint: string): Promise<string | null> {
-    return this.#redis.get<string>(`brief:repeat:${client}:${fingerprint}`);
+  /** The lead of this owner's identical brief in the repeat window, if any. */
+  repeatLead(owner: string, fingerprint: string): Promise<string | null> {
+    return this.#redis.get<string>(`brief:repeat:${owner}:${fingerprint}`);
   }
 
-  /** Claims the repeat slot of this client's brief for a new lead; returns the lead already holding it, if any. */
-  async claimRepeat(client: string, fingerprint: string, leadId: string): Promise<string | null> {
-    const key = `brief:repeat:${client}:${fingerprint}`;
+  /** Claims the repeat slot of this owner's brief for a new lead; returns the lead already holding it, if any. */
+  async claimRepeat(owner: string, fingerprint: string, leadId: string): Promise<string | null> {
+    const key = `brief:repeat:${owner}:${fingerprint}`;
     if ((await this.#redis.set(key, leadId, { nx: true, ex: repeatWindowSeconds })) === "OK") return null;
     return this.#redis.get<string>(key);
   }

@@ -1,37 +1,61 @@
+import type { MiddlewareHandler } from "hono";
 import type { ProtectedResource } from "../paths.ts";
 import type { Scope } from "../oauth/metadata.ts";
 import { protectedResourceMetadataUrl } from "../oauth/metadata.ts";
-import { bearerChallenge, type createAccessTokenVerifier } from "../oauth/verify.ts";
+import { bearerChallenge, withScopes, type AccessTokenCheck, type createAccessTokenVerifier } from "../oauth/verify.ts";
+import type { DoorContext, DoorEnv } from "./context.ts";
 import { Refusal } from "./refusal.ts";
 
 export type Verifier = ReturnType<typeof createAccessTokenVerifier>;
 
-/** The client a valid access token names, and the scopes it grants. */
+/** Who a valid access token names: its client, its grant (what the caller owns is keyed by it) and its scopes. */
 export interface Caller {
   clientId: string;
+  grantId: string;
   scopes: string[];
   token: string;
 }
 
 /**
- * The Bearer token of a request to a protected resource, checked for the scopes an operation needs. Refused as
- * invalid_token (401) or insufficient_scope (403), with the challenge that tells a client where to get a token (RFC
- * 6750, RFC 9728 `resource_metadata`, the scope to step up to).
+ * Verifies the Bearer token a request presents, once, before anything counts or answers it: the quota counts a valid
+ * token's grant, and the door asks for the scopes its operation needs. A request without Authorization has no verdict.
  */
-export async function requireToken(
-  verifier: Verifier,
-  request: Request,
+export function identify(verifier: Verifier): MiddlewareHandler<DoorEnv> {
+  return async (c, next) => {
+    if (c.req.header("authorization") !== undefined) c.set("token", await verifier.verifyRequest(c.req.raw));
+    await next();
+  };
+}
+
+/** The caller a request's token names; none without a token or with one that was refused. */
+export function callerOf(c: DoorContext): Caller | undefined {
+  const check = c.get("token");
+  if (!check?.ok) return undefined;
+  const token = c.req
+    .header("authorization")!
+    .replace(/^Bearer +/i, "")
+    .trim();
+  return { clientId: check.clientId, grantId: check.grantId, scopes: check.scopes, token };
+}
+
+/**
+ * The caller, with the scopes an operation needs. Refused as invalid_token (401) or insufficient_scope (403), with the
+ * challenge that tells a client where to get a token (RFC 6750, RFC 9728 `resource_metadata`, the scope to step up to).
+ */
+export function requireToken(
+  c: DoorContext,
   { baseUrl, resource, scopes }: { baseUrl: string; resource: ProtectedResource; scopes: Scope[] },
-): Promise<Caller> {
-  const check = await verifier.verifyRequest(request, scopes);
-  if (check.ok) {
-    const token =
-      request.headers
-        .get("authorization")
-        ?.replace(/^Bearer +/i, "")
-        .trim() ?? "";
-    return { clientId: check.clientId, scopes: check.scopes, token };
-  }
+) {
+  const missing: AccessTokenCheck = {
+    ok: false,
+    error: "invalid_token",
+    status: 401,
+    description: "No access token was sent.",
+    missing: true,
+    requiredScopes: [],
+  };
+  const check = withScopes(c.get("token") ?? missing, scopes);
+  if (check.ok) return callerOf(c)!;
   const metadata = protectedResourceMetadataUrl(baseUrl, resource);
   const insufficient = check.error === "insufficient_scope";
   const challenge = bearerChallenge(metadata, insufficient ? check : { ...check, error: "invalid_token", status: 401 });
@@ -39,4 +63,9 @@ export async function requireToken(
     detail: check.description,
     headers: { "WWW-Authenticate": challenge },
   });
+}
+
+/** A token is optional here, but one that was sent is checked: a refused one is a 401, never an anonymous request. */
+export function refuseInvalidToken(c: DoorContext, where: { baseUrl: string; resource: ProtectedResource }): Caller | undefined {
+  return c.get("token") === undefined ? undefined : requireToken(c, { ...where, scopes: [] });
 }

@@ -33,7 +33,7 @@ export interface Condition {
 export type GoogleRpcCode =
   "INVALID_ARGUMENT" | "NOT_FOUND" | "UNIMPLEMENTED" | "PERMISSION_DENIED" | "UNAUTHENTICATED" | "RESOURCE_EXHAUSTED" | "UNAVAILABLE";
 
-const briefs = policies["briefs-per-client"];
+const briefs = policies["briefs-per-grant"];
 
 export const conditions = {
   not_found: {
@@ -167,7 +167,7 @@ export const conditions = {
     rpc: -32098,
     a2aRest: "RESOURCE_EXHAUSTED",
     title: "Too many briefs",
-    when: `This OAuth client (or, for the contact form, this IP address) has filed ${briefs.quota} briefs ${perWindow(briefs.windowSeconds)}.`,
+    when: `This grant (one person's approval of a client, or a client_credentials client; for the contact form, this IP address) has filed ${briefs.quota} briefs ${perWindow(briefs.windowSeconds)}.`,
     resolution: "Wait the number of seconds in Retry-After. Dry runs do not count; repeats of the same brief are collapsed, not counted.",
   },
   service_unavailable: {

@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import type { QuotaResult } from "../limits/limiter.ts";
+import type { AccessTokenCheck } from "../oauth/verify.ts";
 
 /** What the platform tells every door about a request: the same for functions, edge functions and tests. */
 export interface HandlerContext {
@@ -22,6 +23,10 @@ export interface DoorEnv {
     rpcId: string | number | null;
     /** Quotas counted inside the door beyond its own (countAlso), reported with it. */
     alsoCounted: QuotaResult[];
+    /** The verdict on the request's Bearer token (set by `identify`; absent without an Authorization header). */
+    token: AccessTokenCheck;
+    /** Counts the request for the grant the door identified (set by `quotaOnceIdentified`; at most once). */
+    charge: (grant: string) => Promise<void>;
     /** Settles once the door's quota allowed this request, or fails with its refusal (set by `quota` counting alongside). */
     counted: Promise<void>;
   };

@@ -17,29 +17,33 @@ export interface QuotaOptions {
    * only then), so a read no longer waits for the store's round trip before it starts.
    */
   alongside?: boolean;
+  /**
+   * Count a request whose token is valid (`identify` ran before) against its grant, and against this ceiling for its
+   * address, all grants together; anything else against the client IP. Without it every request counts its IP.
+   */
+  grants?: { ceiling: PolicyName };
   log?: (line: string) => void;
 }
 
 const retryLater = { "Retry-After": "30" };
 
 /**
- * Counts every request against `policy` for the client's IP, refuses past it (429, Retry-After) and reports the quota
- * on every response, refusals included. A response that already reports another quota (a function behind an edge
- * door, a per-client policy) keeps it: RateLimit and RateLimit-Policy list both, and the single-valued fields stay
- * those that explain the answer.
+ * The count of one request against `policy`, for a grant (its window and its address's ceiling) or, without one, for
+ * the client's IP: the headers that report it, or the refusal that answers instead of the door (429 past the limit;
+ * while the store is unreachable, the policy alone or a 503, as `whenUnreachable` says).
  */
-export function quota(
-  limiter: Limiter,
-  policy: PolicyName,
-  { whenUnreachable, alongside = false, log = console.error }: QuotaOptions,
-): MiddlewareHandler<DoorEnv> {
+function counter(limiter: Limiter, policy: PolicyName, { whenUnreachable, grants, log = console.error }: QuotaOptions) {
   let warned = false;
-  /** The headers that report the count, or the refusal that answers instead of the door. */
-  async function count(ip: string): Promise<Record<string, string>> {
+  const consume = (c: DoorContext, grant: string | undefined): Promise<QuotaResult[]> =>
+    grant && grants
+      ? limiter.consumeGrant(policy, grant, grants.ceiling, c.env.ip)
+      : limiter.consume(policy, c.env.ip).then((result) => [result]);
+  return async (c: DoorContext, grant: string | undefined): Promise<Record<string, string>> => {
     try {
-      const result = await limiter.consume(policy, ip);
-      const reported = quotaHeaders(result);
-      if (!result.allowed) throw new Refusal("rate_limited", { detail: exhausted(result), resolution: waitFor(result), headers: reported });
+      const results = await consume(c, grant);
+      const reported = reportOf(results);
+      const refused = results.find((r) => !r.allowed);
+      if (refused) throw new Refusal("rate_limited", { detail: exhausted(refused), resolution: waitFor(refused), headers: reported });
       return reported;
     } catch (error) {
       if (error instanceof Refusal) throw error;
@@ -53,9 +57,21 @@ export function quota(
       warned = true;
       return reported;
     }
-  }
+  };
+}
+
+/**
+ * Counts every request against `policy` for the client's IP, or for its grant (`grants`), refuses past it (429,
+ * Retry-After) and reports the quota on every response, refusals included. A response that already reports another
+ * quota (a function behind an edge door, a per-client policy) keeps it: RateLimit and RateLimit-Policy list both, and
+ * the single-valued fields stay those that explain the answer.
+ */
+export function quota(limiter: Limiter, policy: PolicyName, options: QuotaOptions): MiddlewareHandler<DoorEnv> {
+  const count = counter(limiter, policy, options);
+  const { alongside = false, grants } = options;
   return async (c, next) => {
-    const counting = count(c.env.ip);
+    const token = c.get("token");
+    const counting = count(c, grants && token?.ok ? token.grantId : undefined);
     if (alongside) {
       // Settled later than it may fail: marked handled now, awaited below (and by the door before a side effect).
       const counted = counting.then(() => undefined);
@@ -70,6 +86,28 @@ export function quota(
     const reported = alongside ? undefined : await counting;
     await next();
     report(c, reported ?? (await counting));
+  };
+}
+
+/**
+ * Counts every request against `policy` once, for what the door identifies while it works: the door calls
+ * `c.var.charge(grant)` as soon as it knows the grant (the token endpoint: the grant of the code it redeems, or the client
+ * that proved itself), and a request that identified nothing is charged to the client's IP once the door is done. A
+ * refusal past the limit replaces the door's answer; either way the response reports the count.
+ */
+export function quotaOnceIdentified(
+  limiter: Limiter,
+  policy: PolicyName,
+  options: QuotaOptions & Required<Pick<QuotaOptions, "grants">>,
+): MiddlewareHandler<DoorEnv> {
+  const count = counter(limiter, policy, options);
+  return async (c, next) => {
+    let charged: Promise<Record<string, string>> | undefined;
+    c.set("charge", async (grant) => void (await (charged ??= count(c, grant))));
+    await next();
+    // A refusal of the charge the door asked for has answered already, with its headers.
+    const reported = charged ? await charged.catch(() => undefined) : await count(c, undefined);
+    if (reported) report(c, reported);
   };
 }
 
@@ -92,6 +130,14 @@ export const exhausted = ({ policy, limit, resetSeconds }: QuotaResult) =>
   `This client has used its quota "${policy}" (${limit} ${perWindow(policies[policy].windowSeconds)}); retry after ${Math.max(1, resetSeconds)} seconds.`;
 
 const lists = new Set(["ratelimit", "ratelimit-policy"]);
+
+/** The headers for what one request counted: the lists name every policy, the single-valued fields the one that decides. */
+function reportOf(results: QuotaResult[]): Record<string, string> {
+  const decisive = results.find((r) => !r.allowed) ?? results[0]!;
+  const reported = quotaHeaders(decisive);
+  for (const name of ["RateLimit-Policy", "RateLimit"]) reported[name] = results.map((r) => quotaHeaders(r)[name]).join(", ");
+  return reported;
+}
 
 /** Adds this door's quota (and any counted with it) to the response, next to any quota it already reports. */
 function report(c: DoorContext, own: Record<string, string>) {

@@ -24,6 +24,12 @@ export interface Limiter {
    * reached in time, and with the store's own error when it answers with one.
    */
   consume(policy: PolicyName, key: string): Promise<QuotaResult>;
+  /**
+   * Counts one request of a grant against `policy`, and against `ceiling` for its address (all grants together), in one
+   * command. A request past its grant's own limit is refused without counting against the address, so one grant's loop
+   * never uses up the others' ceiling. Gives what was counted, the grant's policy first: both, or the one that refused.
+   */
+  consumeGrant(policy: PolicyName, grant: string, ceiling: PolicyName, address: string): Promise<QuotaResult[]>;
 }
 
 /**
@@ -40,6 +46,7 @@ export interface LimiterOptions {
 }
 
 export function upstashLimiter(redis: Redis, { cacheBlocked = true, now = Date.now }: LimiterOptions = {}): Limiter {
+  const grantWindows = grantWindowsCounter(redis, { cacheBlocked, now });
   const limiters = new Map<PolicyName, InstanceType<typeof Ratelimit>>();
   const limiterFor = (name: PolicyName) => {
     let limiter = limiters.get(name);
@@ -82,5 +89,52 @@ export function upstashLimiter(redis: Redis, { cacheBlocked = true, now = Date.n
         resetSeconds: Math.max(0, Math.ceil((result.reset - now()) / 1000)),
       };
     },
+    consumeGrant: (policy, grant, ceiling, address) => reaching(policy, () => grantWindows(policy, grant, ceiling, address)),
+  };
+}
+
+/**
+ * KEYS: the grant's window, the address's. ARGV: the grant's limit and window (ms), the address's window (ms). The same
+ * fixed windows and keys as @upstash/ratelimit's (`rl:<policy>:<key>:<window index>`), two in one script, which the
+ * library cannot do: it counts one window per command.
+ */
+const grantScript = `
+local grant = redis.call("INCR", KEYS[1])
+if grant == 1 then redis.call("PEXPIRE", KEYS[1], ARGV[2]) end
+if grant > tonumber(ARGV[1]) then return {grant, -1} end
+local address = redis.call("INCR", KEYS[2])
+if address == 1 then redis.call("PEXPIRE", KEYS[2], ARGV[3]) end
+return {grant, address}
+`;
+
+function grantWindowsCounter(redis: Redis, { cacheBlocked, now }: Required<LimiterOptions>) {
+  const script = redis.createScript<[number, number]>(grantScript);
+  /** Keys refused until their window ends: a refused request costs no command (the library's ephemeral cache). */
+  const blocked = new Map<string, number>();
+  const windowOf = (policy: PolicyName, key: string, at: number) => {
+    const ms = policies[policy].windowSeconds * 1000;
+    const index = Math.floor(at / ms);
+    return { policy, ms, key: `rl:${policy}:${key}:${index}`, resetAt: (index + 1) * ms };
+  };
+  const result = (w: ReturnType<typeof windowOf>, count: number, at: number): QuotaResult => {
+    const limit = policies[w.policy].quota;
+    const allowed = count <= limit;
+    if (!allowed && cacheBlocked) blocked.set(w.key, w.resetAt);
+    return { policy: w.policy, allowed, limit, remaining: Math.max(0, limit - count), resetSeconds: Math.ceil((w.resetAt - at) / 1000) };
+  };
+  const isBlocked = (w: ReturnType<typeof windowOf>, at: number) => {
+    const until = blocked.get(w.key);
+    if (until !== undefined && until <= at) blocked.delete(w.key);
+    return until !== undefined && until > at;
+  };
+
+  return async (policy: PolicyName, grant: string, ceiling: PolicyName, address: string): Promise<QuotaResult[]> => {
+    const at = now();
+    const own = windowOf(policy, grant, at);
+    const shared = windowOf(ceiling, address, at);
+    if (isBlocked(own, at)) return [result(own, policies[policy].quota + 1, at)];
+    if (isBlocked(shared, at)) return [result(shared, policies[ceiling].quota + 1, at)];
+    const [counted, total] = await script.exec([own.key, shared.key], [String(policies[policy].quota), String(own.ms), String(shared.ms)]);
+    return total < 0 ? [result(own, counted, at)] : [result(own, counted, at), result(shared, total, at)];
   };
 }

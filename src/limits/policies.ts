@@ -8,22 +8,34 @@ export interface QuotaPolicy {
   windowSeconds: number;
   /** What the quota applies to, in words. */
   appliesTo: string;
-  /** What it is counted by. */
-  partition: "client IP" | "OAuth client";
+  /** Whose count a request is: what the developer page, the OpenAPI document and the server card say. */
+  partition: Partition;
 }
+
+/**
+ * Who a request is counted against. A grant (src/oauth/grants.ts) is one person's approval of a client, or a client that
+ * proves itself: hosted clients' users, who share a client_id and often an egress address, are counted apart.
+ */
+export type Partition =
+  | "client IP"
+  | "grant"
+  | "grant, else client IP"
+  | "grant of the code, else OAuth client, else client IP"
+  | "grant, or client IP for the contact form";
 
 export const policies = {
   "public-api": {
     quota: 120,
     windowSeconds: 60,
-    appliesTo: "Every request under /api, errors included",
+    appliesTo: "Every request under /api, errors included, with a token or without",
     partition: "client IP",
   },
-  "briefs-per-client": {
+  "briefs-per-grant": {
     quota: 10,
     windowSeconds: 3600,
-    appliesTo: "Briefs filed (not dry runs) by one OAuth client, or through the contact form from one IP address",
-    partition: "OAuth client",
+    appliesTo:
+      "Briefs filed (not dry runs) through REST, MCP or A2A with one grant's tokens, or through the contact form from one IP address",
+    partition: "grant, or client IP for the contact form",
   },
   "contact-form": {
     quota: 20,
@@ -34,21 +46,29 @@ export const policies = {
   mcp: {
     quota: 120,
     windowSeconds: 60,
-    appliesTo: "Every request to /mcp and /mcp/server-card, errors included",
-    partition: "client IP",
+    appliesTo:
+      "Every request to /mcp and /mcp/server-card, errors included: with a valid access token against its grant, otherwise (no token, or one that is refused) against the client IP",
+    partition: "grant, else client IP",
   },
   a2a: {
     quota: 120,
     windowSeconds: 60,
-    appliesTo: "Every request to the A2A agent at /a2a/v1, errors included",
+    appliesTo:
+      "Every request to the A2A agent at /a2a/v1 (both bindings), errors included: with a valid access token against its grant, otherwise against the client IP",
+    partition: "grant, else client IP",
+  },
+  "grants-per-address": {
+    quota: 3000,
+    windowSeconds: 60,
+    appliesTo:
+      "Requests counted for a grant (with a valid access token at /mcp and /a2a/v1, identified at /oauth/token), all grants from one IP address together: a ceiling far above what a hosted client's egress address carries, so that grants farmed from one address cannot buy unbounded work (a request its own grant already refuses does not count)",
     partition: "client IP",
   },
   "a2a-briefs": {
     quota: 30,
     windowSeconds: 3600,
-    appliesTo:
-      "Messages to the A2A brief skill (svc-project-brief), valid or not: each one stores a task. Clients identified by a metadata document share one count per host",
-    partition: "OAuth client",
+    appliesTo: "Messages to the A2A brief skill (svc-project-brief), valid or not, with one grant's tokens: each one stores a task",
+    partition: "grant",
   },
   "oauth-register": {
     quota: 10,
@@ -56,17 +76,25 @@ export const policies = {
     appliesTo: "Client registrations at POST /oauth/register (registrations never expire: this bounds their growth)",
     partition: "client IP",
   },
+  "oauth-token": {
+    quota: 60,
+    windowSeconds: 60,
+    appliesTo:
+      "Requests to POST /oauth/token, errors included: a code redemption against the grant the code was approved for, client_credentials against the client once it proved itself, anything that identifies neither against the client IP",
+    partition: "grant of the code, else OAuth client, else client IP",
+  },
   oauth: {
     quota: 60,
     windowSeconds: 60,
-    appliesTo: "Requests to POST /oauth/token and to /oauth/authorize (the consent screen and the consent form), errors included",
+    appliesTo:
+      "Requests to /oauth/authorize (the consent screen and the consent form), errors included: each person's own browser sends them",
     partition: "client IP",
   },
   "oauth-client-metadata": {
     quota: 20,
     windowSeconds: 3600,
     appliesTo:
-      "Client metadata documents fetched for a URL client_id at /oauth/authorize; one already cached (accepted or refused) costs nothing",
+      "Client metadata documents fetched for a URL client_id at /oauth/authorize or /oauth/token; one already cached (accepted or refused) costs nothing",
     partition: "client IP",
   },
 } as const satisfies Record<string, QuotaPolicy>;
@@ -83,3 +111,9 @@ export function inWords(seconds: number): string {
 /** A window as the documentation says it: "per hour", "per 60 seconds". */
 export const perWindow = (seconds: number) =>
   seconds === 3600 ? "per hour" : seconds % 3600 === 0 ? `per ${seconds / 3600} hours` : `per ${seconds} seconds`;
+
+/** A policy as the documentation states it: `60 requests per 60 seconds per client IP (policy "oauth")`. */
+export const quotaInWords = (name: PolicyName) => {
+  const { quota, windowSeconds, partition } = policies[name];
+  return `${quota} requests ${perWindow(windowSeconds)} per ${partition} (policy "${name}")`;
+};

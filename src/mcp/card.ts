@@ -29,7 +29,7 @@ export function serverCard(prebuilt: PrebuiltResources) {
   const prefix = reverseHost(base);
   const resourceMetadata = protectedResourceMetadataUrl(base, "mcp");
   const mcp = policies.mcp;
-  const briefs = policies["briefs-per-client"];
+  const briefs = policies["briefs-per-grant"];
   return {
     $schema: serverCardSchemaUrl,
     name: `${prefix}/${info.name}`,
@@ -68,7 +68,7 @@ export function serverCard(prebuilt: PrebuiltResources) {
       [`${prefix}/limits`]: {
         quota: { policy: "mcp", requests: mcp.quota, window_seconds: mcp.windowSeconds, per: mcp.partition },
         max_body_bytes: maxMcpBodyBytes,
-        briefs: { policy: "briefs-per-client", requests: briefs.quota, window_seconds: briefs.windowSeconds, per: briefs.partition },
+        briefs: { policy: "briefs-per-grant", requests: briefs.quota, window_seconds: briefs.windowSeconds, per: briefs.partition },
       },
       [`${prefix}/documentation`]: `${absolute(base, pagePaths.developers)}#mcp`,
     },

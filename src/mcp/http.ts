@@ -7,7 +7,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { matchesIfNoneMatch, strongEtag } from "../api/etag.ts";
 import { readJson } from "../http/body.ts";
-import { requireToken, type Verifier } from "../http/bearer.ts";
+import { identify, refuseInvalidToken, requireToken, type Verifier } from "../http/bearer.ts";
 import type { DoorContext, Handler } from "../http/context.ts";
 import { door, handlerOf } from "../http/door.ts";
 import { quota } from "../http/quota.ts";
@@ -60,8 +60,10 @@ export function createMcpHandler(options: McpHandlerOptions): Handler {
   );
 
   const app = door(mcpErrors(baseUrl), log);
-  // Reads are answered while the request is counted; a brief is filed only once it was (below).
-  app.use(quota(limiter, "mcp", { whenUnreachable: "serve", alongside: true, log }));
+  // A valid token's grant is counted, anything else the client IP; reads are answered while the request is counted, a
+  // brief is filed only once it was (below).
+  app.use(identify(verifier));
+  app.use(quota(limiter, "mcp", { whenUnreachable: "serve", alongside: true, grants: { ceiling: "grants-per-address" }, log }));
 
   app.on(["GET", "HEAD"], serverCardPath, async (c) => {
     cardEtag ??= strongEtag(new TextEncoder().encode(cardText).buffer as ArrayBuffer);
@@ -87,14 +89,16 @@ export function createMcpHandler(options: McpHandlerOptions): Handler {
     const gate = scopesNeeded(body);
     c.set("rpcId", gate.id);
     const caller =
-      gate.scopes.length > 0 || c.req.header("authorization") !== undefined
-        ? await requireToken(verifier, c.req.raw, { baseUrl, resource: "mcp", scopes: gate.scopes })
-        : undefined;
+      gate.scopes.length > 0
+        ? requireToken(c, { baseUrl, resource: "mcp", scopes: gate.scopes })
+        : refuseInvalidToken(c, { baseUrl, resource: "mcp" });
     // Only a call that needs a scope can have a side effect (submit_project_brief files a lead): it waits for the quota.
     if (gate.scopes.length > 0) await c.get("counted");
     const authInfo: AuthInfo | undefined = caller && {
-      ...caller,
-      extra: { waitUntil: (work: Promise<unknown>) => c.env.waitUntil(work) },
+      token: caller.token,
+      clientId: caller.clientId,
+      scopes: caller.scopes,
+      extra: { grantId: caller.grantId, waitUntil: (work: Promise<unknown>) => c.env.waitUntil(work) },
     };
     return answerWithSdk(c, body, authInfo);
   });

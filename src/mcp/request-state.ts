@@ -8,7 +8,7 @@ import {
 import { parseKeySet } from "../oauth/keys.ts";
 import { requestStateTtlSeconds } from "./constants.ts";
 
-/** The state a 2026-07-28 round carries to the next: signed, bound to the calling client, verified before any handler runs. */
+/** The state a 2026-07-28 round carries to the next: signed, bound to the calling grant, verified before any handler runs. */
 export interface StateCodec {
   mint(payload: object, ctx: ServerContext): Promise<string>;
   verify(state: string, ctx: ServerContext): Promise<unknown>;
@@ -34,7 +34,8 @@ export async function requestStateKeys(signingKeys: string | undefined): Promise
 
 /**
  * The SDK's HMAC codec (`createRequestStateCodec`) under those keys, built on first use (a read never needs it). Each
- * state is bound to the method and to the client the token was issued to, so no other client can replay it.
+ * state is bound to the method and to the grant of the token it was minted for, so nobody else can replay it, not even
+ * another person using the same client.
  */
 export function requestStateCodec(keys: () => Promise<Uint8Array[]>): StateCodec {
   let codecs: Promise<RequestStateCodec[]> | undefined;
@@ -44,7 +45,7 @@ export function requestStateCodec(keys: () => Promise<Uint8Array[]>): StateCodec
         createRequestStateCodec({
           key,
           ttlSeconds: requestStateTtlSeconds,
-          bind: (ctx) => `${ctx.mcpReq.method}\n${ctx.http?.authInfo?.clientId ?? ""}`,
+          bind: (ctx) => `${ctx.mcpReq.method}\n${(ctx.http?.authInfo?.extra?.grantId as string | undefined) ?? ""}`,
         }),
       ),
     ));

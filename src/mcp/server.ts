@@ -53,7 +53,12 @@ export const serverInstructions = (prebuilt: PrebuiltResources) =>
   `when the person asked to be contacted and confirmed their name, company and work e-mail; it needs a token with ${briefToolScope}.`;
 
 const callerOf = (auth: AuthInfo | undefined): Caller | undefined =>
-  auth ? { clientId: auth.clientId, scopes: auth.scopes, waitUntil: auth.extra?.waitUntil as Caller["waitUntil"] } : undefined;
+  auth && {
+    clientId: auth.clientId,
+    grantId: auth.extra?.grantId as string,
+    scopes: auth.scopes,
+    waitUntil: auth.extra?.waitUntil as Caller["waitUntil"],
+  };
 
 /** SEP-2549 cache hints for 2026-07-28 results (the SDK never adds them to 2025-era answers). */
 const listHint = { ttlMs: listTtlSeconds * 1000, cacheScope: "public" } as const;

@@ -14,6 +14,8 @@ export interface ToolDefinition {
 /** Who is calling, as the HTTP layer verified it (no token: undefined), and the request's waitUntil. */
 export interface Caller {
   clientId: string;
+  /** The grant the token belongs to: the brief's Idempotency-Key, repeats and quota, and the request state, are its. */
+  grantId: string;
   scopes: string[];
   waitUntil?: (work: Promise<unknown>) => void;
 }
@@ -36,7 +38,7 @@ export interface Rounds {
   inputResponses: Record<string, unknown> | undefined;
   /** The echoed `requestState` as its signature check decoded it (a state that fails the check never gets here). */
   state: unknown;
-  /** Signs the state for the next round, bound to this call's method and client. */
+  /** Signs the state for the next round, bound to this call's method and grant. */
   mint(payload: object): Promise<string>;
 }
 

@@ -4,6 +4,8 @@ import { accessTokenLifetimeSeconds } from "./metadata.ts";
 
 export interface AccessTokenGrant {
   clientId: string;
+  /** The grant the token belongs to (src/oauth/grants.ts), carried as the `grant_id` claim. */
+  grantId: string;
   /** Granted scopes, space-separated. */
   scope: string;
   /** The resource identifier the token is for (RFC 8707), the origin when none was asked for. */
@@ -13,7 +15,7 @@ export interface AccessTokenGrant {
 /** An RFC 9068 JWT access token signed with the first configured key. */
 export async function issueAccessToken(keys: SigningKeys, issuer: string, grant: AccessTokenGrant, now: number) {
   const iat = Math.floor(now / 1000);
-  const token = await new SignJWT({ client_id: grant.clientId, scope: grant.scope })
+  const token = await new SignJWT({ client_id: grant.clientId, grant_id: grant.grantId, scope: grant.scope })
     .setProtectedHeader({ alg: "ES256", typ: "at+jwt", kid: keys.signing.kid })
     .setIssuer(issuer)
     .setSubject(grant.clientId)

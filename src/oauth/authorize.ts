@@ -11,6 +11,7 @@ import {
 } from "./consent-request.ts";
 import { OAuthError } from "./errors.ts";
 import { grantedAudience, grantedScope } from "./grant.ts";
+import { consentGrantId } from "./grants.ts";
 import { isCodeChallenge } from "./pkce.ts";
 import { formActionSource, matchRedirectUri } from "./redirect-uri.ts";
 import type { CountQuota } from "./cimd.ts";
@@ -123,7 +124,9 @@ export function createAuthorizationHandler(options: OAuthServerOptions) {
     const clearCookie = consentCookie("", secure, 0);
     if (values.decision === "approve") {
       const { client_id, redirect_uri, code_challenge, scope, resource } = authorization;
-      const code = await issueCode(options.redis, { client_id, redirect_uri, code_challenge, scope, resource });
+      // Each approval is a grant of its own; its code is redeemed once (GETDEL), so it never makes a second token.
+      const grant_id = consentGrantId();
+      const code = await issueCode(options.redis, { client_id, redirect_uri, code_challenge, scope, resource, grant_id });
       return redirectBack(authorization.redirect_uri, { code, state: authorization.state }, 303, clearCookie);
     }
     if (values.decision === "deny") {

@@ -9,6 +9,8 @@ export interface CodeBinding {
   code_challenge: string;
   scope: string;
   resource: string;
+  /** The grant the approval made (src/oauth/grants.ts): the code's one token carries it. */
+  grant_id: string;
 }
 
 // The store keeps a hash of the code, so a dump of the store or its command log holds no usable code.

@@ -2,7 +2,7 @@ import type { Handler } from "../http/context.ts";
 import { publicCors } from "../http/cors.ts";
 import { door, handlerOf } from "../http/door.ts";
 import { oauthJson, type Format } from "../http/formats.ts";
-import { countAlso, quota } from "../http/quota.ts";
+import { countAlso, quota, quotaOnceIdentified } from "../http/quota.ts";
 import { Refusal } from "../http/refusal.ts";
 import { conditionOf } from "../http/conditions.ts";
 import { oauthPaths } from "../paths.ts";
@@ -33,7 +33,11 @@ const methodNotAllowed = (allow: string) => () => {
   throw new Refusal("method_not_allowed", { detail: `Use ${allow}.`, headers: { Allow: allow } });
 };
 
-/** The authorization server's endpoints, each counted per client IP before it runs (preflights and wrong methods are not). */
+/**
+ * The authorization server's endpoints, each request counted (preflights and wrong methods are not): registration and
+ * the consent screen per client IP before they run, a token request for the grant or client it turns out to identify
+ * (its IP when it identifies neither).
+ */
 export function createOAuthHandler(options: OAuthServerOptions): Handler {
   const { limiter } = options;
   const register = createRegistrationHandler(options);
@@ -47,7 +51,11 @@ export function createOAuthHandler(options: OAuthServerOptions): Handler {
   app.use(oauthPaths.token, publicCors(["POST"], ["Content-Type"]));
   app.post(oauthPaths.register, counted("oauth-register"), (c) => register(c.req.raw));
   app.all(oauthPaths.register, methodNotAllowed("POST"));
-  app.post(oauthPaths.token, counted("oauth"), (c) => token(c.req.raw, (policy) => countAlso(limiter, policy, c)));
+  app.post(
+    oauthPaths.token,
+    quotaOnceIdentified(limiter, "oauth-token", { whenUnreachable: "refuse", grants: { ceiling: "grants-per-address" } }),
+    (c) => token(c.req.raw, { count: (policy) => countAlso(limiter, policy, c), charge: c.get("charge") }),
+  );
   app.all(oauthPaths.token, methodNotAllowed("POST"));
   app.on(["GET", "HEAD", "POST"], oauthPaths.authorize, counted("oauth"), (c) =>
     authorize(c.req.raw, (policy) => countAlso(limiter, policy, c)),

@@ -8,12 +8,20 @@ import { authenticateClient, registeredClientsKeptAMinute, type ClientRecord } f
 import { redeemCode } from "./codes.ts";
 import { answering, jsonResponse, OAuthError } from "./errors.ts";
 import { grantedAudience, grantedScope } from "./grant.ts";
+import { clientGrantId } from "./grants.ts";
 import { verifierMatches } from "./pkce.ts";
 import { findClient, type OAuthServerOptions } from "./server-options.ts";
 
 export const maxTokenBodyBytes = 4 * 1024;
 
 type Form = Awaited<ReturnType<typeof readForm>>;
+
+/** What a token request counts: a document or key set fetch against the IP, and the request itself once identified. */
+export interface TokenQuota {
+  count: CountQuota;
+  /** Counts the request against `oauth-token` for its grant; one that never calls it is counted for its IP. */
+  charge(grant: string): Promise<void>;
+}
 
 /**
  * POST /oauth/token (RFC 6749 §3.2): client_credentials (§4.4) and authorization_code with PKCE (§4.1.3, RFC 7636), for
@@ -25,20 +33,24 @@ export function createTokenHandler(options: OAuthServerOptions) {
   const tokenEndpoint = absolute(options.baseUrl, oauthPaths.token);
   const registeredClient = registeredClientsKeptAMinute(options.redis, { now });
 
-  async function clientCredentials({ values, repeated }: Form, count: CountQuota) {
+  async function clientCredentials({ values, repeated }: Form, { count, charge }: TokenQuota) {
     const client = await authenticated(values, count);
+    const grantId = clientGrantId(client.client_id);
+    // The client proved itself: the request is its grant's, whatever follows.
+    await charge(grantId);
     if (!client.grant_types.includes("client_credentials")) {
       throw new OAuthError("unauthorized_client", "This client is not registered for the client_credentials grant.");
     }
     const grant = {
       clientId: client.client_id,
+      grantId,
       scope: grantedScope(values.scope),
       audience: grantedAudience(options.baseUrl, repeated.resource),
     };
     return issueAccessToken(options.keys, issuer, grant, now());
   }
 
-  async function authorizationCode({ values, repeated }: Form, count: CountQuota) {
+  async function authorizationCode({ values, repeated }: Form, { count, charge }: TokenQuota) {
     for (const name of ["code", "redirect_uri", "code_verifier"] as const) {
       if (!values[name]) throw new OAuthError("invalid_request", `${name} is required for the authorization_code grant.`);
     }
@@ -46,12 +58,15 @@ export function createTokenHandler(options: OAuthServerOptions) {
     const code = await redeemCode(options.redis, values.code!);
     // Every mismatch is the same invalid_grant (RFC 6749 §5.2); the code is spent either way.
     const refuse = () => new OAuthError("invalid_grant", "The code is invalid, expired, already used, or was issued for another request.");
-    if (!code || code.client_id !== client.client_id || code.redirect_uri !== values.redirect_uri) throw refuse();
+    // A code that was issued is its approval's grant's request to count; one that was not identifies nothing.
+    if (code?.grant_id) await charge(code.grant_id);
+    if (!code?.grant_id || code.client_id !== client.client_id || code.redirect_uri !== values.redirect_uri) throw refuse();
     if (!verifierMatches(values.code_verifier!, code.code_challenge)) throw refuse();
     if (repeated.resource?.length && grantedAudience(options.baseUrl, repeated.resource) !== code.resource) {
       throw new OAuthError("invalid_target", "resource must be the one the authorization request named.");
     }
-    return issueAccessToken(options.keys, issuer, { clientId: client.client_id, scope: code.scope, audience: code.resource }, now());
+    const grant = { clientId: client.client_id, grantId: code.grant_id, scope: code.scope, audience: code.resource };
+    return issueAccessToken(options.keys, issuer, grant, now());
   }
 
   /**
@@ -94,8 +109,7 @@ export function createTokenHandler(options: OAuthServerOptions) {
     }
   }
 
-  /** The request was counted against `oauth` already; a metadata document or key set fetch counts too. */
-  return (request: Request, count: CountQuota): Promise<Response> =>
+  return (request: Request, quota: TokenQuota): Promise<Response> =>
     answering(async () => {
       if (request.headers.has("authorization")) {
         throw new OAuthError(
@@ -110,9 +124,9 @@ export function createTokenHandler(options: OAuthServerOptions) {
       const form = await readForm(request, maxTokenBodyBytes, ["resource"]);
       switch (form.values.grant_type) {
         case "client_credentials":
-          return jsonResponse(await clientCredentials(form, count));
+          return jsonResponse(await clientCredentials(form, quota));
         case "authorization_code":
-          return jsonResponse(await authorizationCode(form, count));
+          return jsonResponse(await authorizationCode(form, quota));
         case undefined:
           throw new OAuthError("invalid_request", "grant_type is required.");
         default:

@@ -1,4 +1,5 @@
 import type { JSONWebKeySet, JWTVerifyGetKey } from "jose";
+import { grantIdPattern } from "./grants.ts";
 import { resourceIdentifiers, type Scope } from "./metadata.ts";
 
 /**
@@ -9,6 +10,8 @@ import { resourceIdentifiers, type Scope } from "./metadata.ts";
 export interface VerifiedAccessToken {
   ok: true;
   clientId: string;
+  /** The grant the token belongs to (src/oauth/grants.ts): what the caller owns is keyed by it. */
+  grantId: string;
   scopes: string[];
   audience: string;
 }
@@ -71,23 +74,15 @@ export function createAccessTokenVerifier({ baseUrl, jwks, clockToleranceSeconds
       return reject(describe(error, jose.errors));
     }
     if ((payload.iat ?? 0) > now() / 1000 + clockToleranceSeconds) return reject("The access token was issued in the future.");
-    const clientId = payload.client_id;
-    const scope = payload.scope ?? "";
+    const { client_id: clientId, grant_id: grantId, scope = "" } = payload;
     if (typeof clientId !== "string" || typeof scope !== "string" || payload.sub !== clientId)
       return reject("The access token's claims are malformed.");
+    // A token issued before grants existed names only its client, which others can also get tokens for: never honoured.
+    if (grantId === undefined) return reject("The access token predates grant identifiers; get a new one.");
+    if (typeof grantId !== "string" || !grantIdPattern.test(grantId)) return reject("The access token's claims are malformed.");
     const scopes = scope.split(" ").filter(Boolean);
     const audience = (Array.isArray(payload.aud) ? payload.aud : [payload.aud]).find((a): a is string => !!a && audiences.includes(a))!;
-    const missing = requiredScopes.filter((s) => !scopes.includes(s));
-    if (missing.length > 0) {
-      return {
-        ok: false,
-        error: "insufficient_scope",
-        status: 403,
-        description: `The access token lacks the scope ${missing.join(" ")}.`,
-        requiredScopes,
-      };
-    }
-    return { ok: true, clientId, scopes, audience };
+    return withScopes({ ok: true, clientId, grantId, scopes, audience }, requiredScopes);
   }
 
   /** Verifies the Authorization header of a request (RFC 6750 §2.1; tokens are never taken from the query or body). */
@@ -108,6 +103,23 @@ export function createAccessTokenVerifier({ baseUrl, jwks, clockToleranceSeconds
   }
 
   return { verifyToken, verifyRequest };
+}
+
+/**
+ * The check for an operation that needs `requiredScopes`: a valid token without them is insufficient_scope (403), and a
+ * refusal names them for the challenge. A door that verified a token before it knew the operation asks this later.
+ */
+export function withScopes(check: AccessTokenCheck, requiredScopes: Scope[]): AccessTokenCheck {
+  if (!check.ok) return { ...check, requiredScopes };
+  const missing = requiredScopes.filter((s) => !check.scopes.includes(s));
+  if (missing.length === 0) return check;
+  return {
+    ok: false,
+    error: "insufficient_scope",
+    status: 403,
+    description: `The access token lacks the scope ${missing.join(" ")}.`,
+    requiredScopes,
+  };
 }
 
 function describe(error: unknown, errors: typeof import("./jose.ts").errors): string {

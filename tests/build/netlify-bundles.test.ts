@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bundleEdgeFunctions, bundleFunctions } from "../../scripts/lib/netlify-bundles.ts";
 import { startLocalStore } from "../../scripts/local-store/store.ts";
 import { issueAccessToken } from "../../src/oauth/access-token.ts";
+import { clientGrantId } from "../../src/oauth/grants.ts";
 import { generateKeySet, importSigningKeys } from "../../src/oauth/keys.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -75,7 +76,7 @@ describe("what a request loads from the production bundle", () => {
   beforeAll(async () => {
     store = await startLocalStore({ token: "bundles-test", snapshotFile: join(work, "store.json") });
     const keySet = JSON.stringify(await generateKeySet());
-    const grant = { clientId: "fdc_bundles_test", scope: "svc:read", audience: baseUrl };
+    const grant = { clientId: "fdc_bundles_test", grantId: clientGrantId("fdc_bundles_test"), scope: "svc:read", audience: baseUrl };
     token = (await issueAccessToken(await importSigningKeys(keySet), baseUrl, grant, Date.now())).access_token;
     env = { PATH: process.env.PATH, URL: baseUrl, UPSTASH_REDIS_REST_URL: store.url, UPSTASH_REDIS_REST_TOKEN: store.token, OAUTH_SIGNING_KEYS: keySet };
   });

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { serverCard } from "../../src/mcp/card.ts";
 import { mcpHandlerFromEnv } from "../../src/mcp/from-env.ts";
 import { modernProtocolVersions } from "../../src/mcp/versions.ts";
+import { consentGrantId } from "../../src/oauth/grants.ts";
 import { generateSigningKey } from "../../src/oauth/keys.ts";
 import { freshBrief } from "../support/briefs.ts";
 import { json, mcpCall, mcpHeaders } from "../support/calls.ts";
@@ -434,8 +435,8 @@ describe("the confirmation's state on the wire (2026-07-28)", () => {
     expect(await leadCount()).toBe(before + 1);
   });
 
-  it("refuses a tampered state, a state replayed with other arguments or by another client, and an expired one, with -32602", async () => {
-    const { result, brief, token } = await asked();
+  it("refuses a tampered state, a state replayed with other arguments, by another client or another grant, and an expired one, with -32602", async () => {
+    const { result, brief, token, clientId } = await asked();
     const before = await leadCount();
     const retry = (args: object, state: string) => ({
       ...briefCall(args as Record<string, unknown>),
@@ -451,8 +452,10 @@ describe("the confirmation's state on the wire (2026-07-28)", () => {
     // The same state with another brief (the same client): the state names the arguments it was minted for.
     expect((await send(retry({ ...brief, full_name: "Someone Else" }, result.requestState), token)).body).toMatchObject(refused);
     expect((await send(retry({ ...brief, dry_run: false }, result.requestState), token)).body).toMatchObject(refused);
-    // The same state and brief from another client.
+    // The same state and brief from another client, and from another person's grant of this very client.
     expect((await send(retry(brief, result.requestState), await d.token("svc:brief"))).body).toMatchObject(refused);
+    const samePublicClient = await d.token("svc:brief", clientId, consentGrantId());
+    expect((await send(retry(brief, result.requestState), samePublicClient)).body).toMatchObject(refused);
     // The same state after its ten minutes.
     clock.advance(10 * 60 * 1000 + 2000);
     expect((await send(retry(brief, result.requestState), token)).body).toMatchObject(refused);

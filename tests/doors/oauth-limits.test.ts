@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { form, json } from "../support/calls.ts";
 import { installClock, type TestClock } from "../support/clock.ts";
 import { startDeployment, type Deployment } from "../support/deployment.ts";
+import { approvedCode, redeem, registerClient } from "../support/deployment-oauth.ts";
 
 /**
  * The per-address limits of the authorization server, in-process as functions/oauth.ts builds it: each test comes from
@@ -13,7 +14,7 @@ import { startDeployment, type Deployment } from "../support/deployment.ts";
  * may live on this machine, as in the local runtime's test mode. tests/runtime/oauth.test.ts keeps what only the local
  * runtime shows (netlify dev's call again after a 403, counted once).
  */
-const quotas = { oauth: 60, "oauth-client-metadata": 20 } as const;
+const quotas = { oauth: 60, "oauth-token": 60, "oauth-client-metadata": 20 } as const;
 const redirectUri = "http://127.0.0.1/callback";
 
 let clock: TestClock;
@@ -95,17 +96,17 @@ const expectRefusedPage = async (res: Response) => {
 };
 
 describe("per-address limits on the OAuth endpoints", () => {
-  it("counts /oauth/token per client IP and refuses past 60 a minute with 429 rate_limited, Retry-After and RateLimit", async () => {
+  it("counts a /oauth/token request that identifies nothing per client IP and refuses past 60 a minute with 429 rate_limited", async () => {
     clock.toNextWindow(60);
     const ip = d.nextIp();
     const first = await token(ip);
     expect(first.status).toBe(401);
-    expect(first.headers.get("ratelimit-policy")).toBe('"oauth";q=60;w=60');
-    expect(first.headers.get("ratelimit")).toMatch(/^"oauth";r=59;t=\d+$/);
-    await leave("oauth", ip, 1);
+    expect(first.headers.get("ratelimit-policy")).toBe('"oauth-token";q=60;w=60');
+    expect(first.headers.get("ratelimit")).toMatch(/^"oauth-token";r=59;t=\d+$/);
+    await leave("oauth-token", ip, 1);
     const last = await token(ip);
     expect(last.status).toBe(401);
-    expect(last.headers.get("ratelimit")).toMatch(/^"oauth";r=0;t=\d+$/);
+    expect(last.headers.get("ratelimit")).toMatch(/^"oauth-token";r=0;t=\d+$/);
 
     const over = await token(ip);
     expect(over.status).toBe(429);
@@ -116,6 +117,35 @@ describe("per-address limits on the OAuth endpoints", () => {
     expect(Number(over.headers.get("retry-after"))).toBeGreaterThanOrEqual(Number(over.headers.get("ratelimit-reset")));
     expect(over.headers.get("access-control-expose-headers")).toContain("Retry-After");
     expect(await over.json()).toEqual({ error: "rate_limited", error_description: expect.stringContaining("retry") });
+  });
+
+  it("counts a code redemption against the grant it redeems and client_credentials against the client, never the address", async () => {
+    clock.toNextWindow(60);
+    const egress = d.nextIp();
+    await token(egress);
+    await leave("oauth-token", egress, 0);
+    expect((await token(egress)).status).toBe(429);
+    // A person approved in their own browser; their agent redeems from the address garbage has used up.
+    const { code, verifier } = await approvedCode(d, clientId);
+    const redeemed = await redeem(d, { client_id: clientId }, code, verifier, egress);
+    expect(redeemed.status).toBe(200);
+    expect(redeemed.headers.get("ratelimit-policy")).toBe('"oauth-token";q=60;w=60, "grants-per-address";q=3000;w=60');
+    expect(redeemed.headers.get("ratelimit")).toMatch(/^"oauth-token";r=59;t=\d+, "grants-per-address";r=2999;t=\d+$/);
+    // A machine client that proves itself is its own grant.
+    const machine = await registerClient(d);
+    const body = {
+      grant_type: "client_credentials",
+      client_id: machine.client_id,
+      client_secret: machine.client_secret,
+      scope: "svc:read",
+    };
+    const issued = await d.oauth("/oauth/token", form(body), egress);
+    expect(issued.status).toBe(200);
+    expect(issued.headers.get("ratelimit")).toMatch(/^"oauth-token";r=59;t=\d+, "grants-per-address";r=2998;t=\d+$/);
+    // The same code again identifies nothing any more: the address's count, which is spent.
+    expect((await redeem(d, { client_id: clientId }, code, verifier, egress)).status).toBe(429);
+    // A wrong secret proves nothing either.
+    expect((await d.oauth("/oauth/token", form({ ...body, client_secret: "fds_wrong" }), egress)).status).toBe(429);
   });
 
   it("throttles GET /oauth/authorize with a 429 page, never a redirect to the unverified redirect URI", async () => {

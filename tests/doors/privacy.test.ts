@@ -1,7 +1,9 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Redis } from "@upstash/redis";
+import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { clientGrantId } from "../../src/oauth/grants.ts";
 import { freshBrief } from "../support/briefs.ts";
 import { json, mcpCall } from "../support/calls.ts";
 import { installClock, type TestClock } from "../support/clock.ts";
@@ -152,7 +154,7 @@ describe("what the A2A agent stores is bounded", () => {
     expect(await store.ttl(key)).toBeLessThanOrEqual(24 * 3600);
   });
 
-  it("counts invalid brief messages against the client's a2a-briefs quota", async () => {
+  it("counts invalid brief messages against the grant's a2a-briefs quota", async () => {
     clock.toNextWindow(3600);
     const clientId = `client-${crypto.randomUUID()}`;
     const token = await d.token("svc:brief", clientId);
@@ -167,7 +169,7 @@ describe("what the A2A agent stores is bounded", () => {
         token,
       );
     expect((await invalid()).headers.get("ratelimit-policy")).toMatch(/"a2a"/);
-    const [key] = await store.keys(`rl:a2a-briefs:${clientId}:*`);
+    const [key] = await store.keys(`rl:a2a-briefs:${clientGrantId(clientId)}:*`);
     expect(key).toBeDefined();
     await store.set(key!, 30, { keepTtl: true });
     const refused = await invalid();
@@ -205,16 +207,19 @@ describe("clients identified by metadata documents", () => {
   };
   const brief = (token: string) => d.api("/api/v1/briefs", json(freshBrief(), { authorization: `Bearer ${token}` }));
 
-  it("share one brief quota per host of their client_id URL", async () => {
+  it("give each person who approves one its own grant, with its own brief quota", async () => {
     clock.toNextWindow(3600);
-    const first = await tokenFor(`${origin}/one.json`);
-    const second = await tokenFor(`${origin}/two.json`);
-    expect((await brief(first)).status).toBe(201);
-    const [key] = await store.keys(`rl:briefs-per-client:host:127.0.0.1*`);
+    const shared = `${origin}/shared.json`;
+    const [busy, other] = [await tokenFor(shared), await tokenFor(shared)];
+    const grantOf = (token: string) => decodeJwt(token).grant_id as string;
+    expect(grantOf(busy)).not.toBe(grantOf(other));
+    expect((await brief(busy)).status).toBe(201);
+    const [key] = await store.keys(`rl:briefs-per-grant:${grantOf(busy)}:*`);
     expect(key).toBeDefined();
     await store.set(key!, 10, { keepTtl: true });
-    const refused = await brief(second);
+    const refused = await brief(busy);
     expect(refused.status).toBe(429);
     expect(((await refused.json()) as { code: string }).code).toBe("brief_quota_exceeded");
+    expect((await brief(other)).status).toBe(201);
   });
 });

@@ -14,10 +14,12 @@ const tools = [...readTools(await prebuilt()).map((t) => t.name), briefToolName]
 
 /** The agent surfaces, /mcp and /a2a/v1, under generated JSON-RPC: envelopes, batches, methods and mutated params. */
 let d: Deployment;
+/** Tokens of 50 grants that may file briefs and 50 that may only read: each grant has its own quota, and no case hits it. */
 let tokens: string[];
+const grants = 50;
 beforeAll(async () => {
   d = await startDeployment(redisDatabase["fuzz-agents"]);
-  tokens = [await d.token("svc:read svc:brief"), await d.token("svc:read")];
+  tokens = await Promise.all(Array.from({ length: 2 * grants }, (_, i) => d.token(i < grants ? "svc:read svc:brief" : "svc:read")));
 });
 afterAll(async () => {
   await d.settle();
@@ -27,7 +29,7 @@ afterAll(async () => {
 const id = fc.oneof({ weight: 5, arbitrary: fc.oneof(fc.integer(), fc.string({ maxLength: 10 })) }, { weight: 1, arbitrary: jsonValue });
 const authorization = fc.oneof(
   { weight: 4, arbitrary: fc.constant(undefined) },
-  { weight: 4, arbitrary: fc.nat({ max: 1 }).map((i) => `Bearer ${tokens[i]}`) },
+  { weight: 4, arbitrary: fc.nat({ max: 2 * grants - 1 }).map((i) => `Bearer ${tokens[i]}`) },
   { weight: 1, arbitrary: headerValue.map((s) => `Bearer ${s}`) },
   { weight: 1, arbitrary: headerValue },
 );

@@ -1,6 +1,6 @@
 import { AgentCard, verifyAgentCardSignature, type Message, type Task } from "@a2a-js/sdk";
 import { Redis } from "@upstash/redis";
-import { base64url, createRemoteJWKSet, flattenedVerify, importJWK, type JWK } from "jose";
+import { base64url, createRemoteJWKSet, decodeJwt, flattenedVerify, importJWK, type JWK } from "jose";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { readSkills } from "../../src/a2a/skills.ts";
 import { a2aClient, bindings, brief, dataOf, isTask, listing, message, textOf } from "../support/a2a-client.ts";
@@ -143,14 +143,16 @@ describe("the brief's refusals", () => {
       ),
     );
     expect(await res.json()).toMatchObject({ jsonrpc: "2.0", id: 8, error: { code: -32092 } });
-    expect(res.headers.get("ratelimit")).toMatch(/^"a2a";r=119;t=\d+$/);
-    // Counted once, in whatever window the calls fell (the next request shows 118 left, or 119 in a window that started
-    // meanwhile). The run to the 121st request is in tests/doors/a2a.test.ts.
-    expect(await countedFor(store, "a2a", localClient)).toBe(1);
+    // Counted once, against the token's grant and the address's ceiling for grants, in whatever window the calls fell.
+    // The run to the 121st request is in tests/doors/a2a.test.ts.
+    expect(res.headers.get("ratelimit")).toMatch(/^"a2a";r=119;t=\d+, "grants-per-address";r=\d+;t=\d+$/);
+    expect(await countedFor(store, "a2a", decodeJwt(readOnlyToken).grant_id as string)).toBe(1);
+    // A request without a token counts against the address instead.
+    expect(await countedFor(store, "a2a", localClient)).toBe(0);
     const second = await rpc("{");
-    expect(second.headers.get("ratelimit")).toMatch(/^"a2a";r=11[89];t=\d+$/);
+    expect(second.headers.get("ratelimit")).toMatch(/^"a2a";r=119;t=\d+$/);
     expect(second.headers.get("ratelimit-policy")).toBe('"a2a";q=120;w=60');
-    expect(await countedFor(store, "a2a", localClient)).toBe(2);
+    expect(await countedFor(store, "a2a", localClient)).toBe(1);
   });
 });
 

@@ -1,5 +1,6 @@
 import { ClientCredentialsProvider, type CallToolResult } from "@modelcontextprotocol/client";
 import { Redis } from "@upstash/redis";
+import { decodeJwt } from "jose";
 import { beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import type { Lead } from "../../src/briefs/lead.ts";
 import { freshBrief } from "../support/briefs.ts";
@@ -96,13 +97,15 @@ describe("authentication", () => {
       `Bearer error="insufficient_scope", error_description="The access token lacks the scope svc:brief.", scope="svc:brief", resource_metadata="${metadataUrl}"`,
     );
     expect(await res.json()).toMatchObject({ id: "s1", error: { code: -32092, data: { code: "insufficient_scope" } } });
-    // The emulator's retries of the 403 (at /mcp.html and the like) are not counted again: counted once, in whatever
-    // window they fell (the next request shows 118 left, or 119 in a window that started meanwhile).
-    expect(res.headers.get("ratelimit")).toMatch(/^"mcp";r=119;t=\d+$/);
-    expect(await countedFor(store, "mcp", localClient)).toBe(1);
+    // The emulator's retries of the 403 (at /mcp.html and the like) are not counted again: counted once, against the
+    // token's grant and the address's ceiling for grants, in whatever window they fell.
+    expect(res.headers.get("ratelimit")).toMatch(/^"mcp";r=119;t=\d+, "grants-per-address";r=\d+;t=\d+$/);
+    expect(await countedFor(store, "mcp", decodeJwt(readOnly).grant_id as string)).toBe(1);
+    // A request without a token counts against the address instead.
+    expect(await countedFor(store, "mcp", localClient)).toBe(0);
     const next = await post({ jsonrpc: "2.0", id: 2, method: "ping" });
-    expect(next.headers.get("ratelimit")).toMatch(/^"mcp";r=11[89];t=\d+$/);
-    expect(await countedFor(store, "mcp", localClient)).toBe(2);
+    expect(next.headers.get("ratelimit")).toMatch(/^"mcp";r=119;t=\d+$/);
+    expect(await countedFor(store, "mcp", localClient)).toBe(1);
   });
 });
 

@@ -126,11 +126,9 @@ describe("per-address limits through the local runtime", () => {
     // Counted once, in whatever window the emulator's calls again fell (the next request shows 58 left, or 59 in a
     // window that started meanwhile).
     expect(await countedFor(store, "oauth", localClient)).toBe(1);
-    const next = await fetch(as.token_endpoint!, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ grant_type: "client_credentials", client_id: "fdc_AAAAAAAAAAAAAAAAAAAAAA", client_secret: "fds_x" }),
-    });
+    // The consent screen, without a client: an error page, counted against the same policy.
+    const next = await fetch(as.authorization_endpoint!);
+    expect(next.status).toBe(400);
     expect(next.headers.get("ratelimit")).toMatch(/^"oauth";r=5[89];t=\d+$/);
     await next.body?.cancel();
     expect(await countedFor(store, "oauth", localClient)).toBe(2);

@@ -7,7 +7,7 @@ import { ServerCallContext } from "@a2a-js/sdk/server";
 import { Redis } from "@upstash/redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalStore } from "../../scripts/local-store/store.ts";
-import { AuthenticatedClient } from "../../src/a2a/caller.ts";
+import { AuthenticatedCaller } from "../../src/a2a/caller.ts";
 import { maxIndexedTasks, taskLifetimeSeconds } from "../../src/a2a/constants.ts";
 import { UpstashTaskStore } from "../../src/a2a/task-store.ts";
 import { policies } from "../../src/limits/policies.ts";
@@ -25,7 +25,9 @@ const stores: [string, () => Promise<Store>][] = [
 if (await realRedisAvailable()) stores.push(["real Redis", () => startRedisGateway(7)]);
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-const as = (clientId?: string) => new ServerCallContext({ user: clientId ? new AuthenticatedClient(clientId, ["svc:brief"]) : undefined });
+/** A call by the grant `grantId` (the owner of what it stores), or an anonymous one. */
+const as = (grantId?: string) =>
+  new ServerCallContext({ user: grantId ? new AuthenticatedCaller({ clientId: "client-1", grantId, scopes: ["svc:brief"] }) : undefined });
 const t0 = Date.parse("2026-11-23T10:00:00.000Z");
 const at = (ms: number) => new Date(ms).toISOString();
 

@@ -8,6 +8,7 @@ import { attemptDelivery, deliverDue } from "../../src/briefs/deliver.ts";
 import type { HeldAlert } from "../../src/briefs/held.ts";
 import type { Lead } from "../../src/briefs/lead.ts";
 import { fileBrief, type FilingResult, type PipelineDeps } from "../../src/briefs/pipeline.ts";
+import { consentGrantId } from "../../src/oauth/grants.ts";
 import { startLocalStore } from "../../scripts/local-store/store.ts";
 import { freshBrief, pipelineDeps, standInMailer } from "../support/briefs.ts";
 import { startPostmarkStandIn, type PostmarkStandIn } from "../support/postmark-standin.ts";
@@ -38,7 +39,7 @@ describe.each(stores)("the day's e-mail limit (%s)", (_name, start) => {
   const deps = (overrides: Partial<PipelineDeps> = {}) =>
     pipelineDeps(store, standInMailer(postmark), { now: () => clock, dailyEmailLimit: 2, ...overrides });
   const file = (d: PipelineDeps, extra: Record<string, unknown> = {}) =>
-    fileBrief({ body: freshBrief(extra), channel: "rest", clientId: `client-${randomUUID()}` }, d);
+    fileBrief({ body: freshBrief(extra), channel: "rest", clientId: `client-${randomUUID()}`, owner: consentGrantId() }, d);
   const leadMails = (id: string) => postmark.sent.filter((m) => (m.body.Metadata as { lead_id?: string }).lead_id === id);
   const alerts = () => postmark.sent.filter((m) => m.body.Tag === "leads-held");
   const stored = async (id: string) => (await redis.get<Lead>(`lead:${id}`))!.delivery.state;

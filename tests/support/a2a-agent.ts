@@ -9,6 +9,7 @@ import { UpstashTaskStore } from "../../src/a2a/task-store.ts";
 import type { Mailer } from "../../src/briefs/mailer.ts";
 import { upstashLimiter } from "../../src/limits/limiter.ts";
 import { issueAccessToken } from "../../src/oauth/access-token.ts";
+import { clientGrantId } from "../../src/oauth/grants.ts";
 import { generateKeySet, importSigningKeys } from "../../src/oauth/keys.ts";
 import { createAccessTokenVerifier } from "../../src/oauth/verify.ts";
 import { prebuiltResources } from "../../src/resources/prebuilt.ts";
@@ -47,8 +48,9 @@ export async function inProcessAgent({ bare = false } = {}) {
   return {
     prebuilt,
     sent,
-    token: async (scope: string, clientId = "client-1") =>
-      (await issueAccessToken(keys, agentBase, { clientId, scope, audience: `${agentBase}/a2a/v1` }, Date.now())).access_token,
+    /** A token of `clientId`'s own grant (as client_credentials gives), unless another grant is given. */
+    token: async (scope: string, clientId = "client-1", grantId = clientGrantId(clientId)) =>
+      (await issueAccessToken(keys, agentBase, { clientId, grantId, scope, audience: `${agentBase}/a2a/v1` }, Date.now())).access_token,
     /** One JSON-RPC call; every call comes from a new client IP unless one is given. */
     rpc: (body: unknown, headers: Record<string, string> = {}, from = `10.1.${Math.floor(++ip / 250)}.${ip % 250}`) =>
       handler(

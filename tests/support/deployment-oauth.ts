@@ -53,8 +53,11 @@ export async function approvedCode(d: Deployment, clientId: string) {
   return { code, verifier: consent.verifier };
 }
 
-/** Redeems a code at /oauth/token; a client without a secret (a metadata document client) is a public one. */
-export const redeem = (d: Deployment, client: { client_id: string; client_secret?: string }, code: string, verifier: string) =>
+/**
+ * Redeems a code at /oauth/token (from a new address unless one is given); a client without a secret (a metadata
+ * document client) is a public one.
+ */
+export const redeem = (d: Deployment, client: { client_id: string; client_secret?: string }, code: string, verifier: string, ip?: string) =>
   d.oauth(
     "/oauth/token",
     form({
@@ -65,4 +68,5 @@ export const redeem = (d: Deployment, client: { client_id: string; client_secret
       client_id: client.client_id,
       ...(client.client_secret ? { client_secret: client.client_secret } : {}),
     }),
+    ip,
   );

@@ -15,6 +15,7 @@ import { contactHandlerFromEnv } from "../../src/contact/from-env.ts";
 import { serverCard } from "../../src/mcp/card.ts";
 import { mcpHandlerFromEnv } from "../../src/mcp/from-env.ts";
 import { issueAccessToken } from "../../src/oauth/access-token.ts";
+import { clientGrantId } from "../../src/oauth/grants.ts";
 import { discoveryDocuments } from "../../src/oauth/metadata.ts";
 import { jwksHandlerFromEnv } from "../../src/oauth/jwks-from-env.ts";
 import { generateKeySet, importSigningKeys, signingKeysVariable } from "../../src/oauth/keys.ts";
@@ -184,8 +185,12 @@ export async function startDeployment(db: number | "local", { baseUrl = base, en
     settle: async () => {
       while (pending.length > 0) await Promise.allSettled(pending.splice(0));
     },
-    token: async (scope = "svc:read svc:brief", clientId = `client-${crypto.randomUUID()}`) =>
-      (await issueAccessToken(keys, baseUrl, { clientId, scope, audience: baseUrl }, Date.now())).access_token,
+    /**
+     * A token as the token endpoint issues one: a new client's unless one is given, and that client's own grant (as for
+     * client_credentials) unless another is given (a person's consent: `consentGrantId()`).
+     */
+    token: async (scope = "svc:read svc:brief", clientId = `client-${crypto.randomUUID()}`, grantId = clientGrantId(clientId)) =>
+      (await issueAccessToken(keys, baseUrl, { clientId, grantId, scope, audience: baseUrl }, Date.now())).access_token,
     nextIp,
     // Each call comes from a new client address unless one is given, so quotas only count where a test means them to.
     api: (path: string, init?: RequestInit, ip = nextIp()) => gateway(at(path, init), { ...from(ip), next: (r) => platform(r, ip) }),

@@ -129,6 +129,7 @@ describe("the /api gateway", () => {
     const lines: string[] = [];
     const down: Limiter = {
       consume: () => Promise.reject(new QuotaStoreUnavailable("the quota store is unreachable (public-api): TypeError: fetch failed")),
+      consumeGrant: () => Promise.reject(new Error("/api counts the client IP only")),
     };
     const gw = createApiGateway({ baseUrl: base, limiter: down, deprecations: [], log: (l) => lines.push(l) });
     for (let i = 0; i < 2; i++) {
@@ -143,6 +144,7 @@ describe("the /api gateway", () => {
   it("refuses with service_unavailable when the quota store answers but refuses", async () => {
     const misconfigured: Limiter = {
       consume: () => Promise.reject(new Error("Unauthorized")),
+      consumeGrant: () => Promise.reject(new Error("/api counts the client IP only")),
     };
     const gw = createApiGateway({ baseUrl: base, limiter: misconfigured, deprecations: [], log: () => {} });
     const res = await gw(new Request(`${base}/api/v1/company`), staticNext(files));

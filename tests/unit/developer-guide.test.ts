@@ -62,10 +62,10 @@ describe("the developer guide", () => {
     const trial = section(s, "trial");
     const said = `${policies.mcp.quota} requests ${perWindow(policies.mcp.windowSeconds)}`;
     expect(trial.markdown).toContain(`At most ${said}.`);
-    expect(trial.markdown).toContain("| `briefs-per-client` | 10 | 3600 s |");
+    expect(trial.markdown).toContain("| `briefs-per-grant` | 10 | 3600 s |");
     expect(trial.html).toContain(`<p class="column">At most ${said}.</p>`);
     expect(trial.html).toContain('<div class="table-scroll"><table><thead><tr><th scope="col">Policy</th>');
-    expect(trial.html).toContain('<tr><th scope="row"><code>briefs-per-client</code></th><td>10</td><td>3600 s</td>');
+    expect(trial.html).toContain('<tr><th scope="row"><code>briefs-per-grant</code></th><td>10</td><td>3600 s</td>');
   });
 
   it("escapes a value in prose and writes it as it is in code, in both renderings", () => {

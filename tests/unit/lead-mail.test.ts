@@ -8,6 +8,7 @@ const lead: Lead = {
   received_at: "2026-11-22T04:00:00.000Z",
   channel: "mcp",
   client_id: "client-<b>",
+  owner: "ga_0123456789abcdefghijkl",
   brief: {
     full_name: `Ada ${hostile}`,
     company_name: `Engines ${hostile}`,

@@ -1,9 +1,11 @@
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { briefSchema } from "../../src/briefs/schema.ts";
 import type { Limiter, QuotaResult } from "../../src/limits/limiter.ts";
+import type { PolicyName } from "../../src/limits/policies.ts";
 import { createMcpHandler } from "../../src/mcp/http.ts";
 import { mcpServerFrom, mcpServerParts, mcpTools } from "../../src/mcp/server.ts";
 import { issueAccessToken } from "../../src/oauth/access-token.ts";
+import { clientGrantId } from "../../src/oauth/grants.ts";
 import { generateKeySet, importSigningKeys } from "../../src/oauth/keys.ts";
 import { createAccessTokenVerifier } from "../../src/oauth/verify.ts";
 import { prebuiltResources, siteSizeIds, type PrebuiltResources } from "../../src/resources/prebuilt.ts";
@@ -22,12 +24,11 @@ const headers = {
 function heldLimiter() {
   let answer!: (allowed: boolean) => void;
   const counting = new Promise<boolean>((resolve) => (answer = resolve));
-  const limiter: Limiter = {
-    consume: async (policy) => {
-      const allowed = await counting;
-      return { policy, allowed, limit: 120, remaining: allowed ? 119 : 0, resetSeconds: 30 } satisfies QuotaResult;
-    },
+  const consume = async (policy: PolicyName) => {
+    const allowed = await counting;
+    return { policy, allowed, limit: 120, remaining: allowed ? 119 : 0, resetSeconds: 30 } satisfies QuotaResult;
   };
+  const limiter: Limiter = { consume, consumeGrant: async (policy) => [await consume(policy)] };
   return { limiter, answer };
 }
 
@@ -38,8 +39,14 @@ beforeAll(async () => {
   prebuilt = prebuiltResources(buildSite(await loadContentDir("content"), base));
   const keys = await importSigningKeys(JSON.stringify(await generateKeySet()));
   verifier = createAccessTokenVerifier({ baseUrl: base, jwks: keys.publicJwks });
-  token = (await issueAccessToken(keys, base, { clientId: "fdc_quota_test", scope: "svc:read svc:brief", audience: base }, Date.now()))
-    .access_token;
+  token = (
+    await issueAccessToken(
+      keys,
+      base,
+      { clientId: "fdc_quota_test", grantId: clientGrantId("fdc_quota_test"), scope: "svc:read svc:brief", audience: base },
+      Date.now(),
+    )
+  ).access_token;
 });
 
 function door(limiter: Limiter) {

@@ -51,20 +51,20 @@ async function spend(policy: keyof typeof policies, ip: string, times: number) {
   for (let i = 0; i < times; i++) await server.options.limiter.consume(policy, ip);
 }
 
-describe("the oauth policy: /oauth/token and /oauth/authorize", () => {
+describe("the oauth-token and oauth policies: /oauth/token, and /oauth/authorize per address", () => {
   it("reports the quota on every token answer and refuses past 60 a minute with 429 rate_limited JSON", async () => {
     clock.toNextWindow(60);
     const ip = newIp();
     const first = await token(ip);
     expect(first.status).toBe(401);
-    expect(first.headers.get("ratelimit-policy")).toBe('"oauth";q=60;w=60');
-    expect(first.headers.get("ratelimit")).toMatch(/^"oauth";r=59;t=\d+$/);
-    await spend("oauth", ip, 59);
+    expect(first.headers.get("ratelimit-policy")).toBe('"oauth-token";q=60;w=60');
+    expect(first.headers.get("ratelimit")).toMatch(/^"oauth-token";r=59;t=\d+$/);
+    await spend("oauth-token", ip, 59);
     const over = await token(ip);
     expect(over.status).toBe(429);
     expect(await over.json()).toEqual({
       error: "rate_limited",
-      error_description: expect.stringMatching(/"oauth".*retry after \d+ seconds/),
+      error_description: expect.stringMatching(/"oauth-token".*retry after \d+ seconds/),
     });
     expect(over.headers.get("retry-after")).toBe(over.headers.get("ratelimit-reset"));
     expect(over.headers.get("access-control-allow-origin")).toBe("*");
@@ -91,7 +91,7 @@ describe("the oauth policy: /oauth/token and /oauth/authorize", () => {
     const ip = newIp();
     await server.call("/oauth/token", { method: "OPTIONS" }, ip);
     expect((await server.call("/oauth/token", {}, ip)).status).toBe(405);
-    expect(await countedFor(server.options.redis, "oauth", ip)).toBe(0);
+    expect(await countedFor(server.options.redis, "oauth-token", ip)).toBe(0);
   });
 });
 

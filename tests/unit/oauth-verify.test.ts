@@ -1,6 +1,7 @@
 import { base64url, exportJWK, generateKeyPair, SignJWT, type JWK } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
 import { issueAccessToken } from "../../src/oauth/access-token.ts";
+import { clientGrantId } from "../../src/oauth/grants.ts";
 import { generateKeySet, importSigningKeys, type SigningKeys } from "../../src/oauth/keys.ts";
 import { rotateKeySet } from "../../src/oauth/rotation.ts";
 import { bearerChallenge, createAccessTokenVerifier, type RejectedAccessToken } from "../../src/oauth/verify.ts";
@@ -17,14 +18,15 @@ beforeAll(async () => {
   keys = await importSigningKeys(JSON.stringify(set));
 });
 
+const grantId = clientGrantId("fdc_client");
 const verifier = () => createAccessTokenVerifier({ baseUrl: base, jwks: keys.publicJwks, now: () => now });
 const issue = (audience = `${base}/mcp`, scope = "svc:read svc:brief") =>
-  issueAccessToken(keys, base, { clientId: "fdc_client", scope, audience }, now).then((t) => t.access_token);
+  issueAccessToken(keys, base, { clientId: "fdc_client", grantId, scope, audience }, now).then((t) => t.access_token);
 
 /** A token signed with the real key but with chosen header and claims. */
 async function forge(header: Record<string, unknown>, claims: Record<string, unknown>) {
   const iat = Math.floor(now / 1000);
-  return new SignJWT({ client_id: "fdc_client", scope: "svc:read svc:brief", ...claims })
+  return new SignJWT({ client_id: "fdc_client", grant_id: grantId, scope: "svc:read svc:brief", ...claims })
     .setProtectedHeader({ alg: "ES256", typ: "at+jwt", kid: keys.signing.kid, ...header } as never)
     .setIssuer((claims.iss as string) ?? base)
     .setSubject("fdc_client")
@@ -61,11 +63,12 @@ const signedBy = (privateKey: CryptoKey, header: Record<string, unknown>) => {
     .sign(privateKey);
 };
 describe("the access token verifier", () => {
-  it("accepts our token for the origin, /mcp and /a2a/v1 alike, with its client and scopes", async () => {
+  it("accepts our token for the origin, /mcp and /a2a/v1 alike, with its client, grant and scopes", async () => {
     for (const audience of [base, `${base}/mcp`, `${base}/a2a/v1`]) {
       expect(await verifier().verifyToken(await issue(audience), ["svc:brief"])).toEqual({
         ok: true,
         clientId: "fdc_client",
+        grantId,
         scopes: ["svc:read", "svc:brief"],
         audience,
       });
@@ -135,6 +138,15 @@ describe("the access token verifier", () => {
     await expectInvalid(`${header}.${encode(withoutExp)}.${signature}`);
   });
 
+  it("refuses a token issued before grants existed (no grant_id) and a malformed grant_id, whatever else it says", async () => {
+    expect(await verifier().verifyToken(await forge({}, {}), ["svc:brief"])).toMatchObject({ ok: true, grantId });
+    expect((await expectInvalid(await forge({}, { grant_id: undefined }))).description).toBe(
+      "The access token predates grant identifiers; get a new one.",
+    );
+    for (const grant_id of ["", "fdc_client", "ga_short", 42, ["ga_0123456789abcdefghijkl"], { id: 1 }, `ga_${"a".repeat(23)}`])
+      expect((await expectInvalid(await forge({}, { grant_id }))).description, JSON.stringify(grant_id)).toMatch(/malformed/);
+  });
+
   it("refuses a wrong issuer and a wrong audience", async () => {
     await expectInvalid(await forge({}, { iss: "https://evil.example" }));
     await expectInvalid(await forge({}, { aud: "https://evil.example/mcp" }));
@@ -168,7 +180,8 @@ describe("the access token verifier", () => {
 describe("key rotation", () => {
   it("keeps verifying the old key's tokens while it is published, and stops when it is retired", async () => {
     const old = await importSigningKeys(JSON.stringify({ keys: [privateJwk] }));
-    const oldToken = (await issueAccessToken(old, base, { clientId: "fdc_client", scope: "svc:read", audience: base }, now)).access_token;
+    const oldToken = (await issueAccessToken(old, base, { clientId: "fdc_client", grantId, scope: "svc:read", audience: base }, now))
+      .access_token;
     const next = (await generateKeySet()).keys[0]!;
     const verifyWith = async (set: JWK[], token: string) =>
       (
@@ -186,7 +199,7 @@ describe("key rotation", () => {
     const switched = rotateKeySet(published, "switch");
     const nowSigning = await importSigningKeys(JSON.stringify({ keys: switched }));
     expect(nowSigning.signing.kid).toBe(next.kid);
-    const newToken = (await issueAccessToken(nowSigning, base, { clientId: "fdc_client", scope: "svc:read", audience: base }, now))
+    const newToken = (await issueAccessToken(nowSigning, base, { clientId: "fdc_client", grantId, scope: "svc:read", audience: base }, now))
       .access_token;
     expect(await verifyWith(switched, oldToken)).toBe(true);
     expect(await verifyWith(switched, newToken)).toBe(true);

@@ -34,7 +34,8 @@ describe("the OpenAPI document", () => {
     );
     expect(doc.components.securitySchemes.oauth2.flows).toHaveProperty("clientCredentials");
     const oauthPaths = doc.paths as Record<string, Record<string, { responses: Record<string, { description: string }> }>>;
-    expect(oauthPaths["/oauth/token"]!.post!.responses["429"]!.description).toContain('policy "oauth"');
+    expect(oauthPaths["/oauth/token"]!.post!.responses["429"]!.description).toContain('policy "oauth-token"');
+    expect(oauthPaths["/oauth/authorize"]!.get!.responses["429"]!.description).toContain('per client IP (policy "oauth")');
     expect(oauthPaths["/oauth/register"]!.post!.responses["429"]!.description).toContain("more than 10 registrations");
     expect(oauthPaths["/oauth/authorize"]!.get!.responses["429"]!.description).toContain('policy "oauth-client-metadata"');
     const responses = JSON.stringify((doc.paths as Record<string, { post?: { responses: unknown } }>)["/api/v1/briefs"]?.post?.responses);

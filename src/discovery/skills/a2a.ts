@@ -41,11 +41,11 @@ Without a token: HTTP 401 with \`WWW-Authenticate: Bearer ... resource_metadata=
 
 ## 3. Find your earlier tasks
 
-\`ListTasks\` with the same token lists the tasks your OAuth client made (never another's), newest first, ${listPageSize.default} to a page: send \`nextPageToken\` back as \`pageToken\` until it is empty. Filter with \`status\` (\`TASK_STATE_INPUT_REQUIRED\`: briefs waiting for fields), \`contextId\` or \`statusTimestampAfter\`; set \`includeArtifacts: true\` to get the receipts. Without a token: HTTP 401.
+\`ListTasks\` with the same token lists the tasks your grant made (the person's approval of your client, or your client_credentials client; never another person's, even through the same client), newest first, ${listPageSize.default} to a page: send \`nextPageToken\` back as \`pageToken\` until it is empty. Filter with \`status\` (\`TASK_STATE_INPUT_REQUIRED\`: briefs waiting for fields), \`contextId\` or \`statusTimestampAfter\`; set \`includeArtifacts: true\` to get the receipts. Without a token: HTTP 401.
 
 ## 4. Limits and errors
 
-${quota.quota} requests per ${quota.windowSeconds} seconds per IP address (RateLimit headers; HTTP 429 with Retry-After and a JSON-RPC error past it); bodies up to 64 KB. Messages to the brief skill, valid or not, also count against \`a2a-briefs\`: ${policies["a2a-briefs"].quota} ${perWindow(policies["a2a-briefs"].windowSeconds)} per client. Tasks are kept ${taskLifetimeSeconds / 3600} hours. Details: ${url(`${pagePaths.developers}#a2a`)}.
+${quota.quota} requests per ${quota.windowSeconds} seconds per grant with a valid token (the token's \`grant_id\`: each person who approves your client counts apart), per IP address without one (RateLimit headers; HTTP 429 with Retry-After and a JSON-RPC error past it); bodies up to 64 KB. Messages to the brief skill, valid or not, also count against \`a2a-briefs\`: ${policies["a2a-briefs"].quota} ${perWindow(policies["a2a-briefs"].windowSeconds)} per grant. Tasks are kept ${taskLifetimeSeconds / 3600} hours. Details: ${url(`${pagePaths.developers}#a2a`)}.
 `,
   };
 }

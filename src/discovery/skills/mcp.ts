@@ -3,7 +3,7 @@ import { legacyProtocolVersions, modernProtocolVersions } from "../../mcp/versio
 import { requestStateTtlSeconds } from "../../mcp/constants.ts";
 
 import { readTools } from "../../mcp/read-tools.ts";
-import { inWords, policies } from "../../limits/policies.ts";
+import { inWords, perWindow, policies } from "../../limits/policies.ts";
 
 import { prebuiltResources } from "../../resources/prebuilt.ts";
 import type { Site } from "../../site/model.ts";
@@ -40,11 +40,11 @@ Calling \`${briefToolName}\` without a token answers HTTP 401 with \`WWW-Authent
 
 Pass \`dry_run: true\` first, then the real call; pass an \`idempotency_key\` to make retries safe. When a field is invalid the tool result has \`isError: true\` and names each field: fix them, confirm with the person, call again.
 
-If your client speaks ${modernProtocolVersions.join(", ")} and declares form elicitation (\`elicitation: {}\` in \`_meta["io.modelcontextprotocol/clientCapabilities"]\`), the real call first answers \`resultType: "input_required"\` with a form (key \`contact\`: name, company, work e-mail, filled in from your arguments) and a \`requestState\`. Show the person the form, then call again with the same arguments, their answer in \`inputResponses\` and the \`requestState\` unchanged (the TypeScript SDK's client does this by itself when it has an \`elicitation/create\` handler). Only \`accept\` files the brief, with the values the person left in the form; \`decline\` or \`cancel\` files nothing, and the result says so: do not file again unless they ask. The state is valid for ${inWords(requestStateTtlSeconds)}, for your client and these arguments only (otherwise -32602 "Invalid or expired requestState"). A dry run never asks; 2025-era clients are never asked, so confirm with the person yourself before calling.
+If your client speaks ${modernProtocolVersions.join(", ")} and declares form elicitation (\`elicitation: {}\` in \`_meta["io.modelcontextprotocol/clientCapabilities"]\`), the real call first answers \`resultType: "input_required"\` with a form (key \`contact\`: name, company, work e-mail, filled in from your arguments) and a \`requestState\`. Show the person the form, then call again with the same arguments, their answer in \`inputResponses\` and the \`requestState\` unchanged (the TypeScript SDK's client does this by itself when it has an \`elicitation/create\` handler). Only \`accept\` files the brief, with the values the person left in the form; \`decline\` or \`cancel\` files nothing, and the result says so: do not file again unless they ask. The state is valid for ${inWords(requestStateTtlSeconds)}, for your token's grant and these arguments only (otherwise -32602 "Invalid or expired requestState"). A dry run never asks; 2025-era clients are never asked, so confirm with the person yourself before calling.
 
 ## 3. Limits and errors
 
-${quota.quota} requests per ${quota.windowSeconds} seconds per IP address (RateLimit headers on every answer; HTTP 429 with Retry-After past it); bodies up to 64 KB. Errors are JSON-RPC errors whose \`data.code\` matches the REST codes (${url(`${pagePaths.developers}#mcp`)}).
+${quota.quota} requests per ${quota.windowSeconds} seconds per grant with a valid token (the token's \`grant_id\`: each person who approves your client counts apart), per IP address without one (RateLimit headers on every answer; HTTP 429 with Retry-After past it); bodies up to 64 KB. Briefs: ${policies["briefs-per-grant"].quota} ${perWindow(policies["briefs-per-grant"].windowSeconds)} per grant. Errors are JSON-RPC errors whose \`data.code\` matches the REST codes (${url(`${pagePaths.developers}#mcp`)}).
 `,
   };
 }

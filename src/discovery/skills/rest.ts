@@ -1,4 +1,4 @@
-import { policies } from "../../limits/policies.ts";
+import { perWindow, policies } from "../../limits/policies.ts";
 
 import type { Site } from "../../site/model.ts";
 
@@ -59,7 +59,7 @@ ${problemTable()}
 
 ## 6. Quota
 
-${quota.quota} requests per ${quota.windowSeconds} seconds per IP address for everything under ${apiBase}. Every answer carries \`RateLimit: "public-api";r=<left>;t=<seconds>\`; slow down as \`r\` nears 0. On 429, wait \`Retry-After\` seconds.
+${quota.quota} requests per ${quota.windowSeconds} seconds per IP address for everything under ${apiBase}, with a token or without; briefs also count ${policies["briefs-per-grant"].quota} ${perWindow(policies["briefs-per-grant"].windowSeconds)} per grant (the token's \`grant_id\`). Every answer carries \`RateLimit: "public-api";r=<left>;t=<seconds>\`; slow down as \`r\` nears 0. On 429, wait \`Retry-After\` seconds.
 `,
   };
 }
