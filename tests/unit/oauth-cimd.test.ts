@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metadataDocumentLimits, refusedDocumentDescription, resolveMetadataDocumentClient } from "../../src/oauth/cimd.ts";
 import { sha256 } from "../../src/oauth/clients.ts";
 import { OAuthError } from "../../src/oauth/errors.ts";
+import { findClient } from "../../src/oauth/server-options.ts";
 import { Refusal } from "../../src/http/refusal.ts";
 import { quotaHeaders } from "../../src/limits/headers.ts";
 import type { PolicyName } from "../../src/limits/policies.ts";
@@ -590,6 +591,19 @@ describe("client ID metadata documents cached as HTTP says", () => {
     const both = await Promise.all([resolve(id, { now: clock.now }), resolve(id, { now: clock.now })]);
     expect(both.map((c) => c.client_name)).toEqual(["Both", "Both"]);
     expect(hits.get(path)).toBeLessThanOrEqual(3);
+  });
+
+  it("reads its clock from the authorization server's options", async () => {
+    const clock = handClock();
+    const options = { ...server.options, allowLoopbackMetadataDocuments: true, now: clock.now };
+    const { id, path } = publishNew({ "cache-control": "max-age=600" });
+    await findClient(options, id, async () => undefined);
+    clock.advance(599);
+    await findClient(options, id, async () => undefined);
+    expect(hits.get(path)).toBe(1);
+    clock.advance(2);
+    await findClient(options, id, async () => undefined);
+    expect(hits.get(path)).toBe(2);
   });
 
   it("reads the records written before: a bare client and a bare refusal, each until its key expires", async () => {
