@@ -3,13 +3,14 @@ import { validateClientMetadata } from "./client-metadata.ts";
 import { sha256, type ClientRecord } from "./clients.ts";
 import { OAuthError } from "./errors.ts";
 import type { PolicyName } from "../limits/policies.ts";
-import { FetchRefused, fetchableScheme, fetchJsonGuarded } from "./ssrf.ts";
+import { freshnessSeconds } from "./freshness.ts";
+import { FetchOutage, FetchRefused, fetchableScheme, fetchJsonGuardedResponse } from "./ssrf.ts";
 
 /**
  * Client ID Metadata Documents (draft-ietf-oauth-client-id-metadata-document): a client_id that is an https URL
- * names a JSON document of client metadata, fetched on use and cached briefly. Such clients are public (PKCE, no
- * secret) or prove themselves with a key (private_key_jwt, src/oauth/client-assertion.ts), and are never stored as
- * registrations.
+ * names a JSON document of client metadata, fetched on use and cached as its Cache-Control says, within bounds. Such
+ * clients are public (PKCE, no secret) or prove themselves with a key (private_key_jwt, src/oauth/client-assertion.ts),
+ * and are never stored as registrations.
  */
 /** Counts one more quota for the current request (a metadata document fetch); throws a Refusal past its limit. */
 export type CountQuota = (policy: PolicyName) => Promise<unknown>;
@@ -20,15 +21,24 @@ export interface MetadataDocumentOptions {
   count: CountQuota;
   /** Test-only mode: http on loopback hosts is accepted and fetched. Never on by default. */
   allowLoopback: boolean;
-  fetchJson?: typeof fetchJsonGuarded;
-  /** Where the reason for a refusal goes; the client is never told it. */
+  fetchDocument?: typeof fetchJsonGuardedResponse;
+  /** Where the reason for a refusal, or for serving a stale copy, goes; the client is never told it. */
   log?: (line: string) => void;
+  /** The clock (epoch milliseconds) the cached times are read and written by; Date.now by default. */
+  now?: () => number;
 }
 
 export const metadataDocumentLimits = {
   maxBytes: 5 * 1024,
   timeoutMs: 2000,
+  /** How long an accepted document stays fresh when its Cache-Control gives no freshness (no max-age, no s-maxage). */
   cacheSeconds: 300,
+  /** The least an accepted document is kept fresh, whatever it says (no-store, no-cache, private, max-age=0 get this). */
+  minCacheSeconds: 60,
+  /** The most an accepted document is kept fresh, whatever it says. */
+  maxCacheSeconds: 24 * 3600,
+  /** How long after its freshness the last accepted copy stands in while the document's host fails to answer. */
+  staleSeconds: 24 * 3600,
   refusalCacheSeconds: 60,
   urlLength: 512,
 } as const;
@@ -71,17 +81,38 @@ function documentUrl(clientId: string, allowLoopback: boolean): URL {
 
 const cacheKey = (clientId: string) => `oauth:cimd:${sha256(clientId)}`;
 
-/** What `oauth:cimd:<hash>` holds: the client a document described, or the mark of a recent refusal. */
-type CachedDocument = ClientRecord | { refused: true };
+/**
+ * What `oauth:cimd:<hash>` holds: an accepted document's client with its times, or the mark of a recent refusal; or,
+ * written before documents were cached by their Cache-Control, a bare client (fresh until the key expires) or a bare
+ * `{refused: true}`. The times ride inside the client record, so an instance of that earlier code (a rollback) still
+ * reads it as the client it is.
+ */
+type StoredDocument = CachedClient | ClientRecord | { refused: true; until?: number };
+
+/** An accepted document's client and its times, in epoch milliseconds; the key expires at `staleUntil`. */
+type CachedClient = ClientRecord & { cache: { fetchedAt: number; freshUntil: number; staleUntil: number } };
+
+const withoutTimes = ({ cache: _, ...client }: CachedClient): ClientRecord => client;
+/** A store TTL in whole seconds, at least one, from now until `until`. */
+const secondsUntil = (until: number, now: number) => Math.max(1, Math.ceil((until - now) / 1000));
 
 /**
- * The client a metadata document URL names. A document is fetched at most once per cache period, accepted or
- * refused, and each fetch counts against the requesting IP's `oauth-client-metadata` quota (a rate_limited Refusal past it).
- * Every refusal is the same invalid_client; its reason is logged in one line with the URL.
+ * The client a metadata document URL names. An accepted document is kept fresh as its Cache-Control says (between
+ * `minCacheSeconds` and `maxCacheSeconds`, `cacheSeconds` when it says nothing), a refusal for `refusalCacheSeconds`;
+ * a fresh copy or a recent refusal answers from one store read. Every fetch, the first or a refetch, counts against the
+ * requesting IP's `oauth-client-metadata` quota (a rate_limited Refusal past it).
+ *
+ * When a refetch gets no answer (FetchOutage: DNS, connection, timeout, 5xx, 429), the last accepted copy is served
+ * until `staleSeconds` after its freshness ended, and is tried again no sooner than `minCacheSeconds` later; each such
+ * failed refetch is logged. A document that answers and is refused (a status, a redirect, the size, the JSON, the metadata)
+ * replaces the copy with a refusal at once: the publisher has spoken. Every refusal is the same invalid_client; its
+ * reason is logged in one line with the URL.
  */
 export async function resolveMetadataDocumentClient(clientId: string, options: MetadataDocumentOptions): Promise<ClientRecord> {
+  const log = options.log ?? console.error;
+  const quoted = JSON.stringify(clientId.slice(0, 600));
   const refuse = (reason: string) => {
-    (options.log ?? console.error)(`client metadata document refused: ${JSON.stringify(clientId.slice(0, 600))}: ${reason}`);
+    log(`client metadata document refused: ${quoted}: ${reason}`);
     return refusedDocument();
   };
   let url: URL;
@@ -91,23 +122,50 @@ export async function resolveMetadataDocumentClient(clientId: string, options: M
     if (error instanceof DocumentRefused) throw refuse(error.message);
     throw error;
   }
+  const limits = metadataDocumentLimits;
   const key = cacheKey(clientId);
-  const cached = await options.redis.get<CachedDocument>(key);
-  if (cached && "refused" in cached) throw refusedDocument();
-  if (cached) return cached;
+  const stored = await options.redis.get<StoredDocument>(key);
+  const now = options.now?.() ?? Date.now();
+  if (stored && "refused" in stored) {
+    if (stored.until === undefined || stored.until > now) throw refusedDocument();
+  } else if (stored && !("cache" in stored)) return stored;
+  else if (stored && stored.cache.freshUntil > now) return withoutTimes(stored);
+  const stale = stored && "cache" in stored && stored.cache.staleUntil > now ? stored : undefined;
 
   await options.count("oauth-client-metadata");
+  let fetched: Awaited<ReturnType<typeof fetchJsonGuardedResponse>>;
   let record: ClientRecord;
   try {
-    const limits = { maxBytes: metadataDocumentLimits.maxBytes, timeoutMs: metadataDocumentLimits.timeoutMs };
-    const document = await (options.fetchJson ?? fetchJsonGuarded)(url, { ...limits, allowLoopback: options.allowLoopback });
-    record = clientFromDocument(clientId, document);
+    const guard = { maxBytes: limits.maxBytes, timeoutMs: limits.timeoutMs, allowLoopback: options.allowLoopback };
+    fetched = await (options.fetchDocument ?? fetchJsonGuardedResponse)(url, guard);
+    record = clientFromDocument(clientId, fetched.json);
   } catch (error) {
+    if (error instanceof FetchOutage && stale) {
+      const { fetchedAt, staleUntil } = stale.cache;
+      const freshUntil = Math.min(now + limits.minCacheSeconds * 1000, staleUntil);
+      await options.redis.set(key, { ...stale, cache: { fetchedAt, freshUntil, staleUntil } } satisfies CachedClient, {
+        ex: secondsUntil(staleUntil, now),
+      });
+      log(
+        `client metadata document served stale: ${quoted}: ${error.message}; ` +
+          `the copy fetched at ${new Date(fetchedAt).toISOString()} is served until ${new Date(staleUntil).toISOString()}`,
+      );
+      return withoutTimes(stale);
+    }
     if (!(error instanceof FetchRefused || error instanceof DocumentRefused)) throw error;
-    await options.redis.set(key, { refused: true } satisfies CachedDocument, { ex: metadataDocumentLimits.refusalCacheSeconds });
-    throw refuse(error.message);
+    const until = now + limits.refusalCacheSeconds * 1000;
+    await options.redis.set(key, { refused: true, until } satisfies StoredDocument, { ex: limits.refusalCacheSeconds });
+    throw refuse(stale ? `${error.message}; its cached copy is dropped` : error.message);
   }
-  await options.redis.set(key, record, { ex: metadataDocumentLimits.cacheSeconds });
+  const fresh = freshnessSeconds(fetched.cacheControl, fetched.age, {
+    floorSeconds: limits.minCacheSeconds,
+    ceilingSeconds: limits.maxCacheSeconds,
+    defaultSeconds: limits.cacheSeconds,
+  });
+  const freshUntil = now + fresh * 1000;
+  const staleUntil = freshUntil + limits.staleSeconds * 1000;
+  const cached: CachedClient = { ...record, cache: { fetchedAt: now, freshUntil, staleUntil } };
+  await options.redis.set(key, cached, { ex: fresh + limits.staleSeconds });
   return record;
 }
 

@@ -31,6 +31,7 @@ export function findClient(options: OAuthServerOptions, clientId: string, count:
       count,
       allowLoopback: options.allowLoopbackMetadataDocuments ?? false,
       ...(options.log ? { log: options.log } : {}),
+      ...(options.now ? { now: options.now } : {}),
     });
   }
   return findRegisteredClient(options.redis, clientId);

@@ -35,6 +35,16 @@ export class FetchRefused extends Error {
   override name = "FetchRefused";
 }
 
+/**
+ * A fetch that got no answer to judge: the name did not resolve, the connection failed or broke, the time ran out, or
+ * the server said it cannot answer now (5xx, 429). It is a FetchRefused, so a caller that treats every failure alike
+ * still refuses it; a cache may instead keep using what it fetched before. Anything else (a private address, another
+ * status, a redirect, the size, not JSON) is an answer, and stays a plain FetchRefused.
+ */
+export class FetchOutage extends FetchRefused {
+  override name = "FetchOutage";
+}
+
 /** A URL a document or key set may be fetched from: https, or http on a loopback host in the test-only mode. */
 export const fetchableScheme = (url: URL, allowLoopback: boolean) =>
   url.protocol === "https:" || (allowLoopback && url.protocol === "http:" && loopbackHostNames.has(url.hostname));
@@ -46,20 +56,46 @@ export interface GuardedFetchOptions {
   allowLoopback?: boolean;
 }
 
+/** A guarded fetch's JSON, with what a cache needs from the response's header fields. */
+export interface GuardedJsonResponse {
+  json: unknown;
+  /** `Cache-Control` as received (several field lines joined with ", "), if sent. */
+  cacheControl?: string;
+  /** `Age` as received, if sent. */
+  age?: string;
+}
+
 /** GETs a URL as JSON under the rules above; throws FetchRefused with the reason, for the log (never for the client). */
-export async function fetchJsonGuarded(target: URL, { maxBytes, timeoutMs, allowLoopback = false }: GuardedFetchOptions): Promise<unknown> {
+export async function fetchJsonGuarded(target: URL, options: GuardedFetchOptions): Promise<unknown> {
+  return (await fetchJsonGuardedResponse(target, options)).json;
+}
+
+/**
+ * fetchJsonGuarded with the response's caching fields. A failure is a FetchOutage when no answer came (DNS, the
+ * connection, the time limit, 5xx, 429), a plain FetchRefused when the answer itself is refused.
+ */
+export async function fetchJsonGuardedResponse(
+  target: URL,
+  { maxBytes, timeoutMs, allowLoopback = false }: GuardedFetchOptions,
+): Promise<GuardedJsonResponse> {
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), timeoutMs);
   try {
     const addresses = await resolvePublic(target.hostname.replace(/^\[|\]$/g, ""), allowLoopback, abort.signal);
-    const text = await get(target, addresses[0]!, maxBytes, abort.signal);
+    const { text, headers } = await get(target, addresses[0]!, maxBytes, abort.signal);
+    let json: unknown;
     try {
-      return JSON.parse(text);
+      json = JSON.parse(text);
     } catch {
       throw new FetchRefused("the document is not JSON");
     }
+    return {
+      json,
+      ...(headers["cache-control"] !== undefined ? { cacheControl: headers["cache-control"] } : {}),
+      ...(headers.age !== undefined ? { age: headers.age } : {}),
+    };
   } catch (error) {
-    if (abort.signal.aborted) throw new FetchRefused(`the document did not arrive within ${timeoutMs} ms`);
+    if (abort.signal.aborted) throw new FetchOutage(`the document did not arrive within ${timeoutMs} ms`);
     throw error;
   } finally {
     clearTimeout(timer);
@@ -71,12 +107,12 @@ async function resolvePublic(hostname: string, allowLoopback: boolean, signal: A
     ? [{ address: hostname, family: isIP(hostname) }]
     : await Promise.race([
         lookup(hostname, { all: true, verbatim: true }),
-        new Promise<never>((_, reject) => signal.addEventListener("abort", () => reject(new FetchRefused("DNS timed out")))),
+        new Promise<never>((_, reject) => signal.addEventListener("abort", () => reject(new FetchOutage("DNS timed out")))),
       ]).catch((error: unknown) => {
         if (error instanceof FetchRefused) throw error;
-        throw new FetchRefused(`the host ${hostname} does not resolve`);
+        throw new FetchOutage(`the host ${hostname} does not resolve`);
       });
-  if (addresses.length === 0) throw new FetchRefused(`the host ${hostname} does not resolve`);
+  if (addresses.length === 0) throw new FetchOutage(`the host ${hostname} does not resolve`);
   for (const { address } of addresses) {
     if (!isPublicAddress(address) && !(allowLoopback && isLoopbackAddress(address))) {
       throw new FetchRefused(`the host ${hostname} resolves to a private or reserved address`);
@@ -85,7 +121,15 @@ async function resolvePublic(hostname: string, allowLoopback: boolean, signal: A
   return addresses;
 }
 
-function get(target: URL, pinned: { address: string; family: number }, maxBytes: number, signal: AbortSignal): Promise<string> {
+/** A 5xx or 429: the server is there but cannot answer now (RFC 9110 §15.6, RFC 6585 §4). */
+const unavailable = (status: number) => status >= 500 || status === 429;
+
+function get(
+  target: URL,
+  pinned: { address: string; family: number },
+  maxBytes: number,
+  signal: AbortSignal,
+): Promise<{ text: string; headers: http.IncomingHttpHeaders }> {
   const client = target.protocol === "https:" ? https : http;
   return new Promise((resolve, reject) => {
     const request = client.get(
@@ -100,10 +144,12 @@ function get(target: URL, pinned: { address: string; family: number }, maxBytes:
         },
       },
       (response) => {
-        if (response.statusCode !== 200) {
+        const status = response.statusCode ?? 0;
+        if (status !== 200) {
           response.resume();
-          const redirect = response.statusCode && response.statusCode >= 300 && response.statusCode < 400;
-          reject(new FetchRefused(redirect ? "redirects are not followed" : `the server answered ${response.statusCode}`));
+          const redirect = status >= 300 && status < 400;
+          const why = redirect ? "redirects are not followed" : `the server answered ${status}`;
+          reject(unavailable(status) ? new FetchOutage(why) : new FetchRefused(why));
           return;
         }
         if (Number(response.headers["content-length"] ?? 0) > maxBytes) {
@@ -120,10 +166,10 @@ function get(target: URL, pinned: { address: string; family: number }, maxBytes:
             reject(new FetchRefused(`the document is larger than ${maxBytes} bytes`));
           } else chunks.push(chunk);
         });
-        response.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-        response.on("error", () => reject(new FetchRefused("the document could not be read")));
+        response.on("end", () => resolve({ text: Buffer.concat(chunks).toString("utf8"), headers: response.headers }));
+        response.on("error", () => reject(new FetchOutage("the document could not be read")));
       },
     );
-    request.on("error", (error) => reject(error instanceof FetchRefused ? error : new FetchRefused(`the document could not be fetched`)));
+    request.on("error", (error) => reject(error instanceof FetchRefused ? error : new FetchOutage(`the document could not be fetched`)));
   });
 }
