@@ -4,6 +4,8 @@ import { briefSchema } from "../../src/briefs/schema.ts";
 import { upstashLimiter } from "../../src/limits/limiter.ts";
 import { createMcpHandler } from "../../src/mcp/http.ts";
 import { createMcpServer, mcpServerFrom, mcpServerParts, mcpTools } from "../../src/mcp/server.ts";
+import { issueAccessToken } from "../../src/oauth/access-token.ts";
+import { clientGrantId } from "../../src/oauth/grants.ts";
 import { generateKeySet, importSigningKeys } from "../../src/oauth/keys.ts";
 import { createAccessTokenVerifier } from "../../src/oauth/verify.ts";
 import { siteSizeIds, type PrebuiltResources } from "../../src/resources/prebuilt.ts";
@@ -123,6 +125,45 @@ export default async function mcpBench() {
       const quotaOnly = await measure(() => limiter.consume("mcp", `10.255.${(client >> 8) & 255}.${client++ & 255}`), { warmup: 300 });
       console.log(`${describeFigures(label, quotaOnly)}   CPU ${quotaOnly.cpuPerRun.toFixed(2)} ms`);
     }
+
+    // The partition: a request with a valid token counts its grant and its address's ceiling (one script), one without
+    // counts its address (the library's script). Each is one command; units.bench.ts counts them at the store.
+    const limiter = upstashLimiter(redis, { cacheBlocked: false });
+    let n = 0;
+    const address = () => `10.253.${(n >> 8) & 255}.${n & 255}`;
+    const partitions = await compare(
+      () => limiter.consumeGrant("mcp", `ga_bench${String(n++).padStart(18, "0")}`, "grants-per-address", address()),
+      () => limiter.consume("mcp", address()),
+    );
+    console.log(describeFigures("quota for a grant and its address's ceiling (one script)", partitions.a));
+    console.log(describeFigures("quota for an address (the library's script)", partitions.b));
+    console.log(`  throughput ratio grant / address: ${partitions.ratio.toFixed(2)} (median of interleaved rounds)`);
+    // Tokens of 500 grants in turn, so the quota counts but never refuses, as new addresses do for the line below.
+    const tokens = await Promise.all(
+      Array.from({ length: 500 }, async (_, i) => {
+        const grant = { clientId: `bench-${i}`, grantId: clientGrantId(`bench-${i}`), scope: "svc:read", audience: baseUrl };
+        return (await issueAccessToken(keys, baseUrl, grant, Date.now())).access_token;
+      }),
+    );
+    const message = eras["2026-07-28"]["tools/call get_company"];
+    const withToken = async () =>
+      answered(
+        await handler(
+          new Request(`${baseUrl}/mcp`, {
+            method: "POST",
+            headers: { ...baseHeaders, ...message.headers, host, authorization: `Bearer ${tokens[n++ % tokens.length]}` },
+            body: JSON.stringify(message.body),
+          }),
+          {
+            ip: address(),
+            waitUntil: () => {},
+          },
+        ),
+      );
+    const requests = await compare(withToken, viaHandler(message));
+    console.log(describeFigures("2026-07-28 tools/call get_company with a token (its grant counted)", requests.a));
+    console.log(describeFigures("  the same without a token (its address counted)", requests.b));
+    console.log(`  throughput ratio with / without a token: ${requests.ratio.toFixed(2)} (the token's ES256 check included)`);
   } finally {
     await store.close();
   }
