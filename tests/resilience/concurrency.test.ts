@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { Redis } from "@upstash/redis";
+import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiGateway } from "../../src/api/gateway.ts";
 import { upstashLimiter } from "../../src/limits/limiter.ts";
@@ -59,12 +60,14 @@ describe("the public-api quota", () => {
 });
 
 describe("an authorization code", () => {
-  it("is redeemed exactly once under 50 concurrent redemptions", async () => {
+  it("is redeemed exactly once under 50 concurrent redemptions: one token, so the approval makes one grant", async () => {
     const client = await registerClient(d);
     const { code, verifier } = await approvedCode(d, client.client_id);
     const results = await Promise.all(Array.from({ length: 50 }, () => redeem(d, client, code, verifier)));
     const bodies = (await Promise.all(results.map((r) => r.json()))) as { access_token?: string; error?: string }[];
-    expect(bodies.filter((b) => b.access_token)).toHaveLength(1);
+    const tokens = bodies.filter((b) => b.access_token);
+    expect(tokens).toHaveLength(1);
+    expect(decodeJwt(tokens[0]!.access_token!).grant_id).toMatch(/^ga_/);
     expect(bodies.filter((b) => b.error === "invalid_grant")).toHaveLength(49);
     expect(results.filter((r) => r.status >= 500)).toEqual([]);
   });
