@@ -1,11 +1,5 @@
 import { TaskState } from "@a2a-js/sdk";
-import {
-  auth,
-  type CallToolResult,
-  type OAuthClientProvider,
-  type StoredOAuthTokens,
-  type OAuthDiscoveryState,
-} from "@modelcontextprotocol/client";
+import { auth, type CallToolResult } from "@modelcontextprotocol/client";
 import { Redis } from "@upstash/redis";
 import { describe, expect, it } from "vitest";
 import { policies } from "../../src/limits/policies.ts";
@@ -14,7 +8,8 @@ import { freshBrief } from "../support/briefs.ts";
 import { startDocumentHost } from "../support/client-documents.ts";
 import { fileDeployment } from "../support/deployment.ts";
 import { connectMcp, eras } from "../support/mcp-client.ts";
-import { consentScreen, postConsent, type Http } from "../support/oauth-client.ts";
+import { personApproving } from "../support/mcp-oauth.ts";
+import type { Http } from "../support/oauth-client.ts";
 import { callbackUri } from "../support/people.ts";
 import { countedFor } from "../support/quota-count.ts";
 
@@ -37,32 +32,12 @@ const modern = eras.find((e) => e.era === "modern")!;
  * its own), the person approves in their browser, and the agent finishes from the egress address.
  */
 function connectorFor(clientId: string, person: number) {
-  const browser = d.fetchFrom(`198.51.100.${person}`);
-  const saved: { tokens?: StoredOAuthTokens; verifier?: string; discovery?: OAuthDiscoveryState; landed?: URL } = {};
-  const provider: OAuthClientProvider = {
+  return personApproving({
+    browser: d.fetchFrom(`198.51.100.${person}`),
     redirectUrl: callbackUri,
     clientMetadata: { client_name: "Hosted connector", redirect_uris: [callbackUri], token_endpoint_auth_method: "none" },
-    clientInformation: () => ({ client_id: clientId }),
-    tokens: () => saved.tokens,
-    saveTokens: (tokens) => void (saved.tokens = tokens),
-    saveCodeVerifier: (verifier) => void (saved.verifier = verifier),
-    codeVerifier: () => saved.verifier!,
-    saveDiscoveryState: (state) => void (saved.discovery = state),
-    discoveryState: () => saved.discovery,
-    // The person's own browser shows the consent screen and posts their approval; it lands on the callback.
-    redirectToAuthorization: async (url) => {
-      const { requestToken, cookie } = await consentScreen(url, browser);
-      const answer = await postConsent(
-        { authorization_endpoint: `${base}/oauth/authorize` } as never,
-        { request: requestToken, decision: "approve" },
-        cookie,
-        {},
-        browser,
-      );
-      saved.landed = new URL(answer.headers.get("location")!);
-    },
-  };
-  return { provider, saved };
+    clientId,
+  });
 }
 
 /** One person's agent, start to end: consent, the code redeemed, a read and a brief over MCP or A2A. */

@@ -1,20 +1,12 @@
-import {
-  StreamableHTTPClientTransport,
-  UnauthorizedError,
-  type CallToolResult,
-  type OAuthClientProvider,
-  type OAuthDiscoveryState,
-  type StoredOAuthClientInformation,
-  type StoredOAuthTokens,
-} from "@modelcontextprotocol/client";
+import { StreamableHTTPClientTransport, UnauthorizedError, type CallToolResult } from "@modelcontextprotocol/client";
 import type * as oauth from "oauth4webapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshBrief } from "../support/briefs.ts";
 import { startDocumentHost, type DocumentHost } from "../support/client-documents.ts";
 import { fileDeployment } from "../support/deployment.ts";
 import { connectMcp, eras, text } from "../support/mcp-client.ts";
-import { expectTokenAfterChallenge, keyedProvider, recording } from "../support/mcp-oauth.ts";
-import { consentScreen, discover, postConsent, type Http } from "../support/oauth-client.ts";
+import { expectTokenAfterChallenge, keyedProvider, personApproving, recording } from "../support/mcp-oauth.ts";
+import { discover, type Http } from "../support/oauth-client.ts";
 
 /**
  * What an agent finds from a door alone, in-process on a local site (so that the ChatGPT-style client's metadata
@@ -43,14 +35,8 @@ describe("the v2 MCP SDK's OAuth, through /mcp", () => {
 
   it("a Cursor-style client: the SDK's 401, discovery, dynamic registration, consent, token, a dry_run brief", async () => {
     const http = d.fetchFrom();
-    const saved: {
-      discovery?: OAuthDiscoveryState;
-      client?: StoredOAuthClientInformation;
-      tokens?: StoredOAuthTokens;
-      verifier?: string;
-      landed?: URL;
-    } = {};
-    const provider: OAuthClientProvider = {
+    const { provider, saved } = personApproving({
+      browser: http,
       redirectUrl: "http://127.0.0.1:50321/callback",
       clientMetadata: {
         client_name: "Cursor-style client",
@@ -60,21 +46,7 @@ describe("the v2 MCP SDK's OAuth, through /mcp", () => {
         token_endpoint_auth_method: "none",
         scope: "svc:brief",
       },
-      clientInformation: () => saved.client,
-      saveClientInformation: (info) => void (saved.client = info),
-      tokens: () => saved.tokens,
-      saveTokens: (tokens) => void (saved.tokens = tokens),
-      saveCodeVerifier: (verifier) => void (saved.verifier = verifier),
-      codeVerifier: () => saved.verifier!,
-      saveDiscoveryState: (state) => void (saved.discovery = state),
-      discoveryState: () => saved.discovery,
-      // The person approves on the consent page; the answer's Location is where the browser would land.
-      redirectToAuthorization: async (url) => {
-        const { requestToken, cookie } = await consentScreen(url, http);
-        const answer = await postConsent(as, { request: requestToken, decision: "approve" }, cookie, {}, http);
-        saved.landed = new URL(answer.headers.get("location")!);
-      },
-    };
+    });
     // Connecting needs no token (reads are anonymous); the brief's 401 starts the flow.
     const first = await connectMcp(endpoint, modern, { authProvider: provider, fetch: http });
     await expect(first.callTool({ name: "submit_project_brief", arguments: freshBrief({ dry_run: true }) })).rejects.toThrow(

@@ -1,7 +1,14 @@
-import { PrivateKeyJwtProvider } from "@modelcontextprotocol/client";
+import {
+  PrivateKeyJwtProvider,
+  type OAuthClientMetadata,
+  type OAuthClientProvider,
+  type OAuthDiscoveryState,
+  type StoredOAuthClientInformation,
+  type StoredOAuthTokens,
+} from "@modelcontextprotocol/client";
 import type { JWK } from "jose";
 import { expect } from "vitest";
-import type { Http } from "./oauth-client.ts";
+import { consentScreen, postConsent, type Http } from "./oauth-client.ts";
 
 /** A fetch that notes "METHOD /path status" of every request it sends, to follow a client's steps. */
 export function recording(http: Http = fetch) {
@@ -42,3 +49,43 @@ export const keyedProvider = (agent: { clientId: string; privateJwk: JWK }, issu
     expectedIssuer: issuer,
     scope: "svc:brief",
   });
+
+/**
+ * The MCP SDK's OAuth for a client with a person behind it: the SDK's state kept in memory, and the authorization URL
+ * opened in the person's browser (`browser`), where they approve the consent screen; `saved.landed` is where the browser
+ * then lands (the code, the state, `iss`). A client that knows its client_id (a metadata document's URL) gives it;
+ * otherwise the SDK registers one.
+ */
+export function personApproving(options: { browser: Http; redirectUrl: string; clientMetadata: OAuthClientMetadata; clientId?: string }) {
+  const saved: {
+    discovery?: OAuthDiscoveryState;
+    client?: StoredOAuthClientInformation;
+    tokens?: StoredOAuthTokens;
+    verifier?: string;
+    landed?: URL;
+  } = options.clientId ? { client: { client_id: options.clientId } } : {};
+  const provider: OAuthClientProvider = {
+    redirectUrl: options.redirectUrl,
+    clientMetadata: options.clientMetadata,
+    clientInformation: () => saved.client,
+    saveClientInformation: (info) => void (saved.client = info),
+    tokens: () => saved.tokens,
+    saveTokens: (tokens) => void (saved.tokens = tokens),
+    saveCodeVerifier: (verifier) => void (saved.verifier = verifier),
+    codeVerifier: () => saved.verifier!,
+    saveDiscoveryState: (state) => void (saved.discovery = state),
+    discoveryState: () => saved.discovery,
+    redirectToAuthorization: async (url) => {
+      const { requestToken, cookie } = await consentScreen(url, options.browser);
+      const answer = await postConsent(
+        { issuer: url.origin, authorization_endpoint: `${url.origin}${url.pathname}` },
+        { request: requestToken, decision: "approve" },
+        cookie,
+        {},
+        options.browser,
+      );
+      saved.landed = new URL(answer.headers.get("location")!);
+    },
+  };
+  return { provider, saved };
+}
