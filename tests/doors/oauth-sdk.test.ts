@@ -6,7 +6,7 @@ import { startDocumentHost, type DocumentHost } from "../support/client-document
 import { fileDeployment } from "../support/deployment.ts";
 import { connectMcp, eras, text } from "../support/mcp-client.ts";
 import { expectTokenAfterChallenge, keyedProvider, personApproving, recording } from "../support/mcp-oauth.ts";
-import { discover, type Http } from "../support/oauth-client.ts";
+import { discover } from "../support/oauth-client.ts";
 
 /**
  * What an agent finds from a door alone, in-process on a local site (so that the ChatGPT-style client's metadata
