@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import type { ProtectedResource } from "../paths.ts";
 import type { Scope } from "../oauth/metadata.ts";
 import { protectedResourceMetadataUrl } from "../oauth/metadata.ts";
-import { bearerChallenge, withScopes, type AccessTokenCheck, type createAccessTokenVerifier } from "../oauth/verify.ts";
+import { bearerChallenge, noToken, withScopes, type createAccessTokenVerifier } from "../oauth/verify.ts";
 import type { DoorContext, DoorEnv } from "./context.ts";
 import { Refusal } from "./refusal.ts";
 
@@ -46,15 +46,7 @@ export function requireToken(
   c: DoorContext,
   { baseUrl, resource, scopes }: { baseUrl: string; resource: ProtectedResource; scopes: Scope[] },
 ) {
-  const missing: AccessTokenCheck = {
-    ok: false,
-    error: "invalid_token",
-    status: 401,
-    description: "No access token was sent.",
-    missing: true,
-    requiredScopes: [],
-  };
-  const check = withScopes(c.get("token") ?? missing, scopes);
+  const check = withScopes(c.get("token") ?? noToken(), scopes);
   if (check.ok) return callerOf(c)!;
   const metadata = protectedResourceMetadataUrl(baseUrl, resource);
   const insufficient = check.error === "insufficient_scope";

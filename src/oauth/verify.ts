@@ -88,8 +88,7 @@ export function createAccessTokenVerifier({ baseUrl, jwks, clockToleranceSeconds
   /** Verifies the Authorization header of a request (RFC 6750 §2.1; tokens are never taken from the query or body). */
   async function verifyRequest(request: Request, requiredScopes: Scope[] = []): Promise<AccessTokenCheck> {
     const header = request.headers.get("authorization");
-    if (!header)
-      return { ok: false, error: "invalid_token", status: 401, description: "No access token was sent.", missing: true, requiredScopes };
+    if (!header) return noToken(requiredScopes);
     const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
     if (!match)
       return {
@@ -104,6 +103,16 @@ export function createAccessTokenVerifier({ baseUrl, jwks, clockToleranceSeconds
 
   return { verifyToken, verifyRequest };
 }
+
+/** The check of a request that sent no credentials: its challenge names no error (RFC 6750 §3.1). */
+export const noToken = (requiredScopes: Scope[] = []): RejectedAccessToken => ({
+  ok: false,
+  error: "invalid_token",
+  status: 401,
+  description: "No access token was sent.",
+  missing: true,
+  requiredScopes,
+});
 
 /**
  * The check for an operation that needs `requiredScopes`: a valid token without them is insufficient_scope (403), and a
