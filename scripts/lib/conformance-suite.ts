@@ -48,12 +48,14 @@ export async function requirementSets(): Promise<Map<string, RequirementSet>> {
 
 const execute = promisify(execFile);
 
+let listed: Promise<Map<string, string[]>> | undefined;
 /** Every server scenario the suite has, with its tags (revisions, or `extension`), as `conformance list --server` prints them. */
-export async function listedServerScenarios(): Promise<Map<string, string[]>> {
-  const { stdout } = await execute(process.execPath, [suiteCli, "list", "--server"]);
-  const listed = new Map<string, string[]>();
-  for (const [, name, tags] of stdout.matchAll(/^\s+- (\S+)(?: \[([^\]]*)\])?$/gm)) listed.set(name!, tags ? tags.split(",") : []);
-  return listed;
+export function listedServerScenarios(): Promise<Map<string, string[]>> {
+  return (listed ??= execute(process.execPath, [suiteCli, "list", "--server"]).then(({ stdout }) => {
+    const scenarios = new Map<string, string[]>();
+    for (const [, name, tags] of stdout.matchAll(/^\s+- (\S+)(?: \[([^\]]*)\])?$/gm)) scenarios.set(name!, tags ? tags.split(",") : []);
+    return scenarios;
+  }));
 }
 
 /**

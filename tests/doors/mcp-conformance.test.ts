@@ -181,10 +181,12 @@ describe("MCP conformance suite", () => {
       const began = run.scenarios.map((p) => result.reports.get(p)?.began ?? Number.NaN);
       for (const [i, p] of run.scenarios.entries()) {
         const checks = result.reports.get(p)?.checks ?? [];
+        const own = checks.filter((c) => c.id !== "wire-schema-valid");
+        const schema = checks.find((c) => c.id === "wire-schema-valid")?.status ?? "none";
         const ms = (began[i + 1] ?? result.ended) - began[i]!;
         lines.push(
-          `    ${p.scenario}${p.extension ? " (extension)" : ""}: ${clients.get(p)!.requests} requests, ${ms} ms, ` +
-            `${count(checks, "SUCCESS")} passed, ${count(checks, "FAILURE", "WARNING")} failed, ${count(checks, "SKIPPED")} skipped`,
+          `    ${p.scenario}${p.extension ? " (extension)" : ""}: ${clients.get(p)!.requests} requests, ${ms} ms; its own checks ` +
+            `${count(own, "SUCCESS")} passed, ${count(own, "FAILURE", "WARNING")} failed, ${count(own, "SKIPPED")} skipped; wire schema ${schema}`,
         );
       }
     }
