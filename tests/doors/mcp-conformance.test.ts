@@ -63,7 +63,7 @@ beforeAll(async () => {
     const token = await d.token(briefTool ? "svc:read svc:brief" : "svc:read");
     clients.set(p, { authorization: `Bearer ${token}`, briefTool, requests: 0, refusedByQuota: 0 });
   }
-  for (const _ of runs) folders.push(await reportFolder());
+  folders.push(...(await Promise.all(runs.map(() => reportFolder()))));
   const brief = freshBrief();
   server = await serveWeb(
     async (request) => {
@@ -107,14 +107,23 @@ async function asClient(client: Client, request: Request, brief: Record<string, 
   if (!headers.has("authorization")) headers.set("authorization", client.authorization);
   let body = request.method === "POST" ? await request.text() : undefined;
   if (client.briefTool && body) {
-    const message = JSON.parse(body) as { method?: string; params?: { name?: string; arguments?: unknown } };
-    if (message.method === "tools/call" && message.params?.name?.startsWith("test_input_required_result")) {
+    const message = parsed(body) as { method?: string; params?: { name?: string; arguments?: unknown } } | undefined;
+    if (message?.method === "tools/call" && message.params?.name?.startsWith("test_input_required_result")) {
       message.params = { ...message.params, name: "submit_project_brief", arguments: brief };
       headers.set("mcp-name", "submit_project_brief");
       body = JSON.stringify(message);
     }
   }
   return new Request(new URL("/mcp", request.url), { method: request.method, headers, body });
+}
+
+/** A JSON body, or undefined for one that is not JSON (passed on as sent). */
+function parsed(body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
