@@ -1,56 +1,20 @@
 import "./node-check.ts";
-import { spawn } from "node:child_process";
-import { createServer, type Server } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { chromium, type Browser } from "playwright-core";
+import { chromium } from "playwright-core";
 import { freePort } from "./lib/free-port.ts";
+import { runAuthorization } from "./lib/oauth-conformance.ts";
 import { startIsolatedRuntime } from "./runtime/isolated.ts";
 
 /**
- * npm run conformance:oauth [-- <suite dist/index.js>]: the MCP conformance suite's authorization-server runner
- * (metadata and authorization-code scenarios) against the local runtime, once for a client registered dynamically and
- * once for a client ID metadata document served on loopback. Where the runner asks a person to open the authorization
- * URL, Chromium opens it and clicks Approve on the consent page.
+ * npm run conformance:oauth: the pinned MCP conformance suite's authorization-server runner (metadata and
+ * authorization-code scenarios) against the local runtime, as `npm start` runs it, once for a client registered
+ * dynamically and once for a client ID metadata document served on loopback, each check printed as the runner prints
+ * it. Where the runner asks a person to open the authorization URL, Chromium opens it and clicks Approve on the consent
+ * page. tests/doors/oauth-conformance.test.ts runs the same in-process as part of `npm test`.
  */
-const suite = process.argv[2] ?? process.env.MCP_CONFORMANCE_SUITE;
-if (!suite) {
-  console.error("usage: npm run conformance:oauth -- <conformance dist/index.js>   (or set MCP_CONFORMANCE_SUITE)");
-  process.exit(2);
-}
-
 const root = fileURLToPath(new URL("..", import.meta.url));
-const listen = async (server: Server) => {
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-};
-
-/** Opens the authorization URL, approves, and waits until the browser lands on the runner's callback. */
-async function approve(browser: Browser, url: string, callbackOrigin: string) {
-  const page = await browser.newPage();
-  try {
-    await page.goto(url);
-    await Promise.all([page.waitForURL((u) => u.href.startsWith(callbackOrigin)), page.getByRole("button", { name: "Approve" }).click()]);
-    console.log(`[oauth-conformance] approved in Chromium, landed on ${new URL(page.url()).origin}${new URL(page.url()).pathname}`);
-  } finally {
-    await page.close();
-  }
-}
-
-/** One run of the suite's runner for one client; resolves to its exit code. */
-async function runSuite(browser: Browser, base: string, clientId: string, port: number): Promise<number> {
-  const args = [suite!, "authorization", "--url", base, "--client-id", clientId, "--port", String(port)];
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
-  const authorize = `${base}/oauth/authorize?`;
-  const approvals: Promise<void>[] = [];
-  for await (const line of createInterface({ input: child.stdout! })) {
-    console.log(line);
-    if (line.startsWith(authorize)) approvals.push(approve(browser, line, `http://127.0.0.1:${port}/callback`));
-  }
-  await Promise.all(approvals);
-  return new Promise((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once("exit", (code) => resolve(code ?? 1))));
-}
 
 const runtime = await startIsolatedRuntime(root, { FRONTDOOR_ALLOW_LOOPBACK_CIMD: "1" });
 const browser = await chromium.launch({
@@ -71,8 +35,11 @@ const documentServer = createServer((_req, res) => {
   );
 });
 try {
-  documentUrl = `${await listen(documentServer)}/client-metadata.json`;
+  await new Promise<void>((r) => documentServer.listen(0, "127.0.0.1", r));
+  documentUrl = `http://127.0.0.1:${(documentServer.address() as AddressInfo).port}/client-metadata.json`;
   const base = runtime.url;
+  const run = (clientId: string, port: number) =>
+    runAuthorization({ browser, issuer: base, clientId, port, resource: `${base}/mcp`, onLine: (line) => console.log(line) });
   const results: [string, number][] = [];
 
   const dcrPort = await freePort();
@@ -89,10 +56,10 @@ try {
   if (registered.status !== 201) throw new Error(`registration failed: ${registered.status} ${await registered.text()}`);
   const { client_id } = (await registered.json()) as { client_id: string };
   console.log(`\n[oauth-conformance] dynamically registered client ${client_id}\n`);
-  results.push(["registered client (DCR)", await runSuite(browser, base, client_id, dcrPort)]);
+  results.push(["registered client (DCR)", (await run(client_id, dcrPort)).exitCode]);
 
   console.log(`\n[oauth-conformance] client ID metadata document ${documentUrl}\n`);
-  results.push(["metadata-document client (CIMD)", await runSuite(browser, base, documentUrl, await freePort())]);
+  results.push(["metadata-document client (CIMD)", (await run(documentUrl, await freePort())).exitCode]);
 
   console.log("\n[oauth-conformance] summary");
   for (const [name, code] of results) console.log(`${code === 0 ? "PASS" : "FAIL"}  ${name}`);
