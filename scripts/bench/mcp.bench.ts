@@ -70,7 +70,8 @@ export default async function mcpBench() {
       limiter: upstashLimiter(redis, { cacheBlocked: false }),
       verifier: createAccessTokenVerifier({ baseUrl, jwks: keys.publicJwks }),
       createServer: (era) => mcpServerFrom(parts, era),
-      card: {},
+      tools: parts.listed,
+    card: {},
     });
     type Message = { body: object; headers: Record<string, string> };
     const request = ({ body, headers }: Message) =>

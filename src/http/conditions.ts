@@ -7,8 +7,9 @@ import { perWindow, policies } from "../limits/policies.ts";
  * (on /mcp and /a2a/v1 alike) and the google.rpc.Code name of A2A's HTTP+JSON binding (under /a2a/v1/rest). This table is the only definition: the doors render it, and the developer page, the
  * OpenAPI document and the agents' documentation are generated from it.
  *
- * JSON-RPC numbers: the standard ones (-32700, -32600, -32602) where JSON-RPC defines the condition, else our own
- * -32089 to -32099. They never clash with the SDKs' own (MCP: -32000 connection closed, -32001 request timeout,
+ * JSON-RPC numbers: the standard ones (-32700, -32600, -32602) where JSON-RPC defines the condition, MCP's own where
+ * MCP defines it (-32020, a header that disagrees with the body), else our own -32089 to -32099. They never clash with
+ * the SDKs' own (MCP: -32000 connection closed, -32001 request timeout,
  * -32002 resource not found, -32020 header mismatch, -32021 missing client capability, -32022 unsupported protocol
  * version, -32042 URL elicitation; A2A: -32001 to -32009).
  */
@@ -95,6 +96,15 @@ export const conditions = {
     title: "Payload too large",
     when: "The request body is larger than the endpoint accepts.",
     resolution: `Send a smaller body: a brief is at most ${maxBriefBytes / 1024} KB of JSON; the developer page lists each endpoint's limit.`,
+  },
+  header_mismatch: {
+    status: 400,
+    rpc: -32020,
+    a2aRest: "INVALID_ARGUMENT",
+    title: "Header mismatch",
+    when: "A 2026-07-28 tools/call's Mcp-Param header (SEP-2243) is missing, is not valid Base64 in its =?base64?...?= form, or says something else than the argument it mirrors.",
+    resolution:
+      "Send each argument whose input schema names x-mcp-header in its Mcp-Param header too, as it is or as canonical Base64 with its padding inside =?base64?...?=, as MCP clients do.",
   },
   forbidden_origin: {
     status: 403,

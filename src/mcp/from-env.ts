@@ -38,6 +38,7 @@ export function mcpHandlerFromEnv(env: Env, prebuilt: PrebuiltResources, card: o
       limiter: upstashLimiter(redisFromEnv(env)),
       verifier: createAccessTokenVerifier({ baseUrl, jwks: publicJwksFromEnv(env) }),
       createServer: (era) => mcpServerFrom(parts, era),
+      tools: parts.listed,
       card,
     });
   };

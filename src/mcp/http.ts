@@ -21,7 +21,9 @@ import { maxMcpBodyBytes, serverCardMediaType } from "./constants.ts";
 import { mcpErrors } from "./errors.ts";
 import { checkMessage } from "./json-rpc.ts";
 import { hostsOf } from "./origins.ts";
+import { mirroredArguments, paramHeaderMismatch } from "./param-headers.ts";
 import type { Era } from "./server.ts";
+import type { ToolDefinition } from "./tool.ts";
 
 export interface McpHandlerOptions {
   baseUrl: string;
@@ -31,6 +33,8 @@ export interface McpHandlerOptions {
   verifier: Verifier;
   /** A fresh server for each request (stateless transport), for the protocol era the request speaks. */
   createServer: (era: Era) => McpServer;
+  /** The tools as tools/list publishes them: their arguments mirrored in Mcp-Param headers are checked here. */
+  tools: ToolDefinition[];
   /** The server card, the same document the build writes to /.well-known/mcp/server-card.json. */
   card: object;
   log?: (message: string) => void;
@@ -52,6 +56,7 @@ const cardCors = {
 export function createMcpHandler(options: McpHandlerOptions): Handler {
   const { baseUrl, allowedOrigins, limiter, verifier, log = console.error } = options;
   const allowedHosts = hostsOf(allowedOrigins);
+  const mirrored = new Map(options.tools.map((tool) => [tool.name, mirroredArguments(tool)]));
   const cardText = jsonBody(options.card);
   let cardEtag: Promise<string> | undefined;
   // The SDK's entry, modern-only (the 2025 era is ours, below): JSON unless the client prefers an event stream.
@@ -98,7 +103,7 @@ export function createMcpHandler(options: McpHandlerOptions): Handler {
       token: caller.token,
       clientId: caller.clientId,
       scopes: caller.scopes,
-      extra: { grantId: caller.grantId, waitUntil: (work: Promise<unknown>) => c.env.waitUntil(work) },
+      extra: { grantId: caller.grantId, address: c.env.ip, waitUntil: (work: Promise<unknown>) => c.env.waitUntil(work) },
     };
     return answerWithSdk(c, body, authInfo);
   });
@@ -123,7 +128,12 @@ export function createMcpHandler(options: McpHandlerOptions): Handler {
     return Array.isArray(parsed) ? messages : messages[0];
   }
 
-  /** The 2025 era: a stateless transport per request, as the v1 SDK served it, JSON or an event stream by Accept. */
+  /**
+   * The 2025 era: a stateless transport per request, as the v1 SDK served it, JSON or an event stream by Accept. A
+   * successful `initialize` also answers an `Mcp-Session-Id`: random and kept nowhere. The revision lets a server assign
+   * one and refuse to terminate it (DELETE answers 405), and nothing a session could hold is held here anyway: a request
+   * that carries it is served exactly as one that does not.
+   */
   async function answerLegacy(request: Request, body: unknown, authInfo: AuthInfo | undefined, stream: boolean) {
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !stream });
     const server = options.createServer("legacy");
@@ -131,7 +141,17 @@ export function createMcpHandler(options: McpHandlerOptions): Handler {
     const response = await transport.handleRequest(request, { parsedBody: body, authInfo });
     // A JSON answer is complete; an event stream closes itself once the response is written.
     if (!stream) await server.close();
+    if (response.status === 200 && (body as { method?: unknown }).method === "initialize")
+      response.headers.set("Mcp-Session-Id", crypto.randomUUID());
     return response;
+  }
+
+  /** A 2026-07-28 tools/call whose Mcp-Param headers disagree with its arguments (param-headers.ts) goes no further. */
+  function refuseParamHeaderMismatch(body: unknown, headers: Headers) {
+    const { method, params } = body as { method?: unknown; params?: { name?: unknown; arguments?: unknown } };
+    const arguments_ = method === "tools/call" && typeof params?.name === "string" ? mirrored.get(params.name) : undefined;
+    const mismatch = arguments_ && paramHeaderMismatch(arguments_, params?.arguments, headers);
+    if (mismatch) throw new Refusal("header_mismatch", { detail: mismatch });
   }
 
   async function answerWithSdk(c: DoorContext, body: unknown, authInfo: AuthInfo | undefined): Promise<Response> {
@@ -141,7 +161,9 @@ export function createMcpHandler(options: McpHandlerOptions): Handler {
     headers.set("accept", sdkAccept);
     headers.set("content-type", "application/json");
     const request = new Request(c.req.url, { method: "POST", headers });
-    const response = (await isLegacyRequest(request, body))
+    const legacy = await isLegacyRequest(request, body);
+    if (!legacy) refuseParamHeaderMismatch(body, request.headers);
+    const response = legacy
       ? await answerLegacy(request, body, authInfo, stream)
       : await modern[stream ? 1 : 0]!.fetch(request, { parsedBody: body, authInfo });
     // The SDK answers 500 when a server failed; the door answers 503 with Retry-After, as for any failure of its own.

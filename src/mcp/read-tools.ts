@@ -30,6 +30,20 @@ function resourceTool(name: string, title: string, description: string, schema: 
   };
 }
 
+/**
+ * get_case_study's input, with its id mirrored into the `Mcp-Param-Case-Study` header (SEP-2243, `x-mcp-header`): a
+ * 2026-07-28 client sends it, so a gateway or a log sees which case study is read without parsing the body, and the SDK
+ * refuses a header that disagrees with the body (-32020).
+ */
+function caseStudyInputSchema(input: z.ZodType) {
+  const schema = jsonSchemaOf(input, "input");
+  const properties = schema.properties as Record<string, Record<string, unknown>>;
+  return { ...schema, properties: { ...properties, id: { ...properties.id, "x-mcp-header": caseStudyHeader } } };
+}
+
+/** The name after `Mcp-Param-` (an RFC 9110 token). */
+export const caseStudyHeader = "Case-Study";
+
 /** One read tool per public resource, plus one case study in full by id. */
 export function readTools(prebuilt: PrebuiltResources): Tool[] {
   const studio = prebuilt.site.name;
@@ -70,7 +84,7 @@ export function readTools(prebuilt: PrebuiltResources): Tool[] {
       name: "get_case_study",
       title: "One case study in full",
       description: `One case study of ${studio} in full, story included, by its id (list_case_studies lists the ids). Read-only; needs no token. The same JSON as GET /api/v1/case-studies/{id}.`,
-      inputSchema: jsonSchemaOf(caseStudyInput, "input"),
+      inputSchema: caseStudyInputSchema(caseStudyInput),
       outputSchema: jsonSchemaOf(caseStudyResourceSchema, "output"),
       annotations: { title: "One case study in full", ...readOnly },
       run: async (args) => {

@@ -1,26 +1,20 @@
 /**
- * The one list of MCP conformance checks that cannot pass against /mcp, by revision and scenario, each with why
+ * The one list of MCP conformance checks that cannot pass against /mcp, by revision and scenario, each with the reason
  * (tests/doors/mcp-conformance.test.ts; docs/decisions.md, "MCP conformance"). Every other check of every required and
  * not-scored server scenario must pass, and a listed check that passes fails the test too, so the list cannot go stale.
  *
- * - `fixture`: the check calls the suite's own diagnostic or fixture tools, resources or prompts (`test_simple_text`,
- *   `test://static-text`, `test_prompt_with_arguments`, ...), which only its reference server has: a server with tools
- *   of its own cannot have them.
- * - `stateless`: the check needs an `Mcp-Session-Id`, which /mcp never issues (stateless by design; sessions are
- *   optional in 2025-11-25). The suite itself reports these as not applicable (INFO) or as a warning, never a failure.
- * - `not offered`: an optional feature /mcp does not offer, whose check the suite skips or cannot exercise without it.
- *
- * Only `fixture` is a reason the project's rule for this list accepts outright; the other two are by design and are
- * kept apart so that they stay visible.
+ * The one reason a check may be here: it calls the suite's own diagnostic or fixture tools, resources or prompts
+ * (`test_simple_text`, `test://static-text`, `test_prompt_with_arguments`, ...), which only its reference server has: a
+ * server with tools of its own cannot have them.
  */
 export interface NotApplicable {
   checks: string[];
-  why: "fixture" | "stateless" | "not offered";
+  /** Which fixture the checks call, and what that means here. */
   reason: string;
 }
 
 /** A scenario whose every own check calls a fixture: its check of the same name (the suite's wire-schema check passes). */
-const fixture = (check: string, reason: string): NotApplicable[] => [{ checks: [check], why: "fixture", reason }];
+const fixture = (check: string, reason: string): NotApplicable[] => [{ checks: [check], reason }];
 
 /** Scenarios of both revisions that call the reference server's fixtures, with the check that fails for it. */
 const fixturesOfBoth: Record<string, NotApplicable[]> = {
@@ -67,25 +61,8 @@ export const notApplicable: Record<string, Record<string, NotApplicable[]>> = {
     "server-sse-polling": [
       {
         checks: ["outgoing-request", "incoming-response", "server-sse-content-type"],
-        why: "fixture",
         reason:
           "calls the fixture tool `test_reconnection`, which closes its event stream mid-call; /mcp answers the unknown tool in JSON, so the checks only report",
-      },
-      { checks: ["server-sse-polling-session"], why: "stateless", reason: "warns that the server issued no Mcp-Session-Id" },
-    ],
-    "server-session-lifecycle": [
-      {
-        checks: ["server-session-lifecycle-skipped"],
-        why: "stateless",
-        reason: "terminates a session with DELETE; without an Mcp-Session-Id the suite reports the scenario as not applicable (INFO)",
-      },
-    ],
-    "server-sse-multiple-streams": [
-      {
-        checks: ["server-sse-multiple-streams-session"],
-        why: "stateless",
-        reason:
-          "at 2025-11-25 it opens its streams inside a session; without an Mcp-Session-Id it warns and stops (at 2026-07-28 it passes)",
       },
     ],
   },
@@ -94,24 +71,15 @@ export const notApplicable: Record<string, Record<string, NotApplicable[]>> = {
     "server-stateless": [
       {
         checks: ["sep-2575-server-rejects-undeclared-capability", "sep-2575-missing-capability-http-400"],
-        why: "fixture",
         reason: "calls the diagnostic tool `test_missing_capability` (reported as not testable)",
       },
       {
         checks: ["sep-2575-http-server-no-independent-requests-on-stream"],
-        why: "fixture",
         reason: "calls the diagnostic tool `test_streaming_elicitation` (reported as not testable)",
       },
       {
         checks: ["sep-2575-server-no-log-without-loglevel"],
-        why: "fixture",
         reason: "calls the diagnostic tool `test_logging_tool` (reported as not testable)",
-      },
-      {
-        checks: ["sep-2575-server-sends-prompts-list-changed-on-subscription", "sep-2575-server-sends-tools-list-changed-on-subscription"],
-        why: "not offered",
-        reason:
-          "skipped by the suite: /mcp declares no listChanged (its lists change only with a deploy, and it holds no subscriptions/listen stream)",
       },
     ],
     "input-required-result-basic-elicitation": fixture(
@@ -151,20 +119,6 @@ export const notApplicable: Record<string, Record<string, NotApplicable[]>> = {
       "sep-2322-ignore-unexpected-params",
       "expects the fixture `test_input_required_result_elicitation` to take an answer sent without its requestState; submit_project_brief takes no answer without the state it handed out (it asks first)",
     ),
-    "http-custom-header-server-validation": [
-      {
-        checks: [
-          "sep-2243-server-no-xmcp-tool",
-          "sep-2243-server-decode-base64",
-          "sep-2243-server-validate-param-match",
-          "sep-2243-server-reject-invalid-param-chars",
-          "sep-2243-server-reject-param-mismatch",
-        ],
-        why: "not offered",
-        reason:
-          "needs a tool that mirrors an argument into an `Mcp-Param-*` header (`x-mcp-header`); no tool of ours does, so the suite reports every check as not testable",
-      },
-    ],
   },
 };
 

@@ -127,12 +127,16 @@ function parsed(body: string): unknown {
 }
 
 /**
- * The checks of a report that did not pass: every FAILURE, WARNING and SKIPPED, and, when no check of the scenario's
- * own succeeded (the suite's wire-schema check aside), its INFO checks too: a scenario that only reports is no pass.
+ * The checks of a report that did not pass: every FAILURE and WARNING (the suite fails a run on either), and, when no
+ * check of the scenario's own succeeded (the suite's wire-schema check aside), its SKIPPED and INFO checks too: a
+ * scenario that only skips or reports is no pass. A check the suite skips in a scenario that passes (an optional
+ * feature /mcp does not declare, such as listChanged) is the suite's own verdict and stands.
  */
 function notPassed(checks: Check[]): string[] {
   const nothingPassed = !checks.some((c) => c.id !== "wire-schema-valid" && c.status === "SUCCESS");
-  const failed = checks.filter((c) => ["FAILURE", "WARNING", "SKIPPED"].includes(c.status) || (nothingPassed && c.status === "INFO"));
+  const failed = checks.filter(
+    (c) => ["FAILURE", "WARNING"].includes(c.status) || (nothingPassed && ["SKIPPED", "INFO"].includes(c.status)),
+  );
   return [...new Set(failed.map((c) => c.id))].sort();
 }
 

@@ -150,6 +150,23 @@ describe.each(eras)("the HTTP layer, for a client $mode", ({ era }) => {
 describe("the 2025 era's wire", () => {
   const ping = (id: number, headers: Record<string, string> = {}) => mcpCall("ping", {}, id, headers);
 
+  it("answers initialize with a session id it keeps nowhere: a request may carry it or not, and DELETE is 405", async () => {
+    const init = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } };
+    const first = await d.mcp(mcpCall("initialize", init));
+    const session = first.headers.get("mcp-session-id");
+    expect(session).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await d.mcp(mcpCall("initialize", init))).headers.get("mcp-session-id")).not.toBe(session);
+    const carried: Record<string, string>[] = [{ "mcp-session-id": session! }, { "mcp-session-id": crypto.randomUUID() }, {}];
+    for (const headers of carried) {
+      const listed = await d.mcp(mcpCall("tools/list", {}, 2, headers));
+      expect(listed.status).toBe(200);
+      expect(listed.headers.get("mcp-session-id")).toBeNull();
+    }
+    const ended = await d.mcp({ method: "DELETE", headers: { "mcp-session-id": session! } });
+    expect(ended.status).toBe(405);
+    expect(ended.headers.get("allow")).toBe("POST");
+  });
+
   it("answers JSON when the client accepts only JSON, and an event stream when it prefers one", async () => {
     const only = await d.mcp(ping(1, { accept: "application/json" }));
     expect(only.status).toBe(200);
@@ -241,6 +258,33 @@ describe("2026-07-28 as the revision says", () => {
       cacheScope: "public",
       _meta: { "io.modelcontextprotocol/serverInfo": { name: "kestrel-studio-facts", version: "1.0.0" } },
     });
+  });
+
+  it("takes get_case_study's id in its Mcp-Param-Case-Study header too, as it is or in Base64, and refuses a header that disagrees (-32020)", async () => {
+    const [id] = Object.keys(d.resources.case_study_details);
+    const call = (headers: Record<string, string>, args: Record<string, unknown> = { id }) =>
+      d.mcp(rpc("modern", "tools/call", { name: "get_case_study", arguments: args }, 41, headers)).then(read);
+    const tools = (await read(await d.mcp(rpc("modern", "tools/list")))).body.result.tools as { name: string; inputSchema: any }[];
+    expect(tools.find((t) => t.name === "get_case_study")!.inputSchema.properties.id["x-mcp-header"]).toBe("Case-Study");
+    const b64 = (text: string) => `=?base64?${Buffer.from(text).toString("base64")}?=`;
+    for (const header of [id!, b64(id!)]) {
+      const { status, body } = await call({ "mcp-param-case-study": header });
+      expect(status, header).toBe(200);
+      expect(body.result.structuredContent).toMatchObject({ id });
+    }
+    const refused = (detail: RegExp) => ({
+      status: 400,
+      body: { id: 41, error: { code: -32020, message: expect.stringMatching(detail) } },
+    });
+    expect(await call({})).toMatchObject(refused(/missing/));
+    expect(await call({ "mcp-param-case-study": "another-study" })).toMatchObject(refused(/does not match/));
+    const unpadded = b64(id!).replace(/=+\?=$/, "?=");
+    for (const bad of ["=?base64?SGVsbG8?=", "=?base64?SGVs!!!bG8=?=", "=?base64?/w==?=", ...(unpadded === b64(id!) ? [] : [unpadded])])
+      expect(await call({ "mcp-param-case-study": bad }), bad).toMatchObject(refused(/Base64/));
+    // A header for an argument the body does not send says something else than the body.
+    expect(await call({ "mcp-param-case-study": id! }, {})).toMatchObject(refused(/does not match/));
+    // The 2025 era has no such headers: its calls are not checked.
+    expect((await d.mcp(mcpCall("tools/call", { name: "get_case_study", arguments: { id } }))).status).toBe(200);
   });
 
   it("puts resultType and serverInfo on every result, and cache hints on the lists (an hour) and resources (a minute)", async () => {

@@ -73,6 +73,7 @@ function door(limiter: Limiter) {
       },
     },
     createServer: (era) => (servers.push(1), mcpServerFrom(parts, era)),
+    tools: parts.listed,
     card: {},
     log: () => {},
   });
