@@ -22,6 +22,7 @@ import { maxA2ABodyBytes } from "./constants.ts";
 import { a2aErrors, a2aRestErrors, protocolError, restProtocolError, type A2AProtocolError } from "./errors.ts";
 import { jsonRpcResponseType } from "./media-type.ts";
 import type { SdkRest } from "./rest-bridge.ts";
+import { restOperation } from "./rest-routes.ts";
 import { chooseSkill, viewOfJson, type Route } from "./route.ts";
 
 export interface A2AHandlerOptions {
@@ -118,9 +119,10 @@ export function createA2AHandler({ baseUrl, card, requestHandler, verifier, limi
       : needsToken
         ? requireToken(c, { ...where, scopes: brief ? ["svc:brief"] : [] })
         : refuseInvalidToken(c, where);
-    const user = caller && new AuthenticatedCaller(caller);
-    // Every message to the brief skill stores a task, valid or not: each counts against the caller's grant.
-    if (brief && limiter && user) await countAlso(limiter, "a2a-briefs", c, user.grantId);
+    const user = caller && new AuthenticatedCaller({ ...caller, address: c.env.ip });
+    // Every message to the brief skill stores a task, valid or not: each counts against the caller's grant, and against
+    // its address's ceiling for every grant together.
+    if (brief && limiter && user) await countAlso(limiter, "a2a-briefs", c, { grant: user.grantId, ceiling: "a2a-briefs-per-address" });
 
     const context = new ServerCallContext({ user: user ?? new UnauthenticatedUser(), requestedVersion: version });
     if (route) decideRoute(context, route);
@@ -166,15 +168,14 @@ export function createA2AHandler({ baseUrl, card, requestHandler, verifier, limi
   for (const gate of gates) rest.use(gate);
   let sdkRest: Promise<SdkRest> | undefined;
   rest.on(["GET", "POST"], `${a2aRestPath}/*`, async (c) => {
-    // Sends carry a SendMessageRequest; a cancel may carry nothing.
+    const operation = restOperation(c.req.method, new URL(c.req.url).pathname);
+    if (!operation)
+      throw new Refusal("not_found", { detail: `${c.req.method} ${c.req.path} is not an operation of A2A's HTTP+JSON binding.` });
+    const sends = operation === "send";
+    // Sends carry a SendMessageRequest; the other POSTs (a cancel, a subscription) may carry nothing.
     const body =
       c.req.method === "POST"
-        ? await readJson(c.req.raw, {
-            limit: maxA2ABodyBytes,
-            wrongType: "unsupported_media_type",
-            untypedIsJson: true,
-            optional: c.req.path.endsWith(":cancel"),
-          })
+        ? await readJson(c.req.raw, { limit: maxA2ABodyBytes, wrongType: "unsupported_media_type", untypedIsJson: true, optional: !sends })
         : undefined;
     const version = requestedVersion(c);
     try {
@@ -182,11 +183,9 @@ export function createA2AHandler({ baseUrl, card, requestHandler, verifier, limi
     } catch {
       return restProtocolError("version_not_supported", `A2A-Version ${version} is not served on HTTP+JSON; send A2A-Version: 1.0.`);
     }
-    const sends = c.req.method === "POST" && /\/message:(send|stream)$/.test(c.req.path);
     if (sends && (typeof body !== "object" || body === null || Array.isArray(body)))
       return restProtocolError("invalid_params", "The body must be a SendMessageRequest object with a message.");
-    const lists = c.req.method === "GET" && c.req.path === `${a2aRestPath}/tasks`;
-    const admitted = await admit(c, version, sends ? ((body as { message?: unknown }).message ?? null) : undefined, lists);
+    const admitted = await admit(c, version, sends ? ((body as { message?: unknown }).message ?? null) : undefined, operation === "list");
     if ("refused" in admitted) return restProtocolError(admitted.refused, admitted.message);
     // Express and the SDK's REST handler load with the first REST call: a JSON-RPC instance never pays for them.
     sdkRest ??= import("./rest-bridge.ts").then(({ sdkRestHandler }) => sdkRestHandler(requestHandler, a2aRestPath));

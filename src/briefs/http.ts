@@ -4,6 +4,7 @@ import type { Handler } from "../http/context.ts";
 import { door, handlerOf } from "../http/door.ts";
 import { problemJson } from "../http/formats.ts";
 import { Refusal } from "../http/refusal.ts";
+import { briefsPath } from "../paths.ts";
 import { maxBriefBytes } from "./limits.ts";
 import { fileBrief, type PipelineDeps } from "./pipeline.ts";
 import { outcomeOf } from "./receipt.ts";
@@ -22,12 +23,22 @@ const noStore = { "Cache-Control": "no-store" };
 export function createBriefsHandler({ baseUrl, verifier, pipeline, responseTime }: BriefsHandlerDeps): Handler {
   const app = door(problemJson(baseUrl));
   app.use(identify(verifier));
-  app.post("*", async (c) => {
+  // Its own path exactly: the platform may route another spelling here (netlify dev matches paths in any case), which the
+  // /api gateway, matching exactly, never counted.
+  app.post(briefsPath, async (c) => {
     const caller = requireToken(c, { baseUrl, resource: "origin", scopes: ["svc:brief"] });
     const body = jsonObject(await readJson(c.req.raw, { limit: maxBriefBytes, wrongType: "invalid_json" }));
     const idempotencyKey = c.req.header("idempotency-key");
     const waitUntil = (work: Promise<unknown>) => c.env.waitUntil(work);
-    const filing = { body, channel: "rest", clientId: caller.clientId, owner: caller.grantId, idempotencyKey, waitUntil } as const;
+    const filing = {
+      body,
+      channel: "rest",
+      clientId: caller.clientId,
+      owner: caller.grantId,
+      address: c.env.ip,
+      idempotencyKey,
+      waitUntil,
+    } as const;
     const result = await fileBrief(filing, pipeline);
     const outcome = outcomeOf(result, { studio: pipeline.studio, responseTime });
     if (outcome instanceof Refusal) throw outcome;

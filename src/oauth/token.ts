@@ -35,12 +35,14 @@ export function createTokenHandler(options: OAuthServerOptions) {
 
   async function clientCredentials({ values, repeated }: Form, { count, charge }: TokenQuota) {
     const client = await authenticated(values, count);
-    const grantId = clientGrantId(client.client_id);
-    // The client proved itself: the request is its grant's, whatever follows.
-    await charge(grantId);
+    // A public client passes authenticated() with its bare client_id, which anyone knows: it is never allowed this grant,
+    // and its request, like any that proves nothing, stays the address's.
     if (!client.grant_types.includes("client_credentials")) {
       throw new OAuthError("unauthorized_client", "This client is not registered for the client_credentials grant.");
     }
+    // The client proved itself (its secret or its key): the request is its grant's, whatever follows.
+    const grantId = clientGrantId(client.client_id);
+    await charge(grantId);
     const grant = {
       clientId: client.client_id,
       grantId,

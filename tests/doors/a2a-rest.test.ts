@@ -53,6 +53,34 @@ describe("HTTP+JSON reads", () => {
 });
 
 describe("HTTP+JSON refusals, in the AIP-193 shape", () => {
+  it("answers only the binding's own routes as written: any other spelling is not_found before the SDK's router sees it", async () => {
+    const brief = JSON.stringify({ message: userMessage([{ data: freshBrief() }], { skillId: "svc-project-brief" }) });
+    const sent = (path: string) =>
+      d.a2a({ method: "POST", headers: { ...v1, "content-type": "application/json" }, body: brief }, d.nextIp(), path);
+    // Express would take each of these as SendMessage (or ListTasks): a trailing slash, another case, an encoded colon,
+    // an empty segment, a slash too many.
+    for (const path of [
+      "/a2a/v1/rest/message:send/",
+      "/a2a/v1/rest/t/message:send/",
+      "/a2a/v1/rest/MESSAGE:SEND",
+      "/a2a/v1/rest/message%3Asend",
+      "/a2a/v1/rest//message:send",
+    ]) {
+      const res = await sent(path);
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get("content-type"), path).toMatch(/^application\/(a2a\+)?json/);
+      expect(await errorOf(res), path).toMatchObject({ code: 404, status: "NOT_FOUND" });
+    }
+    for (const path of ["/a2a/v1/rest/tasks/", "/a2a/v1/rest/TASKS", "/a2a/v1/rest/tasks/%zz", "/a2a/v1/rest/tasks/%00%ff"]) {
+      const res = await d.a2a({ headers: v1 }, d.nextIp(), path);
+      expect(res.status, path).toBe(404);
+      expect(await errorOf(res), path).toMatchObject({ code: 404, status: "NOT_FOUND" });
+    }
+    // Under a tenant segment a route is the same route, behind the same gate: an anonymous brief is asked for a token.
+    expect((await sent("/a2a/v1/rest/t/message:send")).status).toBe(401);
+    expect((await d.a2a({ headers: v1 }, d.nextIp(), "/a2a/v1/rest/t/tasks")).status).toBe(401);
+  });
+
   it("asks for a token with svc:brief: 401 and 403 with the same challenges as JSON-RPC", async () => {
     const brief = userMessage([{ data: freshBrief() }]);
     const anonymous = await send(brief);

@@ -148,6 +148,17 @@ describe("per-address limits on the OAuth endpoints", () => {
     expect((await d.oauth("/oauth/token", form({ ...body, client_secret: "fds_wrong" }), egress)).status).toBe(429);
   });
 
+  it("counts client_credentials for a public client (anyone knows its client_id) against the address, never a grant", async () => {
+    clock.toNextWindow(60);
+    const ip = d.nextIp();
+    const body = { grant_type: "client_credentials", client_id: clientId, scope: "svc:read" };
+    const refused = await d.oauth("/oauth/token", form(body), ip);
+    expect(await refused.json()).toMatchObject({ error: "unauthorized_client" });
+    expect(refused.headers.get("ratelimit-policy")).toBe('"oauth-token";q=60;w=60');
+    expect(refused.headers.get("ratelimit")).toMatch(/^"oauth-token";r=59;t=\d+$/);
+    expect(await store.keys(`rl:grants-per-address:${ip}:*`)).toEqual([]);
+  });
+
   it("throttles GET /oauth/authorize with a 429 page, never a redirect to the unverified redirect URI", async () => {
     clock.toNextWindow(60);
     const ip = d.nextIp();

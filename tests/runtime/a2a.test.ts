@@ -156,6 +156,20 @@ describe("the brief's refusals", () => {
   });
 });
 
+describe("the HTTP+JSON binding's routes", () => {
+  it("answers another spelling of a route (a trailing slash, another case) not_found as google.rpc.Status, never through the gate's side door", async () => {
+    for (const path of ["/a2a/v1/rest/message:send/", "/a2a/v1/rest/Message:Send"]) {
+      const res = await fetch(`${base}${path}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "A2A-Version": "1.0" },
+        body: JSON.stringify({ message: { messageId: "m", role: "ROLE_USER", parts: [{ data: freshBrief() }] } }),
+      });
+      expect(res.status, path).toBe(404);
+      expect(await res.json(), path).toMatchObject({ error: { code: 404, status: "NOT_FOUND" } });
+    }
+  });
+});
+
 describe("briefs filed end to end", () => {
   const filed: Task[] = [];
   it.each(bindings.map(([name, binding], i) => [name, binding, i] as const))(

@@ -40,6 +40,23 @@ const runDeliveryJob = async () => {
 const problem = async (res: Response) =>
   (await res.json()) as { code: string; status: number; instance: string; errors?: { field: string; code: string }[] };
 
+describe("the one path", () => {
+  it("files nothing at another spelling of /api/v1/briefs, which the /api gateway would not count: not_found", async () => {
+    const leads = await store.zcard("leads");
+    for (const path of ["/API/v1/briefs", "/Api/V1/Briefs", "/api/v1/BRIEFS"]) {
+      const res = await fetch(`${base}${path}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+        body: JSON.stringify(freshBrief()),
+      });
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get("content-type"), path).toBe("application/problem+json");
+      expect((await problem(res)).code, path).toBe("not_found");
+    }
+    expect(await store.zcard("leads")).toBe(leads);
+  });
+});
+
 describe("authentication", () => {
   it("refuses a request without a token as invalid_token, with a challenge that starts the OAuth flow", async () => {
     const res = await post(freshBrief(), {}, null);

@@ -115,6 +115,23 @@ describe("machine clients get a token and file a dry_run brief through /mcp", ()
 });
 
 describe("per-address limits through the local runtime", () => {
+  it("counts client_credentials asked for by a public client (whose client_id anyone knows) against the address", async () => {
+    for (const key of await store.keys("rl:oauth-token:*")) await store.del(key);
+    const { client_id } = await register(as, {
+      client_name: "Public",
+      redirect_uris: ["http://127.0.0.1/callback"],
+      token_endpoint_auth_method: "none",
+    });
+    const res = await fetch(as.token_endpoint!, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ grant_type: "client_credentials", client_id, scope: "svc:brief" }),
+    });
+    expect(await res.json()).toMatchObject({ error: "unauthorized_client" });
+    expect(res.headers.get("ratelimit-policy")).toBe('"oauth-token";q=60;w=60');
+    expect(await countedFor(store, "oauth-token", localClient)).toBe(1);
+  });
+
   it("counts a refused consent POST once, though netlify dev retries its 403 at /oauth/authorize.html", async () => {
     // Every request here comes from 127.0.0.1: the test starts from a fresh window (tests/doors/oauth-limits.test.ts has the limits).
     const counters = await store.keys("rl:oauth:*");
