@@ -9,10 +9,13 @@ export class AuthenticatedCaller implements User {
   readonly clientId: string;
   readonly grantId: string;
   readonly scopes: readonly string[];
-  constructor({ clientId, grantId, scopes }: { clientId: string; grantId: string; scopes: readonly string[] }) {
+  /** The client address the call came from (a brief counts against its ceiling). */
+  readonly address: string;
+  constructor({ clientId, grantId, scopes, address }: { clientId: string; grantId: string; scopes: readonly string[]; address: string }) {
     this.clientId = clientId;
     this.grantId = grantId;
     this.scopes = scopes;
+    this.address = address;
   }
   get isAuthenticated() {
     return true;

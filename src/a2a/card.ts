@@ -32,7 +32,7 @@ export function agentCard(baseUrl: string, prebuilt: Pick<PrebuiltResources, "of
     description:
       `Public facts about ${studio}, a web-development studio (company, offers in USD, case studies, pages, contact: the same ` +
       `JSON as ${url(apiBase)}), and filing a project brief that a person answers by e-mail. Reads need no token; the ` +
-      `brief needs an OAuth access token with the scope svc:brief. With a token, ListTasks lists the tasks your own client made (never another's).` +
+      `brief needs an OAuth access token with the scope svc:brief. With a token, ListTasks lists the tasks made with your grant, the person's approval of your client (never another person's, even through the same client).` +
       (prebuilt.site.sample_content ? " The facts are sample content about a fictional studio." : ""),
     // JSON-RPC first (1.0, then 0.3 through the SDK's compatibility layer); HTTP+JSON speaks 1.0 only.
     supportedInterfaces: [

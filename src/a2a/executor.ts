@@ -115,6 +115,7 @@ export function createAgentExecutor({ prebuilt, pipeline }: ExecutorDeps): Agent
         channel: "a2a",
         clientId: user.clientId,
         owner: user.grantId,
+        address: user.address,
         waitUntil: waitUntilOf(context.context),
       } as const;
       result = await fileBrief(filing, pipeline());

@@ -24,6 +24,8 @@ export interface FilingRequest {
    * and the brief quota are the owner's, never the client's, which other people can also get tokens for.
    */
   owner: string;
+  /** The client address the brief came from: every owner's briefs from one address together have a ceiling. */
+  address: string;
   /** As the client sent it (REST: the Idempotency-Key header; MCP: idempotency_key); validated here, once. */
   idempotencyKey?: unknown;
   /**
@@ -43,7 +45,7 @@ export type FilingResult =
   | { kind: "dry_run"; brief: Brief }
   | { kind: "quota_exceeded"; quota: QuotaResult }
   | { kind: "idempotency_conflict" }
-  | { kind: "filed"; lead: Lead; quota?: QuotaResult }
+  | { kind: "filed"; lead: Lead }
   | { kind: "already_filed"; lead: Lead; reason: "idempotency_key" | "repeat" };
 
 const sha256 = async (text: string) =>
@@ -66,7 +68,8 @@ const personOf = (brief: Brief) => sha256(`${brief.work_email.toLowerCase()}\n${
 
 /**
  * Filing a brief, once, for every channel (REST, MCP, A2A, the contact form): validate and normalise, stop for a
- * dry run, honour an Idempotency-Key, collapse an owner's exact repeat, count the owner's quota, record the lead
+ * dry run, honour an Idempotency-Key, collapse an owner's exact repeat, count the owner's quota (and its address's
+ * ceiling for every owner together), record the lead
  * durably, and only then try the e-mail (in the background; the retry job owns failures).
  *
  * Everything that can answer with an earlier lead is keyed by the owner, so no answer ever carries another person's
@@ -114,8 +117,9 @@ async function record(
   // An exact repeat by the same owner costs no quota; the claim after the quota settles concurrent repeats.
   const earlier = await collapse(await store.repeatLead(r.owner, r.print));
   if (earlier) return earlier;
-  const quota = await deps.limiter.consume("briefs-per-grant", r.owner);
-  if (!quota.allowed) return { kind: "quota_exceeded", quota };
+  const counted = await deps.limiter.consumeGrant("briefs-per-grant", r.owner, "briefs-per-address", r.address);
+  const refused = counted.find((quota) => !quota.allowed);
+  if (refused) return { kind: "quota_exceeded", quota: refused };
   const concurrent = await collapse(await store.claimRepeat(r.owner, r.print, r.leadId));
   if (concurrent) return concurrent;
 
@@ -141,7 +145,7 @@ async function record(
   );
   if (r.waitUntil) r.waitUntil(first);
   else await first;
-  return { kind: "filed", lead: { ...lead, delivery }, quota };
+  return { kind: "filed", lead: { ...lead, delivery } };
 }
 
 /** A lead claimed by a concurrent request appears within moments; waits briefly for it. */

@@ -76,7 +76,7 @@ export function outcomeOf(result: FilingResult, wording: ReceiptWording): Accept
       return new Refusal("idempotency_key_reused");
     case "quota_exceeded":
       return new Refusal("brief_quota_exceeded", {
-        detail: `This client has filed its ${result.quota.limit} briefs for now; retry in ${Math.max(1, result.quota.resetSeconds)} seconds.`,
+        detail: `${result.quota.policy === "briefs-per-address" ? "Briefs from this address, every grant together, have reached" : "This grant has filed"} its ${result.quota.limit} briefs for now; retry in ${Math.max(1, result.quota.resetSeconds)} seconds.`,
         headers: quotaHeaders(result.quota),
       });
     default:

@@ -65,7 +65,7 @@ export function createContactHandler({ baseUrl, shell, fields, pipeline, limiter
         return confirmation(values.full_name ?? "", values.work_email ?? "", undefined);
       }
       const body = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== ""));
-      result = await fileBrief({ body, channel: "form", clientId: `form:${ip}`, owner: `form:${ip}`, waitUntil }, pipeline);
+      result = await fileBrief({ body, channel: "form", clientId: `form:${ip}`, owner: `form:${ip}`, address: ip, waitUntil }, pipeline);
     } catch (error) {
       // The quota store or the lead store failed (they are one Upstash database): nothing was recorded.
       log(`contact form: the store failed, nothing recorded: ${String(error)}`);

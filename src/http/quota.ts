@@ -113,14 +113,21 @@ export function quotaOnceIdentified(
 
 /**
  * Counts one more policy for this request inside a door (a metadata document fetch, a brief message), for the client's
- * IP or another subject; throws past its limit, and the response reports it beside the door's own quota.
+ * IP, or for a grant and, with `ceiling`, that policy for the client's IP (all grants together), in one command; throws
+ * past a limit, and the response reports it beside the door's own quota.
  */
-export async function countAlso(limiter: Limiter, policy: PolicyName, c: DoorContext, subject = c.env.ip): Promise<QuotaResult> {
-  const result = await limiter.consume(policy, subject);
-  c.set("alsoCounted", [...(c.get("alsoCounted") ?? []), result]);
-  if (!result.allowed)
-    throw new Refusal("rate_limited", { detail: exhausted(result), resolution: waitFor(result), headers: quotaHeaders(result) });
-  return result;
+export async function countAlso(
+  limiter: Limiter,
+  policy: PolicyName,
+  c: DoorContext,
+  { grant, ceiling }: { grant?: string; ceiling?: PolicyName } = {},
+): Promise<void> {
+  const results =
+    grant && ceiling ? await limiter.consumeGrant(policy, grant, ceiling, c.env.ip) : [await limiter.consume(policy, grant ?? c.env.ip)];
+  c.set("alsoCounted", [...(c.get("alsoCounted") ?? []), ...results]);
+  const refused = results.find((r) => !r.allowed);
+  if (refused)
+    throw new Refusal("rate_limited", { detail: exhausted(refused), resolution: waitFor(refused), headers: quotaHeaders(refused) });
 }
 
 const waitFor = (r: QuotaResult) =>

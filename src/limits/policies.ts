@@ -37,6 +37,13 @@ export const policies = {
       "Briefs filed (not dry runs) through REST, MCP or A2A with one grant's tokens, or through the contact form from one IP address",
     partition: "grant, or client IP for the contact form",
   },
+  "briefs-per-address": {
+    quota: 100,
+    windowSeconds: 3600,
+    appliesTo:
+      "Briefs filed (not dry runs) from one IP address, every grant together: grants cost nothing but a consent form, so this bounds the leads one address can make, far above what a hosted client's egress address files for one studio (a brief its own grant already refuses does not count)",
+    partition: "client IP",
+  },
   "contact-form": {
     quota: 20,
     windowSeconds: 3600,
@@ -69,6 +76,13 @@ export const policies = {
     windowSeconds: 3600,
     appliesTo: "Messages to the A2A brief skill (svc-project-brief), valid or not, with one grant's tokens: each one stores a task",
     partition: "grant",
+  },
+  "a2a-briefs-per-address": {
+    quota: 300,
+    windowSeconds: 3600,
+    appliesTo:
+      "Messages to the A2A brief skill from one IP address, every grant together (each stores a task): the same bound on grants farmed from one address (a message its own grant already refuses does not count)",
+    partition: "client IP",
   },
   "oauth-register": {
     quota: 10,

@@ -176,7 +176,14 @@ export function briefTool(filing: BriefFiling): Tool {
       const { idempotency_key: idempotencyKey, ...body } = args;
       const file = async (body: Record<string, unknown>): Promise<Filing> => {
         try {
-          return await filing.file({ body, clientId: caller.clientId, owner: caller.grantId, idempotencyKey, waitUntil: caller.waitUntil });
+          return await filing.file({
+            body,
+            clientId: caller.clientId,
+            owner: caller.grantId,
+            address: caller.address,
+            idempotencyKey,
+            waitUntil: caller.waitUntil,
+          });
         } catch (error) {
           console.error(`MCP brief not accepted, the lead store failed: ${String(error)}`);
           return { kind: "store_unavailable" };

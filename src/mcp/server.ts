@@ -56,6 +56,7 @@ const callerOf = (auth: AuthInfo | undefined): Caller | undefined =>
   auth && {
     clientId: auth.clientId,
     grantId: auth.extra?.grantId as string,
+    address: auth.extra?.address as string,
     scopes: auth.scopes,
     waitUntil: auth.extra?.waitUntil as Caller["waitUntil"],
   };

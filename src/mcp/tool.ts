@@ -16,6 +16,8 @@ export interface Caller {
   clientId: string;
   /** The grant the token belongs to: the brief's Idempotency-Key, repeats and quota, and the request state, are its. */
   grantId: string;
+  /** The client address the call came from. */
+  address: string;
   scopes: string[];
   waitUntil?: (work: Promise<unknown>) => void;
 }

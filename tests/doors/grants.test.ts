@@ -150,6 +150,40 @@ describe("tokens issued before grants existed", () => {
 });
 
 describe("limits count who is really calling", () => {
+  it("bounds briefs from one address, every grant together: grants farmed there cannot file without end", async () => {
+    clock.toNextWindow(3600);
+    const farm = d.nextIp();
+    const file = (token: string, ip = farm) => d.api("/api/v1/briefs", json(freshBrief(), { authorization: `Bearer ${token}` }), ip);
+    expect((await file(await d.token("svc:brief"))).status).toBe(201);
+    const [ceiling] = await store.keys(`rl:briefs-per-address:${farm}:*`);
+    await store.set(ceiling!, policies["briefs-per-address"].quota, { keepTtl: true });
+    const refused = await file(await d.token("svc:brief"));
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({ code: "brief_quota_exceeded", detail: expect.stringMatching(/every grant together/) });
+    expect(refused.headers.get("ratelimit-policy")).toContain('"briefs-per-address";q=100;w=3600');
+    // Another address's people are not held by it.
+    expect((await file(await d.token("svc:brief"), d.nextIp())).status).toBe(201);
+    // The A2A brief skill's messages likewise.
+    const message = json(
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "SendMessage",
+        params: { message: { messageId: "m", role: "ROLE_USER", parts: [{ data: {} }], metadata: { skillId: "svc-project-brief" } } },
+      },
+      { "a2a-version": "1.0" },
+    );
+    const send = async (ip: string) =>
+      d.a2a({ ...message, headers: { ...(message.headers as object), authorization: `Bearer ${await d.token("svc:brief")}` } }, ip);
+    expect((await send(farm)).status).toBe(200);
+    const [messages] = await store.keys(`rl:a2a-briefs-per-address:${farm}:*`);
+    await store.set(messages!, policies["a2a-briefs-per-address"].quota, { keepTtl: true });
+    const held = await send(farm);
+    expect(held.status).toBe(429);
+    expect(held.headers.get("ratelimit-policy")).toContain('"a2a-briefs-per-address";q=300;w=3600');
+    expect((await send(d.nextIp())).status).toBe(200);
+  });
+
   const tools = (token?: string) => mcpCall("tools/list", {}, 1, token ? { authorization: `Bearer ${token}` } : {});
 
   it("counts a valid token's requests against its grant and the address's ceiling, anything else against the address", async () => {

@@ -27,7 +27,9 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 
 /** A call by the grant `grantId` (the owner of what it stores), or an anonymous one. */
 const as = (grantId?: string) =>
-  new ServerCallContext({ user: grantId ? new AuthenticatedCaller({ clientId: "client-1", grantId, scopes: ["svc:brief"] }) : undefined });
+  new ServerCallContext({
+    user: grantId ? new AuthenticatedCaller({ clientId: "client-1", grantId, scopes: ["svc:brief"], address: "198.51.100.7" }) : undefined,
+  });
 const t0 = Date.parse("2026-11-23T10:00:00.000Z");
 const at = (ms: number) => new Date(ms).toISOString();
 

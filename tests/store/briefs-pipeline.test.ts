@@ -45,7 +45,7 @@ describe.each(stores)("filing a brief (%s)", (_name, start) => {
     postmark.sent.length = 0;
   });
   /** A person filing through their own grant of a client (a new client unless one is given). */
-  const person = (clientId = `client-${randomUUID()}`) => ({ clientId, owner: consentGrantId() });
+  const person = (clientId = `client-${randomUUID()}`, address = "198.51.100.7") => ({ clientId, owner: consentGrantId(), address });
 
   it("records the lead, then e-mails it once with every field escaped", async () => {
     const body = freshBrief({ message: "<img src=x onerror=alert(1)> & more", current_website: "https://engines.example/?a=1&b=2" });
@@ -153,7 +153,13 @@ describe("the local outbox (no Postmark configured)", () => {
       const deps = pipelineDeps(store, outboxMailer(outbox));
       const lead = filed(
         await fileBrief(
-          { body: freshBrief({ full_name: "Zoë Ø" }), channel: "form", clientId: "form:127.0.0.1", owner: "form:127.0.0.1" },
+          {
+            body: freshBrief({ full_name: "Zoë Ø" }),
+            channel: "form",
+            clientId: "form:127.0.0.1",
+            owner: "form:127.0.0.1",
+            address: "127.0.0.1",
+          },
           deps,
         ),
       );

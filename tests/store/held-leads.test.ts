@@ -39,7 +39,10 @@ describe.each(stores)("the day's e-mail limit (%s)", (_name, start) => {
   const deps = (overrides: Partial<PipelineDeps> = {}) =>
     pipelineDeps(store, standInMailer(postmark), { now: () => clock, dailyEmailLimit: 2, ...overrides });
   const file = (d: PipelineDeps, extra: Record<string, unknown> = {}) =>
-    fileBrief({ body: freshBrief(extra), channel: "rest", clientId: `client-${randomUUID()}`, owner: consentGrantId() }, d);
+    fileBrief(
+      { body: freshBrief(extra), channel: "rest", clientId: `client-${randomUUID()}`, owner: consentGrantId(), address: "198.51.100.7" },
+      d,
+    );
   const leadMails = (id: string) => postmark.sent.filter((m) => (m.body.Metadata as { lead_id?: string }).lead_id === id);
   const alerts = () => postmark.sent.filter((m) => m.body.Tag === "leads-held");
   const stored = async (id: string) => (await redis.get<Lead>(`lead:${id}`))!.delivery.state;

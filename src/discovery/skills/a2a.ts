@@ -18,7 +18,7 @@ export function a2aSkill(site: Site): Skill {
   });
   return {
     name: `${skillPrefix(site)}-a2a`,
-    description: `Talk to ${site.company.name}'s A2A agent at ${url(a2aPath)} (A2A 1.0 JSON-RPC, 0.3 too; HTTP+JSON at ${url(a2aRestPath)}) to get its services, offers, case studies and contact details as data parts, to file a project brief with the ${briefSkillId} skill, and to list the briefs your client filed. Use from an A2A client.`,
+    description: `Talk to ${site.company.name}'s A2A agent at ${url(a2aPath)} (A2A 1.0 JSON-RPC, 0.3 too; HTTP+JSON at ${url(a2aRestPath)}) to get its services, offers, case studies and contact details as data parts, to file a project brief with the ${briefSkillId} skill, and to list the briefs filed with your grant. Use from an A2A client.`,
     body: `# ${site.company.name} over A2A
 
 The agent card is at ${url(agentCardPath)} (signed with a key from ${url(oauthPaths.jwks)}). The agent speaks the JSON-RPC binding at ${url(a2aPath)}; send \`A2A-Version: 1.0\` (without it, the 0.3 method names apply). It also speaks A2A 1.0's HTTP+JSON (REST) binding at ${url(a2aRestPath)} (\`POST ${url(a2aRestPath)}/message:send\`, \`GET ${url(a2aRestPath)}/tasks/{id}\`; send \`A2A-Version: 1.0\`), with errors as google.rpc.Status bodies; both accept \`application/a2a+json\` or \`application/json\`.
