@@ -71,7 +71,7 @@ export default async function mcpBench() {
       verifier: createAccessTokenVerifier({ baseUrl, jwks: keys.publicJwks }),
       createServer: (era) => mcpServerFrom(parts, era),
       tools: parts.listed,
-    card: {},
+      card: {},
     });
     type Message = { body: object; headers: Record<string, string> };
     const request = ({ body, headers }: Message) =>

@@ -191,9 +191,10 @@ describe("bounded storage", () => {
     const auth = { authorization: `Bearer ${await agent.token("svc:brief")}` };
     await agent.redis.del(...(await agent.redis.keys("rl:a2a-briefs:*")), "none");
     const first = await call(send([{ data: { full_name: "Ada" } }], { skillId: "svc-project-brief" }), auth);
-    // Each answer reports every quota it counted: the door's for the grant, the address's ceiling, the grant's brief messages.
+    // Each answer reports every quota it counted: the door's for the grant and its address's ceiling, then the grant's brief
+    // messages and their address's ceiling.
     expect(first.res.headers.get("ratelimit-policy")).toBe(
-      `"a2a";q=${policies.a2a.quota};w=60, "grants-per-address";q=3000;w=60, "a2a-briefs";q=30;w=3600`,
+      `"a2a";q=${policies.a2a.quota};w=60, "grants-per-address";q=3000;w=60, "a2a-briefs";q=30;w=3600, "a2a-briefs-per-address";q=300;w=3600`,
     );
     expect(first.res.headers.get("ratelimit")).toMatch(/"a2a-briefs";r=29;t=\d+/);
     for (let i = 1; i < 30; i++) await call(send([{ data: { full_name: "Ada" } }], { skillId: "svc-project-brief" }), auth);

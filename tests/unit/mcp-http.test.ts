@@ -52,12 +52,14 @@ describe("allowed origins", () => {
 });
 
 describe("JSON-RPC error numbers", () => {
-  it("are JSON-RPC's own where it defines the condition, else ours, never one the MCP SDK answers with", () => {
+  it("are JSON-RPC's own where it defines the condition, MCP's own for the same meaning, else ours, never another of the MCP SDK's", () => {
     // The SDK's numbers, and SEP-2243's header mismatch (-32020), which the SDK answers but does not list there.
     const sdk = new Set([...Object.values(ProtocolErrorCode).filter((v) => typeof v === "number"), -32020]);
     const jsonRpc = new Map([
       [-32700, "invalid_json"],
       [-32600, "invalid_request"],
+      // MCP's header mismatch (SEP-2243), for the same condition the SDK answers it for.
+      [-32020, "header_mismatch"],
     ]);
     for (const [name, condition] of Object.entries(conditions)) {
       const rpc = condition.rpc;
