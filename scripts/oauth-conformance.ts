@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { freePort } from "./lib/free-port.ts";
-import { runAuthorization } from "./lib/oauth-conformance.ts";
+import { registerRunnerClient, runAuthorization } from "./lib/oauth-conformance.ts";
 import { startIsolatedRuntime } from "./runtime/isolated.ts";
 
 /**
@@ -43,18 +43,7 @@ try {
   const results: [string, number][] = [];
 
   const dcrPort = await freePort();
-  const registered = await fetch(`${base}/oauth/register`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      client_name: "MCP conformance (registered)",
-      application_type: "native",
-      redirect_uris: [`http://127.0.0.1:${dcrPort}/callback`],
-      token_endpoint_auth_method: "none",
-    }),
-  });
-  if (registered.status !== 201) throw new Error(`registration failed: ${registered.status} ${await registered.text()}`);
-  const { client_id } = (await registered.json()) as { client_id: string };
+  const client_id = await registerRunnerClient(base, dcrPort);
   console.log(`\n[oauth-conformance] dynamically registered client ${client_id}\n`);
   results.push(["registered client (DCR)", (await run(client_id, dcrPort)).exitCode]);
 

@@ -81,3 +81,19 @@ export async function runAuthorization({
     await rm(out, { recursive: true, force: true });
   }
 }
+
+/** A native public client registered at `base` for the runner's loopback callback on `port`: its client_id. */
+export async function registerRunnerClient(base: string, port: number): Promise<string> {
+  const registered = await fetch(`${base}/oauth/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      client_name: "MCP conformance (registered)",
+      application_type: "native",
+      redirect_uris: [`http://127.0.0.1:${port}/callback`],
+      token_endpoint_auth_method: "none",
+    }),
+  });
+  if (registered.status !== 201) throw new Error(`registration failed: ${registered.status} ${await registered.text()}`);
+  return ((await registered.json()) as { client_id: string }).client_id;
+}

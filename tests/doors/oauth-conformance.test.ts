@@ -1,7 +1,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../scripts/lib/free-port.ts";
-import { runAuthorization, type AuthorizationRun } from "../../scripts/lib/oauth-conformance.ts";
+import { registerRunnerClient, runAuthorization, type AuthorizationRun } from "../../scripts/lib/oauth-conformance.ts";
 import { serveWeb, type WebServer } from "../../scripts/lib/serve-web.ts";
 import { loopbackMetadataDocumentsVariable } from "../../src/oauth/from-env.ts";
 import { launchChromium } from "../support/browser.ts";
@@ -53,18 +53,7 @@ function expectPassed(run: AuthorizationRun) {
 describe("the conformance suite's authorization-server runner", () => {
   it("passes for a client registered dynamically (native, none)", async () => {
     const port = await freePort();
-    const registered = await fetch(`${d.baseUrl}/oauth/register`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        client_name: "MCP conformance (registered)",
-        application_type: "native",
-        redirect_uris: [`http://127.0.0.1:${port}/callback`],
-        token_endpoint_auth_method: "none",
-      }),
-    });
-    expect(registered.status).toBe(201);
-    const { client_id } = (await registered.json()) as { client_id: string };
+    const client_id = await registerRunnerClient(d.baseUrl, port);
     expectPassed(await runAuthorization({ browser, issuer: d.baseUrl, clientId: client_id, port, resource: `${d.baseUrl}/mcp` }));
   });
 
