@@ -16,7 +16,8 @@ export function fileMemo(namespace: string, seconds = 30): RefusalMemo {
     get: async (key) => {
       try {
         const path = file(key);
-        if (Date.now() - (await stat(path)).mtimeMs >= seconds * 1000) return undefined;
+        // mtimeMs has a finer grain than Date.now(), so a file written within the same millisecond can seem from the future.
+        if (Math.max(0, Date.now() - (await stat(path)).mtimeMs) >= seconds * 1000) return undefined;
         return JSON.parse(await readFile(path, "utf8")) as StoredResponse;
       } catch {
         return undefined;
