@@ -15,8 +15,8 @@ import { handedOnHeader, refusalStatusHeader, restoredStatus } from "../../src/h
 const hopByHop = new Set(["connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade"]);
 const internal = new Set([handedOnHeader, refusalStatusHeader]);
 
-/** Raw header pairs without hop-by-hop headers (those the Connection header names too) and the dev-only ones. */
-function passedOn(raw: string[]): string[] {
+/** Raw header pairs without hop-by-hop headers (those the Connection header names too), the dev-only ones and `dropped`. */
+function passedOn(raw: string[], dropped: ReadonlySet<string>): string[] {
   const names = (i: number) => raw[i]!.toLowerCase();
   const named = new Set<string>();
   for (let i = 0; i < raw.length; i += 2) {
@@ -25,7 +25,7 @@ function passedOn(raw: string[]): string[] {
   const kept: string[] = [];
   for (let i = 0; i < raw.length; i += 2) {
     const name = names(i);
-    if (!hopByHop.has(name) && !named.has(name) && !internal.has(name)) kept.push(raw[i]!, raw[i + 1]!);
+    if (!hopByHop.has(name) && !named.has(name) && !internal.has(name) && !dropped.has(name)) kept.push(raw[i]!, raw[i + 1]!);
   }
   return kept;
 }
@@ -51,15 +51,41 @@ export async function startFront(port: number, internalPort: number): Promise<Fr
   };
 }
 
+/**
+ * netlify dev's own servers decode a request's path before any function sees it, and an escape that does not decode (a
+ * malformed `%zz`, or bytes that are not UTF-8 such as `%ff`) makes them answer with their stack (its functions server)
+ * or stop altogether (its redirect rules), where Netlify hands the path on as it is. Such a path is handed on with every
+ * `%` escaped as `%25`: the function then sees a well-formed path that still names nothing, as production's would.
+ */
+export function wellFormedPath(url: string): string {
+  const at = url.search(/[?#]/);
+  const [path, rest] = at < 0 ? [url, ""] : [url.slice(0, at), url.slice(at)];
+  try {
+    decodeURIComponent(path);
+    return url;
+  } catch {
+    return `${path.replaceAll("%", "%25")}${rest}`;
+  }
+}
+
+/**
+ * A request body's Content-Encoding is not handed on: netlify dev inflates such a body itself and answers one it cannot
+ * inflate with its stack, where Netlify hands the body to the function as sent, which reads it as JSON (or refuses it).
+ * And netlify dev's servers sign every answer `X-Powered-By: Express`, which no function and no Netlify answer says.
+ */
+const notHandedOn = new Set(["content-encoding"]);
+const notAnswered = new Set(["x-powered-by"]);
+
 function handOn(req: IncomingMessage, res: ServerResponse, internalPort: number, agent: Agent) {
-  const headers = passedOn(req.rawHeaders);
+  const headers = passedOn(req.rawHeaders, notHandedOn);
   headers.push(handedOnHeader, "1");
   // Node frames the body again: chunked, as the client sent it, unless it gave a Content-Length.
   if (req.headers["transfer-encoding"]) headers.push("Transfer-Encoding", "chunked");
-  const upstream = forward({ host: "127.0.0.1", port: internalPort, method: req.method, path: req.url, headers, agent }, (answer) => {
+  const path = wellFormedPath(req.url ?? "/");
+  const upstream = forward({ host: "127.0.0.1", port: internalPort, method: req.method, path, headers, agent }, (answer) => {
     res.writeHead(
       restoredStatus(answer.statusCode ?? 502, answer.headers[refusalStatusHeader] as string | undefined),
-      passedOn(answer.rawHeaders),
+      passedOn(answer.rawHeaders, notAnswered),
     );
     pipeline(answer, res, () => undefined);
   });

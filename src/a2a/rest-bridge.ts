@@ -26,6 +26,7 @@ const appMember = (app: unknown) => ({ app: { value: app, configurable: true, en
 export function sdkRestHandler(requestHandler: A2ARequestHandler, basePath: string): SdkRest {
   const contexts = new WeakMap<object, ServerCallContext>();
   const unrouted = new WeakSet<object>();
+  const failed = new WeakMap<object, unknown>();
   const app = express();
   app.disable("x-powered-by");
   app.disable("etag");
@@ -43,6 +44,12 @@ export function sdkRestHandler(requestHandler: A2ARequestHandler, basePath: stri
     unrouted.add(req.headers);
     res.status(404).end();
   });
+  // Express's own error page (HTML with the stack) never answers: an error is thrown to the door, which logs it and
+  // answers in the binding's format.
+  app.use((error: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {
+    failed.set(req.headers, error);
+    res.status(500).end();
+  });
 
   return async ({ request, body, context }) => {
     // The body was read (capped) and parsed by the gate: the handler gets it parsed, as express.json() would leave it.
@@ -51,6 +58,7 @@ export function sdkRestHandler(requestHandler: A2ARequestHandler, basePath: stri
     if (body !== undefined) (req as unknown as { body: unknown }).body = body;
     app(req as never, res as never);
     const answer = await toFetchResponse(res);
+    if (failed.has(req.headers)) throw failed.get(req.headers);
     if (unrouted.has(req.headers)) return undefined;
     const headers = new Headers({ "Cache-Control": "no-store" });
     for (const name of ["content-type", "a2a-extensions"]) {

@@ -157,6 +157,25 @@ describe("the brief's refusals", () => {
 });
 
 describe("the HTTP+JSON binding's routes", () => {
+  it("answers a path with a malformed escape as google.rpc.Status JSON, never a page or a stack, and stays up", async () => {
+    const answers = [
+      await fetch(`${base}/a2a/v1/rest/tasks/%zz`, { headers: { "A2A-Version": "1.0" } }),
+      await fetch(`${base}/a2a/v1/rest/tasks/%00%ff`, { headers: { "A2A-Version": "1.0" } }),
+      await fetch(`${base}/a2a/v1/rest/tasks/%zz:cancel`, { method: "POST", headers: { "A2A-Version": "1.0" } }),
+    ];
+    for (const res of answers) {
+      const text = await res.text();
+      expect(res.status).toBe(404);
+      expect(res.headers.get("content-type")).toMatch(/^application\/(a2a\+)?json/);
+      expect(res.headers.get("x-powered-by")).toBeNull();
+      expect(JSON.parse(text)).toMatchObject({ error: { code: 404, status: "NOT_FOUND" } });
+      expect(text).not.toMatch(/Express|URIError|node_modules|at /);
+    }
+    // A malformed escape anywhere, even where no function answers, leaves the local runtime up.
+    await (await fetch(`${base}/%ZZ`)).body?.cancel();
+    expect((await fetch(`${base}/api/v1`)).status).toBe(200);
+  });
+
   it("answers another spelling of a route (a trailing slash, another case) not_found as google.rpc.Status, never through the gate's side door", async () => {
     for (const path of ["/a2a/v1/rest/message:send/", "/a2a/v1/rest/Message:Send"]) {
       const res = await fetch(`${base}${path}`, {

@@ -1,7 +1,7 @@
 import { createServer, request, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFront, type Front } from "../../scripts/runtime/front.ts";
+import { startFront, wellFormedPath, type Front } from "../../scripts/runtime/front.ts";
 import { freePort } from "../../scripts/lib/free-port.ts";
 import { handedOnHeader, refusalStatusHeader } from "../../src/http/netlify-dev.ts";
 
@@ -25,7 +25,7 @@ beforeAll(async () => {
         res.write("data: first\n\n");
         releaseSecondChunk = () => res.end("data: second\n\n");
       } else {
-        res.writeHead(200, { "Content-Type": "application/json", "Keep-Alive": "timeout=77" });
+        res.writeHead(200, { "Content-Type": "application/json", "Keep-Alive": "timeout=77", "X-Powered-By": "Express" });
         res.end(JSON.stringify({ method: req.method, url: req.url, headers: req.headers, body: Buffer.concat(chunks).toString() }));
       }
     });
@@ -103,5 +103,22 @@ describe("npm start's front", () => {
     expect(res.status).toBe(502);
     expect(res.type).toBe("text/plain; charset=utf-8");
     expect(res.text).toMatch(/could not reach netlify dev at 127\.0\.0\.1:\d+ \(ECONNREFUSED\)/);
+  });
+
+  it("hands a path whose escapes do not decode on with each % escaped, and leaves every other path and the query as sent", () => {
+    expect(wellFormedPath("/a2a/v1/rest/tasks/%zz")).toBe("/a2a/v1/rest/tasks/%25zz");
+    expect(wellFormedPath("/tasks/%00%ff?x=%zz")).toBe("/tasks/%2500%25ff?x=%zz");
+    expect(wellFormedPath("/%ZZ")).toBe("/%25ZZ");
+    for (const sent of ["/", "/api/v1/offers?page=2", "/a/%20b/%C3%A9", "/x%2Fy"]) expect(wellFormedPath(sent)).toBe(sent);
+  });
+
+  it("hands on no Content-Encoding of a request, and answers with no X-Powered-By", async () => {
+    const res = await fetch(`${base}/echo`, {
+      method: "POST",
+      headers: { "content-encoding": "gzip", "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(res.headers.get("x-powered-by")).toBeNull();
+    expect((await echoed(res)).headers["content-encoding"]).toBeUndefined();
   });
 });
