@@ -8,6 +8,7 @@ import {
   type A2ARequestHandler,
 } from "@a2a-js/sdk/server";
 import { readJson } from "../http/body.ts";
+import { refuseDeepNesting } from "../http/nesting.ts";
 import { identify, refuseInvalidToken, requireToken, type Verifier } from "../http/bearer.ts";
 import { setHeaders, type DoorContext, type Handler } from "../http/context.ts";
 import { publicCors } from "../http/cors.ts";
@@ -22,6 +23,7 @@ import { maxA2ABodyBytes } from "./constants.ts";
 import { a2aErrors, a2aRestErrors, protocolError, restProtocolError, type A2AProtocolError } from "./errors.ts";
 import { jsonRpcResponseType } from "./media-type.ts";
 import type { SdkRest } from "./rest-bridge.ts";
+import { legacyParamsProblem } from "./params.ts";
 import { restOperation } from "./rest-routes.ts";
 import { chooseSkill, viewOfJson, type Route } from "./route.ts";
 
@@ -76,6 +78,7 @@ export function createA2AHandler({ baseUrl, card, requestHandler, verifier, limi
     c.set("rpcId", validId(rpc.id) ? (rpc.id as string | number) : null);
     if (rpc.jsonrpc !== "2.0" || typeof rpc.method !== "string")
       throw new Refusal("invalid_request", { detail: "Not a JSON-RPC 2.0 request." });
+    refuseDeepNesting(body);
 
     const version = requestedVersion(c);
     try {
@@ -83,6 +86,8 @@ export function createA2AHandler({ baseUrl, card, requestHandler, verifier, limi
     } catch {
       return protocolError("version_not_supported", `A2A-Version ${version} is not served here; send 1.0 or 0.3.`, rpc.id);
     }
+    const problem = version.startsWith("0.") ? legacyParamsProblem(rpc.method, rpc.params) : undefined;
+    if (problem) return protocolError("invalid_params", problem, rpc.id);
     const message = sendMethods.has(rpc.method) ? (rpc.params?.message ?? null) : undefined;
     const admitted = await admit(c, version, message, rpc.method === "ListTasks");
     if ("refused" in admitted) return protocolError(admitted.refused, admitted.message, rpc.id);
@@ -132,7 +137,8 @@ export function createA2AHandler({ baseUrl, card, requestHandler, verifier, limi
 
   async function dispatch(c: DoorContext, body: Record<string, unknown>, callContext: ServerCallContext, version: string, id: unknown) {
     const old = version.startsWith("0.");
-    const mapError = old ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError : JsonRpcTransportHandler.mapToJSONRPCError;
+    const sdkMapError = old ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError : JsonRpcTransportHandler.mapToJSONRPCError;
+    const mapError = (error: unknown) => withoutEngineText(sdkMapError(error));
     let result: unknown;
     try {
       result = await (old ? legacy : v1).handle(body, callContext);
@@ -159,7 +165,21 @@ export function createA2AHandler({ baseUrl, card, requestHandler, verifier, limi
         );
       }
     }
-    return c.json(result as object, 200, { "Cache-Control": "no-store" });
+    const answered = result as { error?: JsonRpcError };
+    return c.json(answered.error ? { ...answered, error: withoutEngineText(answered.error) } : answered, 200, {
+      "Cache-Control": "no-store",
+    });
+  }
+
+  /**
+   * The SDK answers an error it did not expect as -32603 with the error's own message (a TypeError's words, a stack
+   * frame's names). The gate checks what requests carry, so that is a fault of ours: it is logged, and the client gets
+   * the code without the engine's text.
+   */
+  function withoutEngineText(error: JsonRpcError): JsonRpcError {
+    if (error.code !== -32603) return error;
+    log(`A2A answered an internal error: ${String(error.message)}`);
+    return { code: -32603, message: "Internal error: the agent failed to answer this request. It has been logged." };
   }
 
   // The HTTP+JSON binding: the same gate in front of the SDK's REST handler, refusals as google.rpc.Status.
@@ -177,6 +197,7 @@ export function createA2AHandler({ baseUrl, card, requestHandler, verifier, limi
       c.req.method === "POST"
         ? await readJson(c.req.raw, { limit: maxA2ABodyBytes, wrongType: "unsupported_media_type", untypedIsJson: true, optional: !sends })
         : undefined;
+    refuseDeepNesting(body);
     const version = requestedVersion(c);
     try {
       validateVersion(version, sdkCard, "HTTP+JSON");
@@ -214,5 +235,7 @@ const requestHeaders = ["Authorization", "Content-Type", "A2A-Version", "A2A-Ext
 
 /** A2A 1.0 §3.6: the A2A-Version header (or query parameter); missing or empty means 0.3. */
 const requestedVersion = (c: DoorContext) => (c.req.header("a2a-version") ?? c.req.query("A2A-Version") ?? "").trim() || "0.3";
+
+type JsonRpcError = { code: number; message: string; data?: unknown };
 
 type Admitted = { context: ServerCallContext } | { refused: A2AProtocolError; message: string };

@@ -63,8 +63,11 @@ export function viewOfJson(message: unknown, version: string): MessageView | und
   if (typeof message.taskId === "string" && message.taskId) view.taskId = message.taskId;
   if (isObject(message.metadata) && "skillId" in message.metadata) view.skillId = message.metadata.skillId;
   for (const part of message.parts as Record<string, unknown>[]) {
-    if (part.kind === "text") view.texts.push(part.text as string);
-    else if (part.kind === "data") view.data.push(legacyDataValue(part));
+    if (part.kind === "text") {
+      // The compatibility layer reads a text part's text as a string: anything else is a malformed part.
+      if (typeof part.text !== "string") return undefined;
+      view.texts.push(part.text);
+    } else if (part.kind === "data") view.data.push(legacyDataValue(part));
     else if (part.kind === "file") view.otherParts += 1;
     else return undefined;
   }

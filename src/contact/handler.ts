@@ -25,6 +25,19 @@ export interface ContactDeps {
 const maxFormBytes = 32 * 1024;
 
 /**
+ * Whether the post comes from a page of this site: browsers that submit a form send its Origin; one that does not
+ * (old browsers) still sends the page as Referer under the site's referrer policy. A post that names neither, or
+ * another site, is refused: a form filed by a script with no page behind it is no person's brief.
+ */
+function fromThisSite(request: Request, siteOrigin: string): boolean {
+  const origin = request.headers.get("origin");
+  if (origin !== null) return origin === siteOrigin;
+  const referer = request.headers.get("referer");
+  if (referer === null || !URL.canParse(referer)) return false;
+  return new URL(referer).origin === siteOrigin;
+}
+
+/**
  * POST /contact: the site's contact form files a brief through the same pipeline as the API, first-party and without
  * OAuth (the client is `form:<ip>`), answering a person with pages: the form again with its errors, or a confirmation.
  */
@@ -37,8 +50,7 @@ export function createContactHandler({ baseUrl, shell, fields, pipeline, limiter
   const writeToUs = `<p>You can also write to <a href="mailto:${e(contact.email)}">${e(contact.email)}</a>.</p>`;
 
   return async (request: Request, { ip, waitUntil }: HandlerContext): Promise<Response> => {
-    const origin = request.headers.get("origin");
-    if (origin !== null && origin !== new URL(baseUrl).origin) {
+    if (!fromThisSite(request, new URL(baseUrl).origin)) {
       return page(
         403,
         "Not sent",

@@ -16,6 +16,7 @@ import { aiCatalogMediaType } from "../discovery/api-catalog.ts";
 import { perWindow, policies, type PolicyName } from "../limits/policies.ts";
 import { listTtlSeconds, maxMcpBodyBytes, requestStateTtlSeconds, resourceTtlSeconds, serverCardMediaType } from "../mcp/constants.ts";
 import { legacyProtocolVersions, modernProtocolVersions } from "../mcp/versions.ts";
+import { maxJsonDepth } from "../http/nesting.ts";
 import { metadataDocumentLimits } from "../oauth/cimd.ts";
 import { clientKeySetLimits } from "../oauth/client-keys.ts";
 import { jwksMaxAgeSeconds } from "../oauth/jwks.ts";
@@ -110,6 +111,7 @@ export function guideValues(site: Site) {
       "a2a-list-page": String(listPageSize.default),
       "a2a-list-page-max": String(listPageSize.max),
       "a2a-listed-tasks": String(maxIndexedTasks),
+      "json-depth": String(maxJsonDepth),
     },
     url: {
       "api-index": url(resourcePaths.index),

@@ -28,8 +28,9 @@ export async function readJson(
   if (optional && bytes.byteLength === 0) return undefined;
   try {
     return JSON.parse(new TextDecoder().decode(bytes));
-  } catch (error) {
-    throw new Refusal("invalid_json", { detail: `The body is not valid JSON: ${(error as Error).message}.` });
+  } catch {
+    // The parser's own message quotes the body back and varies by engine: the client gets ours.
+    throw new Refusal("invalid_json", { detail: "The body is not valid JSON (RFC 8259)." });
   }
 }
 

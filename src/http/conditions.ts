@@ -1,5 +1,6 @@
 import { maxBriefBytes } from "../briefs/limits.ts";
 import { perWindow, policies } from "../limits/policies.ts";
+import { maxJsonDepth } from "./nesting.ts";
 
 /**
  * Every condition a door can refuse a request for, with its answer in every protocol: the HTTP status, the REST
@@ -77,6 +78,23 @@ export const conditions = {
     title: "Invalid JSON",
     when: "The request body is not JSON, or not the JSON object the endpoint expects.",
     resolution: "Send a JSON object with Content-Type: application/json.",
+  },
+  invalid_params: {
+    status: 400,
+    rpc: -32602,
+    a2aRest: "INVALID_ARGUMENT",
+    title: "Invalid params",
+    when: "A JSON-RPC request's params are not what its method takes: a member of the wrong type, or a required one missing.",
+    resolution: "Send the params the method's schema describes; the message names each member that is wrong.",
+  },
+  nested_too_deep: {
+    status: 400,
+    problem: "nested_too_deep",
+    rpc: -32602,
+    a2aRest: "INVALID_ARGUMENT",
+    title: "Nested too deep",
+    when: `The request body nests arrays and objects more than ${maxJsonDepth} levels deep.`,
+    resolution: "Send flatter JSON: no request of this API needs more than a few levels.",
   },
   invalid_request: {
     status: 400,
@@ -209,6 +227,7 @@ export const conditionOf = (name: ConditionName): Condition => conditions[name];
 
 /** What every door in front of an agent SDK refuses before the SDK sees a request: the media type, size, token and quota. */
 const sdkDoorConditions = [
+  "nested_too_deep",
   "unsupported_media_type",
   "method_not_allowed",
   "payload_too_large",

@@ -17,4 +17,9 @@ export const mcpErrors = (baseUrl: string) =>
   });
 
 /** The conditions /mcp answers before the SDK sees a request, for its documentation. */
-export const mcpConditions = [...jsonRpcDoorConditions, "forbidden_origin", "header_mismatch"] as const satisfies ConditionName[];
+export const mcpConditions = [
+  ...jsonRpcDoorConditions,
+  "invalid_params",
+  "forbidden_origin",
+  "header_mismatch",
+] as const satisfies ConditionName[];

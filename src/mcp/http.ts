@@ -7,6 +7,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { matchesIfNoneMatch, strongEtag } from "../api/etag.ts";
 import { readJson } from "../http/body.ts";
+import { refuseDeepNesting } from "../http/nesting.ts";
 import { identify, refuseInvalidToken, requireToken, type Verifier } from "../http/bearer.ts";
 import type { DoorContext, Handler } from "../http/context.ts";
 import { door, handlerOf } from "../http/door.ts";
@@ -22,6 +23,7 @@ import { mcpErrors } from "./errors.ts";
 import { checkMessage } from "./json-rpc.ts";
 import { hostsOf } from "./origins.ts";
 import { mirroredArguments, paramHeaderMismatch } from "./param-headers.ts";
+import { paramsProblem } from "./params.ts";
 import type { Era } from "./server.ts";
 import type { ToolDefinition } from "./tool.ts";
 
@@ -93,6 +95,8 @@ export function createMcpHandler(options: McpHandlerOptions): Handler {
     const body = checkedMessages(parsed, c);
     const gate = scopesNeeded(body);
     c.set("rpcId", gate.id);
+    refuseDeepNesting(body);
+    refuseInvalidParams(body, c);
     const caller =
       gate.scopes.length > 0
         ? requireToken(c, { baseUrl, resource: "mcp", scopes: gate.scopes })
@@ -144,6 +148,16 @@ export function createMcpHandler(options: McpHandlerOptions): Handler {
     if (response.status === 200 && (body as { method?: unknown }).method === "initialize")
       response.headers.set("Mcp-Session-Id", crypto.randomUUID());
     return response;
+  }
+
+  /** A request whose params its method does not take (params.ts) goes no further; in a batch, the first such names its id. */
+  function refuseInvalidParams(body: unknown, c: DoorContext) {
+    for (const message of (Array.isArray(body) ? body : [body]) as { id?: string | number; method?: unknown; params?: unknown }[]) {
+      const problem = paramsProblem(message);
+      if (!problem) continue;
+      if (Array.isArray(body)) c.set("rpcId", message.id ?? null);
+      throw new Refusal("invalid_params", { detail: problem });
+    }
   }
 
   /** A 2026-07-28 tools/call whose Mcp-Param headers disagree with its arguments (param-headers.ts) goes no further. */

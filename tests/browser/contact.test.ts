@@ -66,12 +66,10 @@ describe("spam protection", () => {
 
   it("answers a filled honeypot as if it worked, and files nothing", async () => {
     const before = { sent: (await sent()).length, leads: await store.zcard("leads") };
-    const res = await submit({
-      full_name: "Bot",
-      company_name: `Spam ${Date.now()}`,
-      work_email: "bot@spam.example",
-      website: "https://spam.example",
-    });
+    const res = await submit(
+      { full_name: "Bot", company_name: `Spam ${Date.now()}`, work_email: "bot@spam.example", website: "https://spam.example" },
+      { Origin: new URL(base).origin },
+    );
     expect(res.status).toBe(200);
     expect(await res.text()).toContain("Thank you");
     // A brief is recorded before it is answered, and e-mailed only once recorded: nothing recorded, nothing to send.
@@ -79,8 +77,30 @@ describe("spam protection", () => {
     expect((await sent()).length).toBe(before.sent);
   });
 
-  it("refuses a post from another site", async () => {
-    const res = await submit({ full_name: "X", company_name: "Y", work_email: "x@y.example" }, { Origin: "https://evil.example" });
-    expect(res.status).toBe(403);
+  it("refuses a post from another site, and one that names no page of this site at all (no Origin, no Referer)", async () => {
+    const before = await store.zcard("leads");
+    const fields = { full_name: "X", company_name: `Y ${Date.now()}`, work_email: "x@y.example" };
+    const refused: Record<string, string>[] = [
+      { Origin: "https://evil.example" },
+      { Origin: "null" },
+      {},
+      { Referer: "https://evil.example/contact" },
+      { Referer: `${base}.evil.example/contact` },
+    ];
+    for (const headers of refused) {
+      const res = await submit(fields, headers);
+      expect(res.status, JSON.stringify(headers)).toBe(403);
+      expect(await res.text()).toContain("Not sent");
+    }
+    expect(await store.zcard("leads")).toBe(before);
+  });
+
+  it("takes a post from this site's page: by its Origin, or by its Referer when a browser sends no Origin", async () => {
+    const taken: Record<string, string>[] = [{ Origin: new URL(base).origin }, { Referer: `${base}/contact` }];
+    for (const headers of taken) {
+      const res = await submit({ full_name: "Ada", company_name: `Engines ${Date.now()}`, work_email: "ada@engines.example" }, headers);
+      expect(res.status, JSON.stringify(headers)).toBe(200);
+      expect(await res.text()).toContain("Thank you");
+    }
   });
 });

@@ -156,6 +156,32 @@ describe("the brief's refusals", () => {
   });
 });
 
+describe("hostile params", () => {
+  it("answers them with invalid params in words, never -32603 or an engine's text: a data part 30,000 deep, a 0.3 task id that is a number", async () => {
+    const deep = (version?: string) =>
+      rpc(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 41,
+          method: version ? "SendMessage" : "message/send",
+          params: {
+            message: version
+              ? { messageId: "m", role: "ROLE_USER", parts: [{ data: "DEEP" }] }
+              : { kind: "message", messageId: "m", role: "user", parts: [{ kind: "data", data: "DEEP" }] },
+          },
+        }).replace('"DEEP"', `${"[".repeat(30_000)}1${"]".repeat(30_000)}`),
+        version ? { "A2A-Version": version } : { "A2A-Version": "" },
+      );
+    for (const res of [await deep("1.0"), await deep()]) {
+      const answer = (await res.json()) as { id: number; error: { code: number; message: string } };
+      expect(answer).toMatchObject({ id: 41, error: { code: -32602 } });
+      expect(answer.error.message).toMatch(/more than 32 levels/);
+    }
+    const legacy = await rpc({ jsonrpc: "2.0", id: 42, method: "tasks/get", params: { id: 1 } }, { "A2A-Version": "" });
+    expect(await legacy.json()).toMatchObject({ id: 42, error: { code: -32602, message: "params.id must be a string." } });
+  });
+});
+
 describe("the HTTP+JSON binding's routes", () => {
   it("answers a path with a malformed escape as google.rpc.Status JSON, never a page or a stack, and stays up", async () => {
     const answers = [

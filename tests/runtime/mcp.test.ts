@@ -194,4 +194,34 @@ describe("2026-07-28 on the raw wire, through the emulator", () => {
     expect(res.headers.get("ratelimit")).toMatch(/^"mcp";r=119;t=\d+$/);
     expect(await countedFor(store, "mcp", localClient)).toBe(1);
   });
+
+  it("answers hostile params with -32602 in words, never -32603 or an engine's text: a brief nested 20,000 deep, a prompt's object argument", async () => {
+    const token = (await clientCredentialsToken(base, "svc:brief", endpoint)).token;
+    const forms = { ...envelope, "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } };
+    const call = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 31,
+      method: "tools/call",
+      params: { name: "submit_project_brief", arguments: { ...freshBrief(), message: "DEEP" }, _meta: forms },
+    }).replace('"DEEP"', `${"[".repeat(20_000)}1${"]".repeat(20_000)}`);
+    const deep = await post(call, {
+      Authorization: `Bearer ${token}`,
+      "MCP-Protocol-Version": "2026-07-28",
+      "Mcp-Method": "tools/call",
+      "Mcp-Name": "submit_project_brief",
+    });
+    expect(deep.status).toBe(400);
+    expect(await deep.json()).toMatchObject({ id: 31, error: { code: -32602, message: expect.stringMatching(/more than 32 levels/) } });
+    const prompt = await post({
+      jsonrpc: "2.0",
+      id: 32,
+      method: "prompts/get",
+      params: { name: "prepare_project_brief", arguments: { a: { b: 1 } } },
+    });
+    const answer = (await prompt.json()) as { error: { code: number; message: string } };
+    expect(answer).toMatchObject({
+      id: 32,
+      error: { code: -32602, message: "Invalid params: params.arguments.a: expected string, received object." },
+    });
+  });
 });

@@ -194,7 +194,12 @@ export async function startDeployment(db: number | "local", { baseUrl = base, en
     nextIp,
     // Each call comes from a new client address unless one is given, so quotas only count where a test means them to.
     api: (path: string, init?: RequestInit, ip = nextIp()) => gateway(at(path, init), { ...from(ip), next: (r) => platform(r, ip) }),
-    contact: (init: RequestInit, ip = nextIp()) => contact(at("/contact", init), from(ip)),
+    /** A post of the contact form, from this site's page (its Origin) unless the test names an Origin or a Referer. */
+    contact: (init: RequestInit, ip = nextIp()) => {
+      const request = at("/contact", init);
+      if (!request.headers.has("origin") && !request.headers.has("referer")) request.headers.set("origin", new URL(baseUrl).origin);
+      return contact(request, from(ip));
+    },
     mcp: (init: RequestInit, ip = nextIp(), path = "/mcp") => mcp(at(path, init), from(ip)),
     a2a: (init: RequestInit, ip = nextIp(), path = "/a2a/v1") => a2a(at(path, init), from(ip)),
     oauth: (path: string, init?: RequestInit, ip = nextIp()) => oauth(at(path, init), from(ip)),

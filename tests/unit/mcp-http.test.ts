@@ -63,7 +63,7 @@ describe("JSON-RPC error numbers", () => {
     ]);
     for (const [name, condition] of Object.entries(conditions)) {
       const rpc = condition.rpc;
-      if (rpc === -32602) expect(["invalid_brief", "invalid_idempotency_key"], name).toContain(name);
+      if (rpc === -32602) expect(["invalid_params", "nested_too_deep", "invalid_brief", "invalid_idempotency_key"], name).toContain(name);
       else if (jsonRpc.has(rpc)) expect(jsonRpc.get(rpc), name).toBe(name);
       else {
         expect(rpc, name).toBeGreaterThanOrEqual(-32099);

@@ -39,12 +39,34 @@ export const text = fc.oneof(
   fc.nat({ max: 70_000 }).map((n) => "x".repeat(n)),
 );
 
-/** Any JSON value, deep or odd. */
+/** Arrays and objects nested `depth` levels deep around one value, as a hostile body nests them. */
+export const nested = (depth: number, inner: unknown = 1): unknown => {
+  let value = inner;
+  for (let i = 0; i < depth; i++) value = i % 2 === 0 ? [value] : { a: value };
+  return value;
+};
+
+/**
+ * A value nested thousands of levels deep, which no JSON.stringify of this process could write (it recurses): a marker
+ * that `toWire` writes out as `[[[…1…]]]`, 2 bytes a level, under the doors' size limits.
+ */
+export const deeplyNested = (depth: number) => `\u0000nested:${depth}\u0000`;
+
+/** Any JSON value, deep or odd: now and then nested around the gate's limit or far past it. */
 export const jsonValue = fc.oneof(
   { weight: 3, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
   text,
   fc.constantFrom(null, 0, -1, 1e308, true, [], {}),
+  fc.integer({ min: 28, max: 36 }).map((depth) => nested(depth)),
+  fc.constantFrom(2_000, 20_000).map(deeplyNested),
 );
+
+/** A value as JSON on the wire, its deeply nested markers written out. */
+export const toWire = (value: unknown): string =>
+  (JSON.stringify(value) ?? "null").replace(
+    /"\\u0000nested:(\d+)\\u0000"/g,
+    (_, depth: string) => `${"[".repeat(Number(depth))}1${"]".repeat(Number(depth))}`,
+  );
 
 /**
  * A valid object with one part mutated: a field replaced by any JSON value, removed, or joined by an unknown field; or,
@@ -66,8 +88,8 @@ export function mutated(fields: Record<string, fc.Arbitrary<unknown>>, extras: s
 /** A body as bytes on the wire: usually JSON of the value, sometimes broken JSON or not JSON at all. */
 export const wire = (value: fc.Arbitrary<unknown>) =>
   fc.oneof(
-    { weight: 8, arbitrary: value.map((v) => JSON.stringify(v) ?? "null") },
-    { weight: 1, arbitrary: value.map((v) => (JSON.stringify(v) ?? "").slice(0, -1)) },
+    { weight: 8, arbitrary: value.map(toWire) },
+    { weight: 1, arbitrary: value.map((v) => toWire(v).slice(0, -1)) },
     { weight: 1, arbitrary: text },
   );
 

@@ -1,5 +1,6 @@
 import { expect } from "vitest";
 import { problemContentType } from "../../../src/http/formats.ts";
+import { toWire } from "./fuzz.ts";
 
 /**
  * What every answer of each protocol must look like, whatever was asked: never a 5xx, and every error in the protocol's
@@ -80,6 +81,10 @@ export async function checkOAuth(res: Response, { head = false } = {}): Promise<
   return res.status;
 }
 
+/** What an engine says when it fails (a TypeError, a stack overflow, a stack frame, a zod issue list), never an answer. */
+export const engineText =
+  /is not a function|Maximum call stack|Cannot read propert|Cannot convert|\n\s+at |"code": "invalid_type"|node_modules/;
+
 const validId = (id: unknown) => typeof id === "string" || (typeof id === "number" && Number.isInteger(id));
 
 /** The messages of a JSON-RPC answer, in JSON or as a server-sent event stream. */
@@ -112,10 +117,13 @@ export async function checkJsonRpc(res: Response, sent: unknown): Promise<"resul
       const error = message.error as { code: unknown; message: unknown };
       expect(Number.isInteger(error.code)).toBe(true);
       expect(typeof error.message).toBe("string");
+      // Bad input is the client's to fix, named in words: never an internal error, never an engine's own text.
+      expect(error.code, String(error.message)).not.toBe(-32603);
+      expect(error.message).not.toMatch(engineText);
     }
   }
   // The request as it went on the wire (JSON has no -0, no undefined members).
-  const request = (sent === undefined ? undefined : JSON.parse(JSON.stringify(sent))) as Record<string, unknown> | undefined;
+  const request = (sent === undefined ? undefined : JSON.parse(toWire(sent))) as Record<string, unknown> | undefined;
   if (request && !Array.isArray(request) && typeof request === "object" && validId(request.id) && messages.length === 1) {
     const id = (messages[0] as { id: unknown }).id;
     // A well-formed request that was read gets its id back; null only when the body was refused unread (a wrong

@@ -1,0 +1,27 @@
+import { ClientRequestSchema } from "@modelcontextprotocol/core";
+
+/**
+ * Each request MCP defines, by method, with its params' schema: the SDK's own (its `ClientRequestSchema`), checked at the
+ * gate. The SDK checks them too, but answers a handler's failed check as an internal error (-32603) with zod's issue
+ * list for a message; at the gate the same check is invalid params (-32602) in words.
+ */
+const schemas = new Map(ClientRequestSchema.options.map((schema) => [schema.shape.method.value as string, schema]));
+
+/** At most this many problems are named: the rest are left out. */
+const namedProblems = 5;
+
+/**
+ * What is wrong with a request's params, in words ("params.arguments.a: expected string, received object"), or nothing
+ * when they are well-formed or the method is none of MCP's (the SDK answers that -32601).
+ */
+export function paramsProblem(message: { method?: unknown; params?: unknown }): string | undefined {
+  const schema = typeof message.method === "string" ? schemas.get(message.method) : undefined;
+  const checked = schema?.safeParse({ method: message.method, params: message.params });
+  if (!checked || checked.success) return undefined;
+  const problems = checked.error.issues.map((issue) => {
+    const where = issue.path.length > 0 ? issue.path.map(String).join(".") : "params";
+    return `${where}: ${issue.message.replace(/^Invalid input: /, "")}`;
+  });
+  const more = problems.length > namedProblems ? ` (and ${problems.length - namedProblems} more)` : "";
+  return `${problems.slice(0, namedProblems).join("; ")}${more}.`;
+}
