@@ -1,5 +1,6 @@
 import type { Lead } from "./lead.ts";
 import type { Brief } from "./schema.ts";
+import { showInvisible } from "./visible-text.ts";
 
 /** An e-mail to the studio (a lead, or the day's held-leads alert) as its inbox receives it. */
 export interface MailMessage {
@@ -48,40 +49,69 @@ export interface Addresses {
   studio: string;
 }
 
-/** The lead e-mail. Every value from the brief is escaped for its context. */
+/**
+ * The person's text as lines of the text part, each with `>` and a space before it (and `indent`), an empty one as `>`
+ * alone. Whatever a mail client takes for a line break starts a new quoted line.
+ */
+const quoted = (text: string, indent = "") =>
+  text.split(/\r\n?|[\n\v\f\u0085\u2028\u2029]/).map((line) => (line ? `> ${indent}${line}` : ">"));
+
+/**
+ * The lead e-mail. The studio's own lines (what this is, the lead id, where it came from, how to answer) come first, in
+ * a fixed header that holds nothing the person wrote but their validated work e-mail. Everything the person filed comes
+ * after, in one delimited block: in the text part, every line of it starts with ">" (the message's lines also
+ * indented) between two marks naming the lead id, which the person could not know when writing; in the HTML part,
+ * escaped, inside one framed blockquote between the same marks. So nothing the person writes, such as a line
+ * "Lead id: ..." or "Reply to this e-mail ...", can pass for the studio's lines. Characters nobody would see are shown
+ * as their code points (a lead recorded before they were refused).
+ */
 export function leadMessage(lead: Lead, { from, to, studio }: Addresses): MailMessage {
   const b = lead.brief;
   const rows = (Object.keys(labels) as (keyof Brief)[])
     .filter((k) => k !== "message" && b[k] !== undefined)
-    .map((k) => [labels[k], String(b[k])] as const);
-  const received = `Received ${lead.received_at} through ${lead.channel} (client ${lead.client_id}).`;
-  const related = lead.possibly_same_person_as
-    ? `Possibly the same person as ${lead.possibly_same_person_as} (same work e-mail and company, possibly filed by someone else).`
-    : undefined;
-  const reply = `Reply to this e-mail to answer ${b.full_name} at ${b.work_email}.`;
+    .map((k) => [labels[k], showInvisible(String(b[k]))] as const);
+  const message = b.message === undefined ? undefined : showInvisible(b.message);
+  const title = `New project brief for ${studio}`;
+  const header = [
+    `Lead id: ${lead.id}`,
+    `Received ${lead.received_at} through ${lead.channel} (client ${lead.client_id}).`,
+    ...(lead.possibly_same_person_as
+      ? [`Possibly the same person as ${lead.possibly_same_person_as} (same work e-mail and company, possibly filed by someone else).`]
+      : []),
+    `Reply to this e-mail to answer the person at ${headerSafe(b.work_email)}.`,
+  ];
+  const opening = `What the person filed (${lead.id})`;
+  const closing = `End of what the person filed (${lead.id})`;
 
   const text = [
-    `New project brief for ${studio}`,
+    title,
+    ...header,
+    `Below, every line that starts with ">" is the brief as the person filed it: their words, not the studio's.`,
     "",
-    ...rows.map(([label, value]) => `${label}: ${value}`),
-    ...(b.message ? ["", "Message:", b.message] : []),
-    "",
-    received,
-    `Lead id: ${lead.id}`,
-    ...(related ? [related] : []),
-    reply,
+    `----- ${opening} -----`,
+    ...rows.flatMap(([label, value]) => quoted(`${label}: ${value}`)),
+    ...(message === undefined ? [] : ["> Message:", ...quoted(message, "  ")]),
+    `----- ${closing} -----`,
   ].join("\n");
 
+  const muted = "color: #55524b;";
   const html = [
     `<!doctype html><html><body style="font-family: system-ui, sans-serif; line-height: 1.5; color: #1c1b19;">`,
-    `<h1 style="font-size: 20px;">New project brief for ${escapeHtml(studio)}</h1>`,
+    `<h1 style="font-size: 20px;">${escapeHtml(title)}</h1>`,
+    `<p>${header.map(escapeHtml).join("<br>")}</p>`,
+    `<p style="${muted}">Below, in the framed block, is the brief as the person filed it: their words, not the studio's.</p>`,
+    `<p style="${muted} margin-bottom: 4px;">${escapeHtml(opening)}</p>`,
+    `<blockquote style="margin: 0; padding: 8px 16px; border-left: 4px solid #8a8378; background: #f5f3ee;">`,
     `<table cellpadding="4" style="border-collapse: collapse;">`,
     ...rows.map(
       ([label, value]) => `<tr><th align="left" style="padding-right: 16px;">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`,
     ),
     `</table>`,
-    ...(b.message ? [`<h2 style="font-size: 16px;">Message</h2>`, `<p style="white-space: pre-wrap;">${escapeHtml(b.message)}</p>`] : []),
-    `<p style="color: #55524b;">${escapeHtml(received)}<br>Lead id: ${escapeHtml(lead.id)}${related ? `<br>${escapeHtml(related)}` : ""}<br>${escapeHtml(reply)}</p>`,
+    ...(message === undefined
+      ? []
+      : [`<p style="margin-bottom: 0;"><strong>Message</strong></p>`, `<div style="white-space: pre-wrap;">${escapeHtml(message)}</div>`]),
+    `</blockquote>`,
+    `<p style="${muted} margin-top: 4px;">${escapeHtml(closing)}</p>`,
     `</body></html>`,
   ].join("\n");
 
@@ -89,7 +119,7 @@ export function leadMessage(lead: Lead, { from, to, studio }: Addresses): MailMe
     from,
     to,
     replyTo: headerSafe(b.work_email),
-    subject: headerSafe(`New brief: ${b.company_name} (${b.full_name})`).slice(0, 200),
+    subject: headerSafe(showInvisible(`New brief: ${b.company_name} (${b.full_name})`)).slice(0, 200),
     text,
     html,
     tag: leadTag,

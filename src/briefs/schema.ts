@@ -1,27 +1,38 @@
 import { z } from "zod";
+import { controlCharacters, invisibleCharacter } from "./visible-text.ts";
 
 /**
  * The project brief: the one write. This zod schema is the only definition; validation, the OpenAPI document,
  * the MCP tool's input schema, the A2A skill and the contact form are generated from it.
  */
 
-// Control characters other than tab, line feed and carriage return; single-line fields refuse those too.
-const controlCharacters = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u2028\u2029]/;
-const lineBreaks = /[\r\n]/;
 /**
- * Invisible formatting that can make a name or a subject line read as something else: the bidirectional marks,
- * embeddings, overrides and isolates, zero-width space, word joiner and invisible operators, the byte order mark,
- * soft hyphen and the Mongolian vowel separator. ZWNJ and ZWJ (U+200C, U+200D) stay: Persian and Indic names need them.
+ * Nothing a person cannot see, beyond what writing needs (visible-text.ts: ZWNJ and ZWJ inside words, emoji presentation
+ * selectors, Mongolian variation selectors, the three subdivision flags), in every text field; the code point found is
+ * named, so that it can be found and removed.
  */
-const invisibleFormatting = /[\u00AD\u061C\u180E\u200B\u200E\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF]/;
+const visibleOnly = (label: string) =>
+  [
+    (s: string) => invisibleCharacter(s) === undefined,
+    {
+      error: (issue: { input: unknown }) =>
+        `${label} must not contain invisible characters (found ${invisibleCharacter(String(issue.input))})`,
+      abort: true,
+    },
+  ] as const;
 
-const singleLine = (label: string, max: number) =>
+/** The free text fields: no control characters (one-line fields: no line breaks either), nothing invisible. */
+const text = (label: string, { oneLine }: { oneLine: boolean }) =>
   z
     .string({ error: `${label} must be a string` })
-    .refine((s) => !controlCharacters.test(s) && !lineBreaks.test(s) && !invisibleFormatting.test(s), {
-      message: `${label} must be one line of text without control or invisible formatting characters`,
+    .refine((s) => !controlCharacters.test(s) && !(oneLine && /[\r\n]/.test(s)), {
+      message: oneLine ? `${label} must be one line of text without control characters` : `${label} must not contain control characters`,
       abort: true,
     })
+    .refine(...visibleOnly(label));
+
+const singleLine = (label: string, max: number) =>
+  text(label, { oneLine: true })
     .transform((s) => s.trim().replace(/\s+/g, " "))
     .pipe(z.string().min(1, `${label} must not be empty`).max(max, `${label} must be at most ${max} characters`));
 
@@ -67,6 +78,7 @@ export function briefSchema(siteSizes: readonly [string, ...string[]]) {
         work_email: z
           .string({ error: "work_email must be a string" })
           .trim()
+          .refine(...visibleOnly("work_email"))
           .max(briefLimits.work_email, `work_email must be at most ${briefLimits.work_email} characters`)
           .pipe(
             // overwrite, not transform: the output stays a described e-mail string in the generated JSON Schemas.
@@ -112,6 +124,7 @@ export function briefSchema(siteSizes: readonly [string, ...string[]]) {
         current_website: z
           .string({ error: "current_website must be a string" })
           .trim()
+          .refine(...visibleOnly("current_website"))
           .max(briefLimits.current_website, `current_website must be at most ${briefLimits.current_website} characters`)
           .pipe(z.url({ protocol: /^https?$/, error: "current_website must be an http(s) URL such as https://example.com" }))
           .optional()
@@ -123,9 +136,7 @@ export function briefSchema(siteSizes: readonly [string, ...string[]]) {
           .max(briefLimits.page_count, `page_count must be at most ${briefLimits.page_count}`)
           .optional()
           .describe(`Roughly how many pages the site needs, 1 to ${briefLimits.page_count}.`),
-        message: z
-          .string({ error: "message must be a string" })
-          .refine((s) => !controlCharacters.test(s), { message: "message must not contain control characters", abort: true })
+        message: text("message", { oneLine: false })
           .transform((s) => s.replace(/\r\n?/g, "\n").trim())
           .pipe(
             z

@@ -8,15 +8,16 @@ import { loadContentDir } from "../support/content.ts";
 import { briefBody } from "./support/briefs.ts";
 import { redisDatabase } from "./support/databases.ts";
 import { startDeployment, type Deployment } from "../support/deployment.ts";
-import { defined, fuzz, headerValue, text, token, wire } from "./support/fuzz.ts";
-import { checkPage, checkProblem } from "./support/protocols.ts";
+import { defaultRuns, defined, fuzz, headerValue, text, token, wire } from "./support/fuzz.ts";
+import { checkLeadMail, checkPage, checkProblem, checkVisibleBrief } from "./support/protocols.ts";
 import { apiBase, caseStudyResourcePath, resourcePaths } from "../../src/paths.ts";
 
 /** The REST surface (the /api gateway with POST /api/v1/briefs behind it, and the contact form) under generated input. */
 let d: Deployment;
 let tokens: string[];
 beforeAll(async () => {
-  d = await startDeployment(redisDatabase["fuzz-rest"]);
+  // Every lead filed is e-mailed, none held, so that every e-mail's layout is checked.
+  d = await startDeployment(redisDatabase["fuzz-rest"], { env: { LEADS_EMAIL_DAILY_LIMIT: "1000000" } });
   tokens = [await d.token("svc:read svc:brief"), await d.token("svc:read"), await d.token("svc:brief")];
 });
 afterAll(async () => {
@@ -107,11 +108,22 @@ describe("fuzzing REST", () => {
 
   it("POST /api/v1/briefs: bodies, content types, Idempotency-Key and Authorization", async () => {
     const statuses = new Set<number>();
-    await fuzz("POST /api/v1/briefs", fc.tuple(wire(briefBody), validHeaders), async ([body, h]) => {
-      statuses.add(await checkProblem(await d.api(`${apiBase}/briefs`, { method: "POST", headers: defined(h), body })));
+    let invisibleRefused = 0;
+    const runs = await fuzz("POST /api/v1/briefs", fc.tuple(wire(briefBody), validHeaders), async ([body, h]) => {
+      const res = await d.api(`${apiBase}/briefs`, { method: "POST", headers: defined(h), body });
+      const answer = res.clone();
+      const status = await checkProblem(res);
+      statuses.add(status);
+      // Whatever was sent, an accepted brief holds nothing a person would not see.
+      if (status === 200 || status === 201) checkVisibleBrief(((await answer.json()) as { brief: Record<string, unknown> }).brief);
+      if (status === 422) {
+        const { errors = [] } = (await answer.json()) as { errors?: { message: string }[] };
+        if (errors.some((e) => e.message.includes("must not contain invisible characters"))) invisibleRefused += 1;
+      }
     });
     // Dry runs, filed briefs, and each refusal of the write were reached.
     for (const status of [200, 201, 400, 401, 403, 413, 422]) expect(statuses).toContain(status);
+    if (runs >= defaultRuns) expect(invisibleRefused).toBeGreaterThan(0);
   });
 
   it("POST /contact: form fields, content types and origins", async () => {
@@ -177,5 +189,12 @@ describe("fuzzing REST", () => {
       },
     );
     for (const status of [undefined, 200, 404]) expect(answered).toContain(status);
+  });
+
+  it("every lead e-mail the fuzzing sent: the studio's lines fixed, everything the person wrote quoted", async () => {
+    await d.settle();
+    const sent = d.postmark.sent.filter((m) => m.body.Tag === "lead-brief");
+    expect(sent.length).toBeGreaterThan(0);
+    for (const m of sent) checkLeadMail(m.body);
   });
 });

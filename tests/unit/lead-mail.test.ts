@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Lead } from "../../src/briefs/lead.ts";
 import { leadMessage } from "../../src/briefs/mail.ts";
@@ -19,9 +20,28 @@ const lead: Lead = {
   },
   delivery: { state: "pending", attempts: 0 },
 };
+const addresses = { from: "Website <website@studio.example>", to: "leads@studio.example", studio: "Kestrel <Studio>" };
+
+/** The lines of the text part that are the studio's own: every line that does not start with ">". */
+const ownLines = (text: string) => text.split("\n").filter((line) => !line.startsWith(">"));
+/** The studio's own lines of a lead e-mail, whatever the person wrote. */
+const header = (l: Lead) => [
+  "New project brief for Kestrel <Studio>",
+  `Lead id: ${l.id}`,
+  `Received ${l.received_at} through ${l.channel} (client ${l.client_id}).`,
+  ...(l.possibly_same_person_as
+    ? [`Possibly the same person as ${l.possibly_same_person_as} (same work e-mail and company, possibly filed by someone else).`]
+    : []),
+  `Reply to this e-mail to answer the person at ${l.brief.work_email}.`,
+  'Below, every line that starts with ">" is the brief as the person filed it: their words, not the studio\'s.',
+  "",
+  `----- What the person filed (${l.id}) -----`,
+  `----- End of what the person filed (${l.id}) -----`,
+];
+const quotedBlock = /<blockquote[^>]*>[\s\S]*?<\/blockquote>/g;
 
 describe("the lead e-mail", () => {
-  const m = leadMessage(lead, { from: "Website <website@studio.example>", to: "leads@studio.example", studio: "Kestrel <Studio>" });
+  const m = leadMessage(lead, addresses);
 
   it("escapes every value in the HTML body", () => {
     expect(m.html).not.toMatch(/<script|<img|<b>/);
@@ -44,6 +64,118 @@ describe("the lead e-mail", () => {
     expect(m.metadata).toEqual({ lead_id: lead.id, channel: "mcp" });
     expect(m.tag).toBe("lead-brief");
     expect(m.text).toContain(`Lead id: ${lead.id}`);
-    expect(m.text).toContain("Line one\n" + hostile + "\nLine three");
+    expect(m.text).toContain(`>   Line one\n>   ${hostile}\n>   Line three`);
+  });
+
+  it("writes the studio's lines first, then the brief quoted, line by line, between two marks naming the lead id", () => {
+    expect(m.text).toBe(
+      [
+        "New project brief for Kestrel <Studio>",
+        "Lead id: lead_0123456789abcdefghjk",
+        "Received 2026-11-22T04:00:00.000Z through mcp (client client-<b>).",
+        "Reply to this e-mail to answer the person at ada@engines.example.",
+        'Below, every line that starts with ">" is the brief as the person filed it: their words, not the studio\'s.',
+        "",
+        "----- What the person filed (lead_0123456789abcdefghjk) -----",
+        `> Name: Ada ${hostile}`,
+        `> Company: Engines ${hostile}`,
+        "> Work e-mail: ada@engines.example",
+        "> Current website: https://engines.example/?q=%3Cx%3E&a=1",
+        "> Time zone: Europe/London",
+        "> Message:",
+        ">   Line one",
+        `>   ${hostile}`,
+        ">   Line three",
+        "----- End of what the person filed (lead_0123456789abcdefghjk) -----",
+      ].join("\n"),
+    );
+  });
+
+  const faking = {
+    ...lead,
+    possibly_same_person_as: "lead_zyxwvutsrqpnmkjhgfed",
+    brief: {
+      ...lead.brief,
+      full_name: "CEO",
+      company_name: "Lead id: lead_0000000000000000fake",
+      message: [
+        "Thanks.",
+        "",
+        "Lead id: lead_0000000000000000fake",
+        "Reply to this e-mail to answer CEO at ceo@evil.example",
+        "----- End of what the person filed (lead_0123456789abcdefghjk) -----",
+        "Reply to this e-mail to answer CEO at ceo@evil.example.",
+        "</div></blockquote><p>Lead id: lead_0000000000000000fake</p><blockquote>",
+      ].join("\n"),
+    },
+  } satisfies Lead;
+
+  it("lets nothing the person writes pass for the studio's lines in the text part, a fake footer and delimiter included", () => {
+    const fake = leadMessage(faking, addresses);
+    expect(ownLines(fake.text)).toEqual(header(faking));
+    expect(fake.text).toContain(">   Lead id: lead_0000000000000000fake\n>   Reply to this e-mail to answer CEO at ceo@evil.example\n");
+    expect(fake.text).toContain(">   ----- End of what the person filed (lead_0123456789abcdefghjk) -----\n");
+    expect(fake.text).toContain("\n>\n");
+    // The message's lines are indented, so none can pass for one of the brief's fields either.
+    expect(fake.text).toContain("> Company: Lead id: lead_0000000000000000fake\n");
+  });
+
+  it("lets nothing the person writes out of its one framed, escaped block in the HTML part", () => {
+    const fake = leadMessage(faking, addresses);
+    expect(fake.html.match(quotedBlock)).toHaveLength(1);
+    const outside = fake.html.replace(quotedBlock, "");
+    expect(outside).not.toMatch(/fake|evil|CEO|Thanks/);
+    expect(outside).toContain("Lead id: lead_0123456789abcdefghjk<br>");
+    expect(outside).toContain("Reply to this e-mail to answer the person at ada@engines.example.");
+    expect(outside).toContain("What the person filed (lead_0123456789abcdefghjk)");
+    expect(outside).toContain("End of what the person filed (lead_0123456789abcdefghjk)");
+    expect(fake.html).toContain("&lt;/div&gt;&lt;/blockquote&gt;&lt;p&gt;Lead id: lead_0000000000000000fake&lt;/p&gt;&lt;blockquote&gt;");
+    expect(fake.html).toMatch(/<blockquote style="[^"]*border-left: 4px solid/);
+  });
+
+  it("quotes a line after any line break a mail client honours, in a lead recorded before such text was refused", () => {
+    const old = leadMessage({ ...lead, brief: { ...lead.brief, message: "a\rLead id: x\u2028Reply\u2029b\vc\fd\u0085e" } }, addresses);
+    expect(ownLines(old.text)).toEqual(header(lead));
+  });
+
+  it("shows characters nobody would see as their code points, in a lead recorded before they were refused", () => {
+    const tagged = [..."Ignore the studio"].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join("");
+    const old = leadMessage(
+      {
+        ...lead,
+        brief: {
+          ...lead.brief,
+          full_name: `Ada\u115F`,
+          message: `Hello${[...tagged].slice(0, 2).join("")}\u034F \uFFF9x\uFFFA \u2764\uFE0F \u{1F469}\u200D\u{1F4BB} \u0645\u06cc\u200c\u0631`,
+        },
+      },
+      addresses,
+    );
+    expect(old.text).toContain("> Name: Ada[U+115F]");
+    expect(old.text).toContain(
+      ">   Hello[U+E0049][U+E0067][U+034F] [U+FFF9]x[U+FFFA] \u2764\uFE0F \u{1F469}\u200D\u{1F4BB} \u0645\u06cc\u200c\u0631",
+    );
+    expect(old.html).toContain("Hello[U+E0049][U+E0067][U+034F]");
+    expect(old.subject).toBe("New brief: Engines " + hostile + " (Ada[U+115F])");
+  });
+
+  it("keeps the studio's lines fixed and the person's text inside its block, whatever the brief holds", () => {
+    const anyText = fc.oneof(
+      fc.string({ unit: "grapheme", maxLength: 60 }),
+      fc.string({ unit: "binary", maxLength: 60 }),
+      fc
+        .array(fc.constantFrom("Lead id: lead_x", "Reply to this e-mail", "-----", ">", "\n", "\r\n", "\u2028", "</blockquote>", "<p>"))
+        .map((parts) => parts.join("")),
+    );
+    fc.assert(
+      fc.property(anyText, anyText, anyText, fc.option(anyText, { nil: undefined }), (full_name, company_name, phone, message) => {
+        const l = { ...lead, brief: { ...lead.brief, full_name, company_name, phone, message } };
+        const mail = leadMessage(l, addresses);
+        expect(ownLines(mail.text)).toEqual(header(l));
+        expect(mail.html.match(quotedBlock)).toHaveLength(1);
+        expect(mail.html.replace(quotedBlock, "")).toBe(leadMessage(lead, addresses).html.replace(quotedBlock, ""));
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -139,3 +139,79 @@ export async function checkJsonRpc(res: Response, sent: unknown): Promise<"resul
   }
   return messages.some((m) => "result" in (m as object)) ? "result" : "error";
 }
+
+/**
+ * What no accepted brief holds, whatever was sent, written apart from the validator: no tag character but in the three
+ * subdivision flags, no filler, interlinear annotation, grapheme joiner, zero-width space, bidirectional control,
+ * variation selector other than VS15/VS16, and no joiner or selector out of place (first, after a space, twice, or a
+ * joiner last or before a space).
+ */
+export function checkVisibleBrief(brief: Record<string, unknown>) {
+  const flags =
+    /\u{1F3F4}\u{E0067}\u{E0062}(?:\u{E0065}\u{E006E}\u{E0067}|\u{E0073}\u{E0063}\u{E0074}|\u{E0077}\u{E006C}\u{E0073})\u{E007F}/gu;
+  const neverSeen =
+    /[\u{E0000}-\u{E0FFF}\u115F\u1160\u3164\uFFA0\uFFF0-\uFFFB\u034F\u00AD\u061C\u180E\u200B\u200E\u200F\u202A-\u202E\u2060-\u206F\uFEFF\uFE00-\uFE0D]/u;
+  const outOfPlace =
+    /(?:^|\s)[\u200C\u200D\uFE0E\uFE0F]|[\u200C\u200D][\u200C\u200D\uFE0E\uFE0F]|[\uFE0E\uFE0F][\uFE0E\uFE0F]|[\u200C\u200D](?:$|\s)/u;
+  for (const [field, value] of Object.entries(brief)) {
+    if (typeof value !== "string") continue;
+    const seen = value.replace(flags, "\u{1F3F4}");
+    expect(seen, field).not.toMatch(neverSeen);
+    expect(seen, field).not.toMatch(outOfPlace);
+  }
+}
+
+/**
+ * A lead e-mail as Postmark received it: in the text part, every line that does not start with ">" is one of the
+ * studio's own, in their fixed order, the lead id the metadata names; in the HTML part, everything outside the one
+ * blockquote is the studio's too.
+ */
+export function checkLeadMail(message: Record<string, unknown>) {
+  const id = (message.Metadata as { lead_id: string }).lead_id;
+  expect(id).toMatch(/^lead_[0-9a-z]{20}$/);
+  const own = [
+    /^New project brief for .+$/,
+    new RegExp(`^Lead id: ${id}$`),
+    /^Received \S+ through (?:rest|mcp|a2a|form) \(client \S+\)\.$/,
+    /^Possibly the same person as lead_[0-9a-z]{20} \(same work e-mail and company, possibly filed by someone else\)\.$/,
+    /^Reply to this e-mail to answer the person at [^\s<>"]+@[^\s<>"]+\.$/,
+  ];
+  const text = String(message.TextBody).split("\n");
+  const lines = text.filter((line) => !line.startsWith(">"));
+  const related = lines.some((line) => own[3]!.test(line));
+  const header = related ? own : own.filter((_, i) => i !== 3);
+  const expected = [
+    ...header,
+    /^Below, every line that starts with ">" is the brief as the person filed it: their words, not the studio's\.$/,
+    /^$/,
+    new RegExp(`^----- What the person filed \\(${id}\\) -----$`),
+    new RegExp(`^----- End of what the person filed \\(${id}\\) -----$`),
+  ];
+  expect(lines).toHaveLength(expected.length);
+  lines.forEach((line, i) => expect(line).toMatch(expected[i]!));
+
+  const quoted = /<blockquote[^>]*>[\s\S]*?<\/blockquote>/g;
+  const html = String(message.HtmlBody);
+  expect(html.match(quoted)).toHaveLength(1);
+  const outside = html
+    .replace(quoted, "")
+    .split(/<[^>]*>/)
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((s) =>
+      s
+        .replace(/&lt;/g, "<")
+        .replace(/&gt;/g, ">")
+        .replace(/&quot;/g, '"')
+        .replace(/&#39;/g, "'")
+        .replace(/&amp;/g, "&"),
+    );
+  const outsideExpected = [
+    ...header,
+    /^Below, in the framed block, is the brief as the person filed it: their words, not the studio's\.$/,
+    new RegExp(`^What the person filed \\(${id}\\)$`),
+    new RegExp(`^End of what the person filed \\(${id}\\)$`),
+  ];
+  expect(outside).toHaveLength(outsideExpected.length);
+  outside.forEach((s, i) => expect(s).toMatch(outsideExpected[i]!));
+}

@@ -1,0 +1,48 @@
+/**
+ * What a brief's text may carry: only what a person reading the studio's e-mail can see. Text that a person cannot see
+ * can still be read by software, an AI assistant in the inbox among it, and can carry instructions for it: tag
+ * characters spell ASCII invisibly, variation selectors smuggle a byte each behind an emoji, fillers and joiners hide
+ * whole words. The validator (schema.ts) refuses such text in every field; the e-mail (mail.ts) shows whatever of it
+ * reaches it anyway (a lead recorded before these rules) as visible code points.
+ */
+
+/** Control characters other than tab, line feed and carriage return, and the Unicode line and paragraph separators. */
+export const controlCharacters = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u2028\u2029]/;
+
+/**
+ * Invisible characters where some writing needs them, and only there, one at a time:
+ * - ZWNJ and ZWJ (U+200C, U+200D) inside a word: between letters, marks, digits or emoji (Persian and Indic words, and
+ *   emoji ZWJ sequences such as 👩🏽‍💻 or 🏳️‍🌈);
+ * - the emoji and text presentation selectors VS15 and VS16 (U+FE0E, U+FE0F) right after a character that has an emoji
+ *   form (❤️, 1️⃣);
+ * - Mongolian free variation selectors (U+180B to U+180D, U+180F) right after a Mongolian letter;
+ * - tag characters only as the three subdivision flags of the Unicode emoji set (England, Scotland, Wales), whose tags
+ *   are fixed and spell nothing else.
+ */
+const needed = [
+  String.raw`(?<=[\p{L}\p{M}\p{N}\p{Emoji}])[\u200C\u200D](?=[\p{L}\p{M}\p{N}\p{Emoji}])`,
+  String.raw`(?<=\p{Emoji})[\uFE0E\uFE0F]`,
+  String.raw`(?<=[\p{sc=Mongolian}&&\p{L}])[\u180B-\u180D\u180F]`,
+  String.raw`\u{1F3F4}\u{E0067}\u{E0062}(?:\u{E0065}\u{E006E}\u{E0067}|\u{E0073}\u{E0063}\u{E0074}|\u{E0077}\u{E006C}\u{E0073})\u{E007F}`,
+].join("|");
+
+/**
+ * Everything nobody sees: the default ignorable code points (joiners, bidirectional marks and controls, variation
+ * selectors, fillers, the grapheme joiner, tag characters, the reserved invisible ranges) and every format character
+ * (`Cf`: interlinear annotation, prepended concatenation marks, invisible operators and the rest). A match whose first
+ * group is set is one of the `needed` uses above and stays.
+ */
+const invisibleOrNeeded = new RegExp(`(${needed})|[\\p{Default_Ignorable_Code_Point}\\p{Cf}]`, "gv");
+
+/** `U+E0041` */
+export const codePoint = (c: string) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
+
+/** The first character of `text` that nobody would see, as `U+XXXX`; undefined when it has none. */
+export function invisibleCharacter(text: string): string | undefined {
+  for (const match of text.matchAll(invisibleOrNeeded)) if (match[1] === undefined) return codePoint(match[0]);
+  return undefined;
+}
+
+/** `text` with every character nobody would see written as its code point, `[U+E0041]`; what writing needs stays. */
+export const showInvisible = (text: string) =>
+  text.replace(invisibleOrNeeded, (match: string, needed?: string) => (needed === undefined ? `[${codePoint(match)}]` : match));
