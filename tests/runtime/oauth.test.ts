@@ -19,8 +19,9 @@ import { countedFor, localClient } from "../support/quota-count.ts";
  * client (the MCP SDK's ClientCredentialsProvider) and a ChatGPT-style one (its PrivateKeyJwtProvider, with a metadata
  * document on loopback, the runtime's test mode) each getting a token and filing a dry_run brief at /mcp; and what only
  * netlify dev shows, its call again after a 403 counted once; and no redirect before the person has decided (a phishing
- * client's bad request is an error page). Every refusal, the other era and the other clients are
- * in-process in tests/doors/oauth*.test.ts; the consent screen in Chromium is tests/browser/oauth.test.ts.
+ * client's bad request is an error page; a scheme the operating system owns, or Cursor's `cursor:`, cannot be
+ * registered). Every refusal, the other era and the other clients are in-process in tests/doors/oauth*.test.ts; the
+ * consent screen in Chromium is tests/browser/oauth.test.ts.
  */
 const base = inject("baseUrl");
 const endpoint = `${base}/mcp`;
@@ -169,6 +170,17 @@ describe("no open redirect from the studio's domain (RFC 9700 §4.11.2)", () => 
       const page = await res.text();
       expect(page).toContain("This request cannot be completed");
       expect(page).toContain(code);
+    }
+  });
+
+  it("refuses to register a scheme the operating system owns, or a private-use scheme that is not a reversed domain name", async () => {
+    for (const uri of ["search-ms:query=invoice&crumb=location:\\\\evil.example\\share", "cursor://anysphere.cursor-mcp/oauth/callback"]) {
+      const res = await fetch(as.registration_endpoint!, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ application_type: "native", redirect_uris: [uri], token_endpoint_auth_method: "none" }),
+      });
+      expect([res.status, ((await res.json()) as { error: string }).error], uri).toEqual([400, "invalid_redirect_uri"]);
     }
   });
 });
