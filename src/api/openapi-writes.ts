@@ -270,7 +270,7 @@ export function writePaths(quotaHeaders: Record<string, unknown>) {
           },
           "400": {
             description:
-              "Every problem found before the person has seen the consent screen: no or an unknown client_id, a redirect_uri the client did not register, response_type (unsupported_response_type), the client's grants (unauthorized_client), PKCE (invalid_request), scope (invalid_scope) or resource (invalid_target). An error page naming the error code, never a redirect (RFC 9700 §4.11.2: anyone can register any redirect URI, so none is redirected to unseen).",
+              "Every problem found before the person has seen the consent screen: no or an unknown client_id, a redirect_uri the client did not register or that today's rules refuse (registered before them), response_type (unsupported_response_type), the client's grants (unauthorized_client), PKCE (invalid_request), scope (invalid_scope) or resource (invalid_target). An error page naming the error code, never a redirect (RFC 9700 §4.11.2: anyone can register any redirect URI, so none is redirected to unseen).",
             content: { "text/html": {} },
           },
           "429": rateLimited({

@@ -13,7 +13,7 @@ import { OAuthError } from "./errors.ts";
 import { grantedAudience, grantedScope } from "./grant.ts";
 import { consentGrantId } from "./grants.ts";
 import { isCodeChallenge } from "./pkce.ts";
-import { formActionSource, matchRedirectUri } from "./redirect-uri.ts";
+import { formActionSource, inferredApplicationType, matchRedirectUri, redirectUriProblem } from "./redirect-uri.ts";
 import type { CountQuota } from "./cimd.ts";
 import { findClient, type OAuthServerOptions } from "./server-options.ts";
 
@@ -63,6 +63,13 @@ export function createAuthorizationHandler(options: OAuthServerOptions) {
     if (!values.redirect_uri) return showError("The request does not say where to return (redirect_uri is missing).");
     const redirectUri = matchRedirectUri(client.redirect_uris, values.redirect_uri) && values.redirect_uri;
     if (!redirectUri) return showError("The return address (redirect_uri) is not one the application registered.");
+    // Registrations never expire, and a cached metadata document may be older than a rule: each request meets today's.
+    const problem = redirectUriProblem(redirectUri, client.application_type ?? inferredApplicationType(client.redirect_uris));
+    if (problem) {
+      return showError(
+        `The return address (redirect_uri) was accepted before a rule that now refuses it: ${problem}. The application must register again with one that passes.`,
+      );
+    }
 
     // The redirect URI is the client's own, but the person has not seen it yet: an error is still a page, with its code.
     const fail = (error: string, description: string) => showError(description, 400, error);
