@@ -264,12 +264,13 @@ export function writePaths(quotaHeaders: Record<string, unknown>) {
         })),
         responses: {
           "200": {
-            description: "One consent screen naming the client (unverified) and the scopes; Approve sends a code to the redirect URI.",
+            description:
+              "One consent screen naming the client (unverified unless a metadata document's host vouches for it), where it returns and the scopes. The person's own decision, the screen's form posted to this URL, is the only answer that goes back to the redirect URI: 303 with `code` (Approve) or `error=access_denied` (Deny), with `state` and `iss` (RFC 9207).",
             content: { "text/html": {} },
           },
-          "302": { description: "Back to the redirect URI with `code`, `state` and `iss`, or `error`." },
           "400": {
-            description: "A request whose redirect URI cannot be trusted: an error page, never a redirect.",
+            description:
+              "Every problem found before the person has seen the consent screen: no or an unknown client_id, a redirect_uri the client did not register or that today's rules refuse (registered before them), response_type (unsupported_response_type), the client's grants (unauthorized_client), PKCE (invalid_request), scope (invalid_scope) or resource (invalid_target). An error page naming the error code, never a redirect (RFC 9700 §4.11.2: anyone can register any redirect URI, so none is redirected to unseen).",
             content: { "text/html": {} },
           },
           "429": rateLimited({

@@ -13,7 +13,7 @@ import { OAuthError } from "./errors.ts";
 import { grantedAudience, grantedScope } from "./grant.ts";
 import { consentGrantId } from "./grants.ts";
 import { isCodeChallenge } from "./pkce.ts";
-import { formActionSource, matchRedirectUri } from "./redirect-uri.ts";
+import { formActionSource, inferredApplicationType, matchRedirectUri, redirectUriProblem } from "./redirect-uri.ts";
 import type { CountQuota } from "./cimd.ts";
 import { findClient, type OAuthServerOptions } from "./server-options.ts";
 
@@ -21,23 +21,26 @@ export const maxConsentBodyBytes = 8 * 1024;
 
 /**
  * GET /oauth/authorize shows the consent screen; POST /oauth/authorize records the decision (RFC 6749 §4.1 with
- * PKCE S256 required, RFC 9207 `iss` on every response). Until the client and its redirect URI are known to belong
- * together, problems are shown as a page and never redirected (RFC 6749 §4.1.2.1: no open redirector).
+ * PKCE S256 required, RFC 9207 `iss` on every redirect). Only the person's own decision on the consent screen is
+ * redirected to the client: anyone can register any redirect URI here, so none is trusted enough to be sent to without
+ * a page the person has seen (RFC 9700 §4.11.2). Every problem found before that, whatever it is, is shown as the error
+ * page (RFC 6749 §4.1.2.1 for an unknown client or redirect URI; the others by the same reasoning).
  */
 export function createAuthorizationHandler(options: OAuthServerOptions) {
   const now = options.now ?? Date.now;
   const secure = new URL(options.baseUrl).protocol === "https:";
   const shell = options.page;
-  const showError = (description: string, status = 400) => new Response(errorPage(shell, description), { status, headers: pageHeaders() });
+  const showError = (description: string, status = 400, error?: string) =>
+    new Response(errorPage(shell, description, error), { status, headers: pageHeaders() });
 
-  /** An authorization response (RFC 6749 §4.1.2, §4.1.2.1) back at the client's redirect URI, with `iss`. */
-  const redirectBack = (redirectUri: string, params: Record<string, string | undefined>, status: 302 | 303, cookie?: string) => {
+  /** The person's decision (RFC 6749 §4.1.2, §4.1.2.1) back at the client's redirect URI, with `iss`. */
+  const redirectBack = (redirectUri: string, params: Record<string, string | undefined>, cookie: string) => {
     const url = new URL(redirectUri);
     for (const [name, value] of Object.entries({ ...params, iss: options.baseUrl }))
       if (value !== undefined) url.searchParams.set(name, value);
     const headers = new Headers({ Location: url.href, "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" });
-    if (cookie) headers.append("Set-Cookie", cookie);
-    return new Response(null, { status, headers });
+    headers.append("Set-Cookie", cookie);
+    return new Response(null, { status: 303, headers });
   };
 
   async function show(request: Request, count: CountQuota): Promise<Response> {
@@ -60,10 +63,16 @@ export function createAuthorizationHandler(options: OAuthServerOptions) {
     if (!values.redirect_uri) return showError("The request does not say where to return (redirect_uri is missing).");
     const redirectUri = matchRedirectUri(client.redirect_uris, values.redirect_uri) && values.redirect_uri;
     if (!redirectUri) return showError("The return address (redirect_uri) is not one the application registered.");
+    // Registrations never expire, and a cached metadata document may be older than a rule: each request meets today's.
+    const problem = redirectUriProblem(redirectUri, client.application_type ?? inferredApplicationType(client.redirect_uris));
+    if (problem) {
+      return showError(
+        `The return address (redirect_uri) was accepted before a rule that now refuses it: ${problem}. The application must register again with one that passes.`,
+      );
+    }
 
-    // From here on the redirect URI is trusted: errors go back to it.
-    const fail = (error: string, description: string) =>
-      redirectBack(redirectUri, { error, error_description: description, state: values.state }, 302);
+    // The redirect URI is the client's own, but the person has not seen it yet: an error is still a page, with its code.
+    const fail = (error: string, description: string) => showError(description, 400, error);
     if (values.response_type !== "code") return fail("unsupported_response_type", "response_type must be code.");
     if (!client.grant_types.includes("authorization_code"))
       return fail("unauthorized_client", "This client is not registered for authorization_code.");
@@ -127,13 +136,12 @@ export function createAuthorizationHandler(options: OAuthServerOptions) {
       // Each approval is a grant of its own; its code is redeemed once (GETDEL), so it never makes a second token.
       const grant_id = consentGrantId();
       const code = await issueCode(options.redis, { client_id, redirect_uri, code_challenge, scope, resource, grant_id });
-      return redirectBack(authorization.redirect_uri, { code, state: authorization.state }, 303, clearCookie);
+      return redirectBack(authorization.redirect_uri, { code, state: authorization.state }, clearCookie);
     }
     if (values.decision === "deny") {
       return redirectBack(
         authorization.redirect_uri,
         { error: "access_denied", error_description: "The request was denied.", state: authorization.state },
-        303,
         clearCookie,
       );
     }

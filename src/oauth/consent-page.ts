@@ -51,13 +51,16 @@ function vouching({ documentHost, provesWithKey }: ConsentView): string {
     : `Its details are published by ${host}, which chooses where the answer goes; it does not prove itself with a key.`;
 }
 
-export function errorPage(shell: PageShell, description: string): string {
+/** The page for a request that cannot go on; `error` is the OAuth error code, for the application's developer. */
+export function errorPage(shell: PageShell, description: string, error?: string): string {
   return page(
     shell,
     "Authorization failed",
     `<p class="muted consent-kicker">Authorization request</p>
 <h1 id="consent-title" class="consent-title">This request cannot be completed</h1>
 <p>${escapeHtml(description)}</p>
-<p>Go back to the application and start again. If it keeps happening, the application is misconfigured.</p>`,
+<p>Go back to the application and start again. If it keeps happening, the application is misconfigured.</p>${
+      error ? `\n<p class="muted">Error code for its developer: <code>${escapeHtml(error)}</code></p>` : ""
+    }`,
   );
 }

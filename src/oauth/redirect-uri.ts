@@ -1,7 +1,8 @@
 /**
  * Redirect URI rules: absolute, no fragment (RFC 6749 §3.1.2), no user information, bounded length, and by kind:
  * https for any client, http on a loopback host for any client (RFC 8252 §7.3, §8.3), a private-use scheme only for
- * a native client (RFC 8252 §7.1). Never javascript:, data: or another scheme a browser handles itself.
+ * a native client (RFC 8252 §7.1), and then only a reversed domain name (`com.example.app:`, RFC 8252 §7.1 and §8.4)
+ * that is not a scheme the operating system or a browser owns (`systemSchemes`).
  */
 export const maxRedirectUriLength = 512;
 
@@ -11,24 +12,105 @@ export type ApplicationType = (typeof applicationTypes)[number];
 
 /** The host names that are this machine: RFC 8252's loopback redirect hosts (and the test-only mode's document hosts). */
 export const loopbackHostNames = new Set(["127.0.0.1", "[::1]", "localhost"]);
-// Schemes a browser or the system handles itself: never an app's own callback.
-const refusedSchemes = new Set([
-  "about:",
-  "blob:",
-  "chrome:",
-  "data:",
-  "file:",
-  "filesystem:",
-  "ftp:",
-  "javascript:",
-  "mailto:",
-  "sms:",
-  "tel:",
-  "vbscript:",
-  "view-source:",
-  "ws:",
-  "wss:",
-]);
+
+/**
+ * Schemes the operating system or a browser handles itself, never an app's own callback: a redirect there hands the
+ * person's browser to a system handler, with the studio's domain as the link that sent it (search-ms: opens a search of
+ * a remote share in Explorer, ms-settings: the settings, file: a local file, javascript: and data: run script, tel: and
+ * sms: dial). An entry ending in `*` is every scheme that begins with it (`ms-*`: ms-settings, ms-word, ms-excel, ...).
+ * Most have no period and fail the reversed-domain rule anyway; the list is checked first so that the refusal says why,
+ * it also catches those with a period (`x-apple.systempreferences:`, `microsoft.windows.camera:`), and it keeps the
+ * intent when a rule changes. It is a floor, not a catalogue: a scheme is allowed only because it is a reversed domain
+ * name, never because it is missing here.
+ */
+export const systemSchemes = [
+  // Browsers: script, documents, their own pages, extensions and sandboxes.
+  "about",
+  "blob",
+  "data",
+  "filesystem",
+  "javascript",
+  "vbscript",
+  "view-source",
+  "chrome*",
+  "edge",
+  "brave",
+  "opera",
+  "vivaldi",
+  "moz-*",
+  "resource",
+  "jar",
+  "safari*",
+  "webkit*",
+  "devtools",
+  // Network protocols a browser or the system opens itself.
+  "file",
+  "ftp",
+  "ftps",
+  "sftp",
+  "smb",
+  "nfs",
+  "afp",
+  "ssh",
+  "telnet",
+  "ldap",
+  "ws",
+  "wss",
+  "webcal",
+  "news",
+  "nntp",
+  "irc",
+  // Calls and messages.
+  "tel",
+  "sms",
+  "mms",
+  "mailto",
+  "callto",
+  "sip",
+  "sips",
+  "facetime*",
+  "imessage",
+  "geo",
+  "maps",
+  // Windows: every ms- scheme (ms-settings, ms-word, ms-msdt, ...), search, the shell, Edge and help.
+  "ms-*",
+  "search",
+  "search-ms",
+  "shell",
+  "microsoft*",
+  "windows*",
+  "hcp",
+  "its",
+  "mk",
+  "res",
+  "mhtml",
+  // Apple: the App Store, system settings and apps.
+  "itms*",
+  "x-apple*",
+  "apple*",
+  "prefs",
+  "app-prefs",
+  "shortcuts",
+  "x-web-search",
+  // Android: intents and content.
+  "intent",
+  "android-app",
+  "content",
+  "market",
+] as const;
+
+/** The system scheme `scheme` is (lower case, without the colon), or undefined. */
+export function systemScheme(scheme: string): string | undefined {
+  return systemSchemes.find((entry) => (entry.endsWith("*") ? scheme.startsWith(entry.slice(0, -1)) : scheme === entry));
+}
+
+// A DNS label (letters, digits and hyphens, not at either end, at most 63), and at least two of them: RFC 3986's scheme
+// syntax narrowed to a domain name written backwards, which starts with a letter as a scheme must.
+const domainLabel = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+export function isReversedDomainName(scheme: string): boolean {
+  const labels = scheme.split(".");
+  return labels.length >= 2 && /^[a-z]/.test(scheme) && labels.every((label) => domainLabel.test(label));
+}
 
 type RedirectKind = "https" | "loopback" | "private-use";
 
@@ -49,7 +131,14 @@ function parse(uri: unknown): { url: URL; kind: RedirectKind } | string {
     return loopbackHostNames.has(url.hostname)
       ? { url, kind: "loopback" }
       : "http is allowed only on a loopback host (127.0.0.1, [::1], localhost)";
-  if (refusedSchemes.has(url.protocol)) return `the scheme ${url.protocol} cannot be a redirect URI`;
+  const scheme = url.protocol.slice(0, -1);
+  if (systemScheme(scheme)) return `the scheme ${url.protocol} belongs to the operating system or a browser, never to an app`;
+  if (!isReversedDomainName(scheme)) {
+    return (
+      `a private-use scheme must be a domain name the app's developer controls, reversed, with at least one period ` +
+      `(RFC 8252 §7.1, §8.4), such as com.example.app:/callback; ${url.protocol} is not`
+    );
+  }
   if (url.href === url.protocol) return "a private-use redirect URI needs a path after its scheme";
   return { url, kind: "private-use" };
 }

@@ -35,44 +35,58 @@ afterAll(async () => {
 const challengeOf = (verifier: string) => oauth.calculatePKCECodeChallenge(verifier);
 
 describe("the hosted clients' redirect URIs", () => {
-  it.each(hostedClients.map((c) => [c.name, c] as const))("%s registers and gets a code at each redirect URI", async (_name, hosted) => {
-    const http = d.fetchFrom();
-    const registration = (await (
-      await http(as.registration_endpoint!, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({
-          client_name: hosted.name,
-          redirect_uris: hosted.redirect_uris,
-          grant_types: ["authorization_code", "refresh_token"],
-          response_types: ["code"],
-          token_endpoint_auth_method: "none",
-        }),
-      })
-    ).json()) as { client_id: string };
-    expect(registration).toMatchObject({ application_type: hosted.application_type, grant_types: ["authorization_code"] });
-    for (const registered of hosted.redirect_uris) {
-      // A loopback listener's port is chosen at run time (RFC 8252 §7.3).
-      const redirect = registered.startsWith("http://127.0.0.1/") ? registered.replace("127.0.0.1", "127.0.0.1:50123") : registered;
-      const { location } = await consentByHttp(
-        as,
-        {
-          client_id: registration.client_id,
-          redirect_uri: redirect,
-          code_challenge: await challengeOf(oauth.generateRandomCodeVerifier()),
-          state: "hosted",
-          scope: "svc:brief",
-          resource: `${base}/mcp`,
-        },
-        "approve",
-        http,
-      );
-      expect(location.href.startsWith(`${new URL(redirect).href}?`), `${location.href} for ${redirect}`).toBe(true);
-      expect(location.searchParams.get("code")).toBeTruthy();
-      expect(location.searchParams.get("iss")).toBe(as.issuer);
-      expect(location.searchParams.get("state")).toBe("hosted");
-    }
-  });
+  const registerAs = async (http: Http, name: string, redirect_uris: string[]) => {
+    const res = await http(as.registration_endpoint!, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        client_name: name,
+        redirect_uris,
+        grant_types: ["authorization_code", "refresh_token"],
+        response_types: ["code"],
+        token_endpoint_auth_method: "none",
+      }),
+    });
+    return { status: res.status, body: (await res.json()) as { client_id: string; error?: string; error_description?: string } };
+  };
+
+  // A client refused as it registers today (Cursor, tests/support/hosted-clients.ts) shows the refusal, then what it would need.
+  it.each(hostedClients.map((c) => [c.name, c] as const))(
+    "%s registers (or, refused, registers what it would need) and gets a code at each redirect URI",
+    async (_name, hosted) => {
+      const http = d.fetchFrom();
+      if (hosted.refused) {
+        const refused = await registerAs(http, hosted.name, hosted.redirect_uris);
+        expect([refused.status, refused.body.error]).toEqual([400, "invalid_redirect_uri"]);
+        expect(refused.body.error_description).toContain(JSON.stringify(hosted.refused.uri));
+      }
+      const redirectUris = hosted.refused?.needs ?? hosted.redirect_uris;
+      const { status, body: registration } = await registerAs(http, hosted.name, redirectUris);
+      expect(status).toBe(201);
+      expect(registration).toMatchObject({ application_type: hosted.application_type, grant_types: ["authorization_code"] });
+      for (const registered of redirectUris) {
+        // A loopback listener's port is chosen at run time (RFC 8252 §7.3).
+        const redirect = registered.startsWith("http://127.0.0.1/") ? registered.replace("127.0.0.1", "127.0.0.1:50123") : registered;
+        const { location } = await consentByHttp(
+          as,
+          {
+            client_id: registration.client_id,
+            redirect_uri: redirect,
+            code_challenge: await challengeOf(oauth.generateRandomCodeVerifier()),
+            state: "hosted",
+            scope: "svc:brief",
+            resource: `${base}/mcp`,
+          },
+          "approve",
+          http,
+        );
+        expect(location.href.startsWith(`${new URL(redirect).href}?`), `${location.href} for ${redirect}`).toBe(true);
+        expect(location.searchParams.get("code")).toBeTruthy();
+        expect(location.searchParams.get("iss")).toBe(as.issuer);
+        expect(location.searchParams.get("state")).toBe("hosted");
+      }
+    },
+  );
 });
 
 describe("client ID metadata documents", () => {

@@ -11,7 +11,7 @@ import { discover } from "../support/oauth-client.ts";
 /**
  * What an agent finds from a door alone, in-process on a local site (so that the ChatGPT-style client's metadata
  * document may live on loopback): each door's 401 leads to protected resource metadata naming the URL called, and the
- * v2 MCP SDK's own OAuth gets a token from there and files a dry_run brief, a Cursor-style client (dynamic registration,
+ * v2 MCP SDK's own OAuth gets a token from there and files a dry_run brief, a desktop client (dynamic registration,
  * consent posted as its form posts it) and a machine client with the SDK's PrivateKeyJwtProvider in both protocol eras.
  * tests/doors/mcp.test.ts has the SDK's ClientCredentialsProvider; tests/runtime/oauth.test.ts runs the
  * PrivateKeyJwtProvider through `npm start`.
@@ -33,14 +33,15 @@ afterAll(async () => {
 describe("the v2 MCP SDK's OAuth, through /mcp", () => {
   const modern = eras.find((e) => e.era === "modern")!;
 
-  it("a Cursor-style client: the SDK's 401, discovery, dynamic registration, consent, token, a dry_run brief", async () => {
+  it("a desktop client: the SDK's 401, discovery, dynamic registration, consent, token, a dry_run brief", async () => {
     const http = d.fetchFrom();
     const { provider, saved } = personApproving({
       browser: http,
       redirectUrl: "http://127.0.0.1:50321/callback",
       clientMetadata: {
-        client_name: "Cursor-style client",
-        redirect_uris: ["cursor://anysphere.cursor-mcp/oauth/callback", "http://127.0.0.1:50321/callback"],
+        // Registered as Cursor registers, but with a private-use scheme that is a reversed domain name (RFC 8252 §7.1).
+        client_name: "Desktop client",
+        redirect_uris: ["com.example.desktop://oauth/callback", "http://127.0.0.1:50321/callback"],
         grant_types: ["authorization_code", "refresh_token"],
         response_types: ["code"],
         token_endpoint_auth_method: "none",

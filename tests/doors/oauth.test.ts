@@ -1,7 +1,10 @@
+import { Redis } from "@upstash/redis";
 import { createRemoteJWKSet, customFetch, jwtVerify } from "jose";
 import * as oauth from "oauth4webapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { clientKey } from "../../src/oauth/clients.ts";
 import { createAccessTokenVerifier } from "../../src/oauth/verify.ts";
+import { escapeHtml } from "../../src/site/function-page.ts";
 import { startDeployment, type Deployment } from "../support/deployment.ts";
 import {
   authorizeUrl,
@@ -184,26 +187,45 @@ describe("authorization code with PKCE", () => {
     expect(await res.json()).toMatchObject({ error: "invalid_grant" });
   });
 
-  it("sends PKCE plain or missing back to the client as invalid_request, with state and iss", async () => {
+  it("shows every problem found before the consent screen as the error page with its code, never a redirect", async () => {
     const http = client();
-    for (const params of [
-      { code_challenge_method: "plain", code_challenge: "a".repeat(43) },
-      { code_challenge: undefined },
-      { code_challenge_method: undefined, code_challenge: "a".repeat(43) },
-    ]) {
+    // A client registered with a redirect URI but not for authorization_code.
+    const machine = await register(
+      as,
+      { grant_types: ["client_credentials"], redirect_uris: [redirectUri], token_endpoint_auth_method: "client_secret_post" },
+      http,
+    );
+    const cases: [Record<string, string | undefined>, string, RegExp][] = [
+      [{ response_type: "token" }, "unsupported_response_type", /response_type must be code/],
+      [{ response_type: undefined }, "unsupported_response_type", /response_type must be code/],
+      [{ response_type: "code token" }, "unsupported_response_type", /response_type must be code/],
+      [{ client_id: machine.client_id }, "unauthorized_client", /not registered for authorization_code/],
+      [{ code_challenge_method: "plain" }, "invalid_request", /PKCE is required/],
+      [{ code_challenge: undefined }, "invalid_request", /PKCE is required/],
+      [{ code_challenge_method: undefined }, "invalid_request", /PKCE is required/],
+      [{ code_challenge: "short" }, "invalid_request", /PKCE is required/],
+      [{ scope: "svc:admin" }, "invalid_scope", /Unknown scope svc:admin/],
+      [{ resource: "https://evil.example/mcp" }, "invalid_target", /resource must be one of/],
+      [{ resource: "not a url" }, "invalid_target", /resource must be one of/],
+    ];
+    for (const [params, code, description] of cases) {
       const res = await authorizeWith(http, {
         response_type: "code",
         client_id: publicClient.client_id,
         redirect_uri: redirectUri,
-        state: "s1",
         code_challenge_method: "S256",
+        code_challenge: "a".repeat(43),
+        state: "s1",
         ...params,
       });
-      expect(res.status).toBe(302);
-      const location = new URL(res.headers.get("location")!);
-      expect(location.searchParams.get("error")).toBe("invalid_request");
-      expect(location.searchParams.get("state")).toBe("s1");
-      expect(location.searchParams.get("iss")).toBe(as.issuer);
+      expect([res.status, res.headers.get("location")], JSON.stringify(params)).toEqual([400, null]);
+      expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+      expect(res.headers.get("set-cookie"), "no consent form was opened").toBeNull();
+      const page = await res.text();
+      expect(page).toContain("This request cannot be completed");
+      expect(page).toContain(`<code>${code}</code>`);
+      expect(page).toMatch(description);
+      expect(page).not.toContain('name="request"');
     }
   });
 
@@ -225,6 +247,45 @@ describe("authorization code with PKCE", () => {
       expect(res.headers.get("location")).toBeNull();
       expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
       expect(await res.text()).toContain("This request cannot be completed");
+    }
+  });
+
+  it("stops a registration made before today's redirect URI rules at the error page when a request names a refused URI", async () => {
+    const http = client();
+    const store = new Redis({ url: d.store.url, token: d.store.token, enableTelemetry: false });
+    // Registrations never expire: records as an older server stored them, one of them before application_type existed.
+    for (const [uri, application_type] of [
+      ["search-ms:query=invoice&crumb=location:%5C%5Cevil.example%5Cshare", "native"],
+      ["ms-settings:privacy", "native"],
+      ["cursor://anysphere.cursor-mcp/oauth/callback", "native"],
+      ["myapp:/callback", undefined],
+    ] as const) {
+      const client_id = `fdc_${"A".repeat(6)}${oauth.generateRandomState().slice(0, 16)}`;
+      await store.set(clientKey(client_id), {
+        client_id,
+        client_id_issued_at: 1_700_000_000,
+        redirect_uris: [uri, redirectUri],
+        grant_types: ["authorization_code"],
+        response_types: ["code"],
+        token_endpoint_auth_method: "none",
+        ...(application_type ? { application_type } : {}),
+      });
+      const asked = { client_id, code_challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()), state: "s" };
+      // A good request and a bad one alike: no consent form and no redirect to the refused URI.
+      for (const response_type of ["code", "token"]) {
+        const res = await http(authorizeUrl(as, { ...asked, redirect_uri: uri, response_type }), { redirect: "manual" });
+        expect([res.status, res.headers.get("location"), res.headers.get("set-cookie")], `${uri} ${response_type}`).toEqual([
+          400,
+          null,
+          null,
+        ]);
+        const page = await res.text();
+        expect(page).toContain("This request cannot be completed");
+        expect(page).toContain("was accepted before a rule that now refuses it");
+        expect(page).toContain(escapeHtml(new URL(uri).protocol));
+      }
+      // Its loopback redirect URI still passes every rule, and still gets the consent screen.
+      expect((await consentScreen(authorizeUrl(as, { ...asked, redirect_uri: redirectUri }), http)).page.status).toBe(200);
     }
   });
 

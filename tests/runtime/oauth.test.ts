@@ -10,7 +10,7 @@ import { freshBrief } from "../support/briefs.ts";
 import { startDocumentHost, type DocumentHost } from "../support/client-documents.ts";
 import { connectMcp, eras, text } from "../support/mcp-client.ts";
 import { expectTokenAfterChallenge, keyedProvider, recording } from "../support/mcp-oauth.ts";
-import { discover, postConsent, register, type Http } from "../support/oauth-client.ts";
+import { authorizeUrl, discover, postConsent, register, type Http } from "../support/oauth-client.ts";
 import { countedFor, localClient } from "../support/quota-count.ts";
 
 /**
@@ -18,8 +18,10 @@ import { countedFor, localClient } from "../support/quota-count.ts";
  * oauth and jwks functions, the local store), as end-to-end smoke: the documents and the key set as served; a machine
  * client (the MCP SDK's ClientCredentialsProvider) and a ChatGPT-style one (its PrivateKeyJwtProvider, with a metadata
  * document on loopback, the runtime's test mode) each getting a token and filing a dry_run brief at /mcp; and what only
- * netlify dev shows, its call again after a 403 counted once. Every refusal, the other era and the other clients are
- * in-process in tests/doors/oauth*.test.ts; the consent screen in Chromium is tests/browser/oauth.test.ts.
+ * netlify dev shows, its call again after a 403 counted once; and no redirect before the person has decided (a phishing
+ * client's bad request is an error page; a scheme the operating system owns, or Cursor's `cursor:`, cannot be
+ * registered). Every refusal, the other era and the other clients are in-process in tests/doors/oauth*.test.ts; the
+ * consent screen in Chromium is tests/browser/oauth.test.ts.
  */
 const base = inject("baseUrl");
 const endpoint = `${base}/mcp`;
@@ -149,5 +151,36 @@ describe("per-address limits through the local runtime", () => {
     expect(next.headers.get("ratelimit")).toMatch(/^"oauth";r=5[89];t=\d+$/);
     await next.body?.cancel();
     expect(await countedFor(store, "oauth", localClient)).toBe(2);
+  });
+});
+
+describe("no open redirect from the studio's domain (RFC 9700 §4.11.2)", () => {
+  it("shows a bad request from a client anyone registered as an error page, never a 302 to its redirect URI", async () => {
+    const phish = "https://evil.example/phish";
+    const { client_id } = await register(as, { redirect_uris: [phish], token_endpoint_auth_method: "none" });
+    for (const [params, code] of [
+      [{ response_type: "token" }, "unsupported_response_type"],
+      [{ code_challenge: undefined }, "invalid_request"],
+      [{ scope: "admin" }, "invalid_scope"],
+    ] as const) {
+      const url = authorizeUrl(as, { client_id, redirect_uri: phish, code_challenge: "a".repeat(43), state: "s", ...params });
+      const res = await fetch(url, { redirect: "manual" });
+      expect([res.status, res.headers.get("location")], JSON.stringify(params)).toEqual([400, null]);
+      expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+      const page = await res.text();
+      expect(page).toContain("This request cannot be completed");
+      expect(page).toContain(code);
+    }
+  });
+
+  it("refuses to register a scheme the operating system owns, or a private-use scheme that is not a reversed domain name", async () => {
+    for (const uri of ["search-ms:query=invoice&crumb=location:\\\\evil.example\\share", "cursor://anysphere.cursor-mcp/oauth/callback"]) {
+      const res = await fetch(as.registration_endpoint!, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ application_type: "native", redirect_uris: [uri], token_endpoint_auth_method: "none" }),
+      });
+      expect([res.status, ((await res.json()) as { error: string }).error], uri).toEqual([400, "invalid_redirect_uri"]);
+    }
   });
 });

@@ -135,6 +135,17 @@ describe("client ID metadata documents", () => {
     ["/mismatch.json", () => validDocument(`${origin}/other.json`), /not its own URL/],
     ["/secret.json", (id) => validDocument(id, { client_secret: "s" }), /client secret/],
     ["/js.json", (id) => validDocument(id, { redirect_uris: ["javascript:alert(1)"] }), /metadata is invalid/],
+    // A private-use scheme the operating system owns, or one that is not a reversed domain name: the same rules as registration.
+    [
+      "/search-ms.json",
+      (id) => validDocument(id, { application_type: "native", redirect_uris: ["search-ms:query=invoice"] }),
+      /metadata is invalid: .*belongs to the operating system/,
+    ],
+    [
+      "/no-period.json",
+      (id) => validDocument(id, { application_type: "native", redirect_uris: ["http://127.0.0.1/cb", "myapp://oauth/callback"] }),
+      /metadata is invalid: .*reversed, with at least one period/,
+    ],
     [
       "/m2m.json",
       (id) => validDocument(id, { grant_types: ["client_credentials"], token_endpoint_auth_method: "client_secret_post" }),

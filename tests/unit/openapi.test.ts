@@ -38,6 +38,8 @@ describe("the OpenAPI document", () => {
     expect(oauthPaths["/oauth/authorize"]!.get!.responses["429"]!.description).toContain('per client IP (policy "oauth")');
     expect(oauthPaths["/oauth/register"]!.post!.responses["429"]!.description).toContain("more than 10 registrations");
     expect(oauthPaths["/oauth/authorize"]!.get!.responses["429"]!.description).toContain('policy "oauth-client-metadata"');
+    // The consent screen's GET never redirects: only the person's decision (the form's POST) goes back to the client.
+    expect(Object.keys(oauthPaths["/oauth/authorize"]!.get!.responses)).toEqual(["200", "400", "429"]);
     const responses = JSON.stringify((doc.paths as Record<string, { post?: { responses: unknown } }>)["/api/v1/briefs"]?.post?.responses);
     for (const code of [
       "invalid_json",
