@@ -16,7 +16,7 @@ import { aiCatalogMediaType } from "../discovery/api-catalog.ts";
 import { perWindow, policies, type PolicyName } from "../limits/policies.ts";
 import { listTtlSeconds, maxMcpBodyBytes, requestStateTtlSeconds, resourceTtlSeconds, serverCardMediaType } from "../mcp/constants.ts";
 import { legacyProtocolVersions, modernProtocolVersions } from "../mcp/versions.ts";
-import { maxJsonDepth } from "../http/nesting.ts";
+import { maxJsonDepth } from "../http/json-depth.ts";
 import { metadataDocumentLimits } from "../oauth/cimd.ts";
 import { clientKeySetLimits } from "../oauth/client-keys.ts";
 import { jwksMaxAgeSeconds } from "../oauth/jwks.ts";

@@ -1,6 +1,6 @@
 import { maxBriefBytes } from "../briefs/limits.ts";
 import { perWindow, policies } from "../limits/policies.ts";
-import { maxJsonDepth } from "./nesting.ts";
+import { maxJsonDepth } from "./json-depth.ts";
 
 /**
  * Every condition a door can refuse a request for, with its answer in every protocol: the HTTP status, the REST
