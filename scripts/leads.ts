@@ -14,7 +14,8 @@ import { readDotEnv, resolveConfig } from "./runtime/config.ts";
 const usage = `npm run leads                   list leads, newest first, with their delivery state
 npm run leads -- show <id>      one lead in full
 npm run leads -- resend <id>    e-mail a lead again now (a failed one, after fixing the cause; or a pending one)
-npm run leads -- held           the leads held by the day's e-mail limit (LEADS_EMAIL_DAILY_LIMIT), oldest first
+npm run leads -- held           the leads held by the day's e-mail limit (LEADS_EMAIL_DAILY_LIMIT), oldest first, with
+                                the address and grant each came from
 npm run leads -- release <id>   e-mail a held lead now (it does not count against the day's limit)
 npm run leads -- release --all  e-mail every held lead now, oldest first
 npm run leads -- deliver        run the delivery job now for everything that is due
@@ -65,6 +66,44 @@ const row = (l: Lead) =>
     `${l.brief.company_name} <${l.brief.work_email}>`,
     l.delivery.last_error ?? "",
   ].join("  ");
+
+/** Where a lead came from: its address, and its grant or the contact form (a lead recorded without its address: "?"). */
+function sourceOf(l: Lead): { address: string; owner: string } {
+  const form = l.owner.startsWith("form:");
+  return { address: l.address ?? (form ? l.owner.slice("form:".length) : "?"), owner: form ? "form" : l.owner };
+}
+
+const heldRow = (l: Lead) => {
+  const { address, owner } = sourceOf(l);
+  return [
+    l.id,
+    l.received_at.slice(0, 16).replace("T", " "),
+    l.channel.padEnd(4),
+    address.padEnd(15),
+    owner.padEnd(25),
+    `${l.brief.company_name} <${l.brief.work_email}>`,
+  ].join("  ");
+};
+
+/** One line per address, most held first: how many, and from which grants (or the contact form). */
+function bySource(leads: Lead[]): string[] {
+  const addresses = new Map<string, Map<string, number>>();
+  for (const lead of leads) {
+    const { address, owner } = sourceOf(lead);
+    const owners = addresses.get(address) ?? new Map<string, number>();
+    owners.set(owner, (owners.get(owner) ?? 0) + 1);
+    addresses.set(address, owners);
+  }
+  const total = (owners: Map<string, number>) => [...owners.values()].reduce((a, b) => a + b, 0);
+  return [...addresses]
+    .sort(([, a], [, b]) => total(b) - total(a))
+    .map(([address, owners]) => {
+      const named = [...owners].sort(([, a], [, b]) => b - a);
+      const shown = named.slice(0, 3).map(([owner, n]) => `${owner}: ${n}`);
+      if (named.length > 3) shown.push(`${named.length - 3} more`);
+      return `From ${address}: ${total(owners)} (${shown.join(", ")})`;
+    });
+}
 
 /** Every held lead, oldest first. */
 async function heldLeads(store: LeadStore): Promise<Lead[]> {
@@ -122,8 +161,11 @@ async function main() {
       case "held": {
         const held = await heldLeads(deps.store);
         if (held.length === 0) return console.log("No lead is held.");
-        for (const lead of held) console.log(row(lead));
-        return console.log(`${held.length} held: npm run leads -- release <id>, or release --all`);
+        console.log(["id".padEnd(25), "received (UTC)  ", "via ", "address        ", "grant (or form)".padEnd(25), "from"].join("  "));
+        for (const lead of held) console.log(heldRow(lead));
+        console.log(`\n${held.length} held: npm run leads -- release <id>, or release --all`);
+        for (const line of bySource(held)) console.log(line);
+        return;
       }
       case "release": {
         const all = id === "--all";

@@ -31,6 +31,8 @@ export interface Lead {
    * owner's replays and repeats ever answer with this lead.
    */
   owner: string;
+  /** The client address it was filed from. Leads recorded before it was recorded have none. */
+  address?: string;
   brief: Brief;
   /** An earlier lead about the same work e-mail and company (from any client): a hint for the studio only. */
   possibly_same_person_as?: string;

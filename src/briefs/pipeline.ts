@@ -24,7 +24,7 @@ export interface FilingRequest {
    * and the brief quota are the owner's, never the client's, which other people can also get tokens for.
    */
   owner: string;
-  /** The client address the brief came from: every owner's briefs from one address together have a ceiling. */
+  /** The client address the brief came from: every owner's briefs from one address together have a ceiling. Recorded. */
   address: string;
   /** As the client sent it (REST: the Idempotency-Key header; MCP: idempotency_key); validated here, once. */
   idempotencyKey?: unknown;
@@ -131,6 +131,7 @@ async function record(
     channel: r.channel,
     client_id: r.clientId,
     owner: r.owner,
+    address: r.address,
     brief: r.brief,
     ...(samePerson ? { possibly_same_person_as: samePerson } : {}),
     delivery: { state: "pending", attempts: 0 },

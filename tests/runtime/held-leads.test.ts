@@ -2,6 +2,7 @@ import { Redis } from "@upstash/redis";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { utcDay } from "../../src/briefs/held.ts";
 import type { Lead } from "../../src/briefs/lead.ts";
+import { clientGrantId } from "../../src/oauth/grants.ts";
 import { freshBrief } from "../support/briefs.ts";
 import { leadsCli } from "../support/leads-cli.ts";
 import { clientCredentialsToken } from "../support/oauth-client.ts";
@@ -22,8 +23,11 @@ const dailyLimit = 50;
 const emailedOn = (day: string) => `leads:emailed:${day}`;
 
 let token: string;
+let grant: string;
 beforeAll(async () => {
-  token = (await clientCredentialsToken(base, "svc:brief")).token;
+  const machine = await clientCredentialsToken(base, "svc:brief");
+  token = machine.token;
+  grant = clientGrantId(machine.clientId);
 });
 
 const post = (body: object) =>
@@ -88,6 +92,10 @@ describe("past the day's e-mail limit", () => {
     const list = await leads();
     expect(list.code).toBe(0);
     expect(list.out.split("\n").find((line) => line.startsWith(id))).toMatch(/held/);
+    // `held` says where each held lead came from: its address and its grant, and how many came from each address.
+    const held = await leads("held");
+    expect(held.out.split("\n").find((line) => line.startsWith(id))).toMatch(new RegExp(`^${id} .* 127\\.0\\.0\\.1 +${grant} `));
+    expect(held.out).toMatch(/^From 127\.0\.0\.1: \d+ \(/m);
 
     const released = await leads("release", id);
     expect(released.out).toContain(`${id}: delivered`);
