@@ -14,8 +14,8 @@ import { readDotEnv, resolveConfig } from "./runtime/config.ts";
 const usage = `npm run leads                   list leads, newest first, with their delivery state
 npm run leads -- show <id>      one lead in full
 npm run leads -- resend <id>    e-mail a lead again now (a failed one, after fixing the cause; or a pending one)
-npm run leads -- held           the leads held by the day's e-mail limit (LEADS_EMAIL_DAILY_LIMIT), oldest first, with
-                                the address and grant each came from
+npm run leads -- held           the leads held by the day's e-mail limit (LEADS_EMAIL_DAILY_LIMIT) or their source's
+                                share of it, oldest first, with the address and grant each came from
 npm run leads -- release <id>   e-mail a held lead now (it does not count against the day's limit)
 npm run leads -- release --all  e-mail every held lead now, oldest first
 npm run leads -- deliver        run the delivery job now for everything that is due
@@ -138,7 +138,10 @@ async function main() {
         console.log(["id".padEnd(25), "received (UTC)  ", "via ", "state    ", "tries", "from", "last error"].join("  "));
         for (const lead of leads) console.log(row(lead));
         const held = (await deps.store.heldIds()).length;
-        if (held > 0) console.log(`\n${held} held by the day's e-mail limit: npm run leads -- held, then release <id> or release --all`);
+        if (held > 0)
+          console.log(
+            `\n${held} held by the day's e-mail limit or their source's share: npm run leads -- held, then release <id> or release --all`,
+          );
         return;
       }
       case "show": {

@@ -1,4 +1,4 @@
-import { heldAlertMessage, type HeldAlert } from "./held.ts";
+import { addressField, heldAlertMessage, ownerField, type HeldAlert } from "./held.ts";
 import { retryDelayMs, type Delivery, type Lead } from "./lead.ts";
 import { leadMessage, type MailMessage } from "./mail.ts";
 import type { Mailer } from "./mailer.ts";
@@ -48,6 +48,13 @@ export function attemptDelivery(id: string, deps: DeliveryDeps): Promise<Attempt
   );
 }
 
+/** The count of held leads the alert reports for its source: its owner's, or its address's. */
+function alertSourceField({ reason, address, owner }: HeldAlert): string | undefined {
+  if (reason === "owner" && owner) return ownerField(owner);
+  if (reason === "address" && address) return addressField(address);
+  return undefined;
+}
+
 /** One attempt of the day's alert that leads are held, under the same rules as a lead's e-mail: at most once. */
 export function attemptHeldAlert(key: string, deps: DeliveryDeps): Promise<AttemptOutcome> {
   return attempt<HeldAlert>(
@@ -55,7 +62,7 @@ export function attemptHeldAlert(key: string, deps: DeliveryDeps): Promise<Attem
       id: key,
       load: () => deps.store.getAlert(key),
       save: (alert) => deps.store.saveAlert(alert),
-      message: async (alert) => heldAlertMessage(alert, await deps.store.heldCounts(alert.day), deps),
+      message: async (alert) => heldAlertMessage(alert, await deps.store.heldCounts(alert.day, alertSourceField(alert)), deps),
       undeliverable: (alert, reason) =>
         `HELD-LEADS ALERT NOT DELIVERED: the e-mail saying that leads are held since ${alert.day} cannot be sent (${reason}). Run \`npm run leads\` to see them.`,
     },

@@ -6,8 +6,8 @@ export type Channel = "rest" | "mcp" | "a2a" | "form";
 /**
  * Delivery of the lead e-mail. `sending` is recorded before Postmark is called, so an attempt that dies midway is
  * visible; the next attempt asks Postmark whether the message went out before it sends anything. `held`: the day's
- * e-mail limit (LEADS_EMAIL_DAILY_LIMIT) was reached when it arrived; it waits in `leads:held` for an operator to
- * release it (`npm run leads -- release`), which makes it `pending`.
+ * e-mail limit (LEADS_EMAIL_DAILY_LIMIT), or its source's share of it, was reached when it arrived; it waits in
+ * `leads:held` for an operator to release it (`npm run leads -- release`), which makes it `pending`.
  */
 export type DeliveryState = "pending" | "sending" | "delivered" | "failed" | "held";
 
@@ -31,7 +31,10 @@ export interface Lead {
    * owner's replays and repeats ever answer with this lead.
    */
   owner: string;
-  /** The client address it was filed from. Leads recorded before it was recorded have none. */
+  /**
+   * The client address it was filed from: with its owner, its source, whose share of the day's e-mail it counts against
+   * (src/briefs/held.ts). Leads recorded before sources were shared have none.
+   */
   address?: string;
   brief: Brief;
   /** An earlier lead about the same work e-mail and company (from any client): a hint for the studio only. */

@@ -10,7 +10,10 @@ export interface PipelineDeps extends DeliveryDeps {
   schema: BriefSchema;
   store: LeadStore;
   limiter: Limiter;
-  /** LEADS_EMAIL_DAILY_LIMIT: leads e-mailed one by one per UTC day (of `now`); later ones are held (0 holds all). */
+  /**
+   * LEADS_EMAIL_DAILY_LIMIT: leads e-mailed one by one per UTC day (of `now`), each source at most its share of them
+   * (src/briefs/held.ts); later ones are held (0 holds all).
+   */
   dailyEmailLimit: number;
 }
 
@@ -24,7 +27,10 @@ export interface FilingRequest {
    * and the brief quota are the owner's, never the client's, which other people can also get tokens for.
    */
   owner: string;
-  /** The client address the brief came from: every owner's briefs from one address together have a ceiling. Recorded. */
+  /**
+   * The client address the brief came from: every owner's briefs from one address together have a ceiling, and a share
+   * of the day's e-mail. Recorded with the lead.
+   */
   address: string;
   /** As the client sent it (REST: the Idempotency-Key header; MCP: idempotency_key); validated here, once. */
   idempotencyKey?: unknown;
@@ -125,7 +131,7 @@ async function record(
 
   const person = await personOf(r.brief);
   const samePerson = await store.lastLeadAbout(person);
-  const lead: Lead = {
+  const lead: Lead & { address: string } = {
     id: r.leadId,
     received_at: new Date((deps.now ?? Date.now)()).toISOString(),
     channel: r.channel,
@@ -136,7 +142,7 @@ async function record(
     ...(samePerson ? { possibly_same_person_as: samePerson } : {}),
     delivery: { state: "pending", attempts: 0 },
   };
-  // Held past the day's e-mail limit or not, the answer is the same: the lead is recorded either way.
+  // Held past the day's e-mail limit or its source's share, or not, the answer is the same: the lead is recorded either way.
   const { delivery, owed } = await store.insert(lead, deps.dailyEmailLimit);
   // Only a recorded lead is ever named to the studio as possibly the same person. A hint, so a failure to note it
   // never turns a recorded lead into a refusal.

@@ -4,24 +4,40 @@
  */
 
 /**
- * Records a new lead and decides, in the same step, whether it is e-mailed or held.
- * KEYS: lead:<id>, leads, leads:due, leads:held, leads:emailed:<day>, leads:alert:<day>
- * ARGV: id, received (ms), daily limit, counter lifetime (s), the lead as pending, the lead as held, the day's alert
+ * Records a new lead and decides, in the same step, whether it is e-mailed or held: held once the day has e-mailed its
+ * limit, or the lead's address its share, or its owner its share (src/briefs/held.ts), checked in that order; the
+ * first reason that applies is the one the day's alert gives, should this lead be the day's first held.
+ * KEYS: lead:<id>, leads, leads:due, leads:held, leads:emailed:<day>, leads:alert:<day>, leads:emailed:<day>:sources,
+ *       leads:held:<day>:sources
+ * ARGV: id, received (ms), daily limit, address share, owner share, e-mailed counts' lifetime (s), held counts' lifetime
+ *       (s), the lead's address field, its owner field, the lead as pending, the lead as held, the day's alert held by
+ *       the day's limit, by the address's share, by the owner's share
  * Returns 0 (due), 1 (held), 2 (held, and the day's alert is now owed).
  */
 export const insertScript = `
 redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
 local emailed = tonumber(redis.call('GET', KEYS[5]) or '0')
-if emailed < tonumber(ARGV[3]) then
+local shares = redis.call('HMGET', KEYS[7], ARGV[8], ARGV[9])
+local alert
+if emailed >= tonumber(ARGV[3]) then alert = ARGV[12]
+elseif tonumber(shares[1] or '0') >= tonumber(ARGV[4]) then alert = ARGV[13]
+elseif tonumber(shares[2] or '0') >= tonumber(ARGV[5]) then alert = ARGV[14]
+else
   redis.call('INCR', KEYS[5])
-  redis.call('EXPIRE', KEYS[5], ARGV[4])
-  redis.call('SET', KEYS[1], ARGV[5])
+  redis.call('EXPIRE', KEYS[5], ARGV[6])
+  redis.call('HINCRBY', KEYS[7], ARGV[8], 1)
+  redis.call('HINCRBY', KEYS[7], ARGV[9], 1)
+  redis.call('EXPIRE', KEYS[7], ARGV[6])
+  redis.call('SET', KEYS[1], ARGV[10])
   redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
   return 0
 end
-redis.call('SET', KEYS[1], ARGV[6])
+redis.call('SET', KEYS[1], ARGV[11])
 redis.call('ZADD', KEYS[4], ARGV[2], ARGV[1])
-if redis.call('SET', KEYS[6], ARGV[7], 'NX') then
+redis.call('HINCRBY', KEYS[8], ARGV[8], 1)
+redis.call('HINCRBY', KEYS[8], ARGV[9], 1)
+redis.call('EXPIRE', KEYS[8], ARGV[7])
+if redis.call('SET', KEYS[6], alert, 'NX') then
   redis.call('ZADD', KEYS[3], ARGV[2], KEYS[6])
   return 2
 end
@@ -29,14 +45,20 @@ return 1
 `;
 
 /**
- * Moves a held lead into the delivery queue, only if it is still held: two releases never both reset it.
- * KEYS: lead:<id>, leads:held, leads:due
- * ARGV: id, the lead as pending, when it is due (ms)
+ * Moves a held lead into the delivery queue, only if it is still held: two releases never both reset it. Its source's
+ * counts of the day's held leads go down with it (a count already gone stays gone).
+ * KEYS: lead:<id>, leads:held, leads:due, leads:held:<day>:sources
+ * ARGV: id, the lead as pending, when it is due (ms), then its source fields (none for a lead recorded without one)
  * Returns 1 when released, 0 when it was not held.
  */
 export const releaseScript = `
 if redis.call('ZREM', KEYS[2], ARGV[1]) == 0 then return 0 end
 redis.call('SET', KEYS[1], ARGV[2])
 redis.call('ZADD', KEYS[3], ARGV[3], ARGV[1])
+for i = 4, #ARGV do
+  if redis.call('HEXISTS', KEYS[4], ARGV[i]) == 1 and redis.call('HINCRBY', KEYS[4], ARGV[i], -1) <= 0 then
+    redis.call('HDEL', KEYS[4], ARGV[i])
+  end
+end
 return 1
 `;

@@ -1,5 +1,5 @@
 import type { Redis } from "@upstash/redis";
-import { utcDay, type HeldAlert, type HeldCounts } from "./held.ts";
+import { emailShares, sourceFields, utcDay, type HeldAlert, type HeldCounts, type HeldReason } from "./held.ts";
 import type { Delivery, Lead } from "./lead.ts";
 import { insertScript, releaseScript } from "./store-scripts.ts";
 
@@ -10,8 +10,11 @@ import { insertScript, releaseScript } from "./store-scripts.ts";
  * - `lead:<id>`             the lead as JSON, no expiry
  * - `leads`                 sorted set of every lead id by time received
  * - `leads:due`             sorted set of e-mails owed, by when to try next: lead ids, and `leads:alert:<day>`
- * - `leads:held`            sorted set of leads held by the day's e-mail limit, by time received; never in `leads:due`
+ * - `leads:held`            sorted set of leads held by the day's e-mail limit or their source's share of it, by time
+ *                           received; never in `leads:due`
  * - `leads:emailed:<day>`   how many leads that UTC day went to `leads:due` (2 days)
+ * - `leads:emailed:<day>:sources`  hash of the same per source: `address:<ip>` and `owner:<grant id or form:<ip>>` (2 days)
+ * - `leads:held:<day>:sources`     hash of that day's leads still held, per source, the same fields (3 days)
  * - `leads:alert:<day>`     the day's alert that leads are held, from the first one held (3 days once sent)
  * - `lead:<id>:lock`, `leads:alert:<day>:lock`  a delivery attempt in progress (60 s)
  * - `brief:idem:<owner>:<key>`  an Idempotency-Key's fingerprint and lead (24 h)
@@ -31,8 +34,13 @@ export const samePersonWindowSeconds = 30 * 24 * 3600;
 /** The day's counter outlives its day: it is refreshed on each count. */
 const emailedCounterSeconds = 2 * 24 * 3600;
 const finishedAlertSeconds = 3 * 24 * 3600;
+/** As long as the day's alert once sent, so that it can count its source's held leads while it is retried. */
+const heldCountsSeconds = finishedAlertSeconds;
 
 export const alertKey = (day: string) => `leads:alert:${day}`;
+export const emailedKey = (day: string) => `leads:emailed:${day}`;
+export const emailedSourcesKey = (day: string) => `leads:emailed:${day}:sources`;
+export const heldSourcesKey = (day: string) => `leads:held:${day}:sources`;
 export const isAlertKey = (id: string) => id.startsWith("leads:alert:");
 const lockKey = (id: string) => (isAlertKey(id) ? `${id}:lock` : `lead:${id}:lock`);
 
@@ -45,17 +53,40 @@ export class LeadStore {
 
   /**
    * Writes a new lead in one atomic step: scheduled for e-mail while its UTC day has e-mailed fewer than `dailyLimit`,
-   * else held (and, for the day's first held lead, the alert scheduled). `owed`: what to try e-mailing now.
+   * its address fewer than its share and its owner fewer than its share (`emailShares`), else held (and, for the day's
+   * first held lead, the alert scheduled). `owed`: what to try e-mailing now.
    */
-  async insert(lead: Lead, dailyLimit: number): Promise<{ delivery: Delivery; owed: string[] }> {
+  async insert(lead: Lead & { address: string }, dailyLimit: number): Promise<{ delivery: Delivery; owed: string[] }> {
     const received = Date.parse(lead.received_at);
     const day = utcDay(received);
+    const shares = emailShares(dailyLimit);
+    const fields = sourceFields(lead);
     const as = (state: "pending" | "held") => JSON.stringify({ ...lead, delivery: { ...lead.delivery, state } });
-    const alert: HeldAlert = { day, limit: dailyLimit, created_at: lead.received_at, delivery: { state: "pending", attempts: 0 } };
+    const alert = (reason: HeldReason): string => {
+      const base: HeldAlert = { day, limit: dailyLimit, created_at: lead.received_at, delivery: { state: "pending", attempts: 0 } };
+      const source =
+        reason === "owner" ? { address: lead.address, owner: lead.owner } : reason === "address" ? { address: lead.address } : {};
+      return JSON.stringify({ ...base, reason, ...source });
+    };
     const placed = await this.#redis.eval<(string | number)[], number>(
       insertScript,
-      [`lead:${lead.id}`, "leads", "leads:due", "leads:held", `leads:emailed:${day}`, alertKey(day)],
-      [lead.id, received, dailyLimit, emailedCounterSeconds, as("pending"), as("held"), JSON.stringify(alert)],
+      [`lead:${lead.id}`, "leads", "leads:due", "leads:held", emailedKey(day), alertKey(day), emailedSourcesKey(day), heldSourcesKey(day)],
+      [
+        lead.id,
+        received,
+        dailyLimit,
+        shares.address,
+        shares.owner,
+        emailedCounterSeconds,
+        heldCountsSeconds,
+        fields.address,
+        fields.owner,
+        as("pending"),
+        as("held"),
+        alert("day"),
+        alert("address"),
+        alert("owner"),
+      ],
     );
     if (placed === 0) return { delivery: { ...lead.delivery, state: "pending" }, owed: [lead.id] };
     return { delivery: { ...lead.delivery, state: "held" }, owed: placed === 2 ? [alertKey(day)] : [] };
@@ -64,10 +95,11 @@ export class LeadStore {
   /** Moves a held lead into the delivery queue; false when it was not held (already released, or never). */
   async release(lead: Lead, now: number): Promise<boolean> {
     const pending: Lead = { ...lead, delivery: { ...lead.delivery, state: "pending", next_attempt_at: new Date(now).toISOString() } };
+    const fields = lead.address === undefined ? [] : Object.values(sourceFields({ address: lead.address, owner: lead.owner }));
     const released = await this.#redis.eval<(string | number)[], number>(
       releaseScript,
-      [`lead:${lead.id}`, "leads:held", "leads:due"],
-      [lead.id, JSON.stringify(pending), now],
+      [`lead:${lead.id}`, "leads:held", "leads:due", heldSourcesKey(utcDay(Date.parse(lead.received_at)))],
+      [lead.id, JSON.stringify(pending), now, ...fields],
     );
     return released === 1;
   }
@@ -77,13 +109,15 @@ export class LeadStore {
     return this.#redis.zrange<string[]>("leads:held", 0, -1);
   }
 
-  async heldCounts(day: string): Promise<HeldCounts> {
+  /** `source`: a source field (`sourceFields`) whose leads of that day still held are counted too. */
+  async heldCounts(day: string, source?: string): Promise<HeldCounts> {
     const start = Date.parse(`${day}T00:00:00Z`);
-    const [today, all] = await Promise.all([
+    const [today, all, fromSource] = await Promise.all([
       this.#redis.zcount("leads:held", start, start + 86_400_000 - 1),
       this.#redis.zcard("leads:held"),
+      source === undefined ? undefined : this.#redis.hget<number>(heldSourcesKey(day), source),
     ]);
-    return { today, all };
+    return { today, all, ...(source === undefined ? {} : { fromSource: Number(fromSource ?? 0) }) };
   }
 
   async getAlert(key: string): Promise<HeldAlert | null> {

@@ -26,7 +26,12 @@ let tokenB: string;
 let readOnly: string;
 beforeAll(async () => {
   clock = installClock();
-  d = await startDeployment("local", { baseUrl: "http://localhost:8888", env: { FRONTDOOR_ALLOW_LOOPBACK_CIMD: "1" } });
+  // Two clients file every door's briefs here, more than a grant's share of the default day's e-mail (5): a limit of
+  // 1,000 leaves each a share of 100, so every lead is e-mailed. Shares are tested in tests/store/held-leads.test.ts.
+  d = await startDeployment("local", {
+    baseUrl: "http://localhost:8888",
+    env: { FRONTDOOR_ALLOW_LOOPBACK_CIMD: "1", LEADS_EMAIL_DAILY_LIMIT: "1000" },
+  });
   store = new Redis({ url: d.store.url, token: d.store.token, enableTelemetry: false });
   tokenA = await d.token("svc:brief", "client-a");
   tokenB = await d.token("svc:brief", "client-b");

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { Redis } from "@upstash/redis";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { attemptDelivery, deliverDue } from "../../src/briefs/deliver.ts";
-import type { HeldAlert } from "../../src/briefs/held.ts";
+import { emailShares, type HeldAlert } from "../../src/briefs/held.ts";
 import type { Lead } from "../../src/briefs/lead.ts";
 import { fileBrief, type FilingResult, type PipelineDeps } from "../../src/briefs/pipeline.ts";
 import { consentGrantId } from "../../src/oauth/grants.ts";
@@ -16,7 +16,8 @@ import { realRedisAvailable, startRedisGateway } from "../support/upstash-gatewa
 
 /**
  * The flood guard in-process, over the local store and real Redis, with an injected clock: LEADS_EMAIL_DAILY_LIMIT leads
- * a UTC day are e-mailed, later ones are recorded but held, one alert a day says so, and release e-mails them.
+ * a UTC day are e-mailed, no source more than its share of them, later ones are recorded but held, one alert a day says
+ * so and names the source, and release e-mails them.
  */
 const dir = await mkdtemp(join(tmpdir(), "frontdoor-held-"));
 type Store = { url: string; token: string; close(): Promise<void> };
@@ -25,6 +26,13 @@ const stores: [string, () => Promise<Store>][] = [
 ];
 if (await realRedisAvailable()) stores.push(["real Redis", () => startRedisGateway(9)]);
 afterAll(() => rm(dir, { recursive: true, force: true }));
+
+let addresses = 0;
+/** An address no other filing in this file used: 10.<n>.<n>.<n>. */
+const freshAddress = () => {
+  addresses += 1;
+  return `10.${(addresses >> 16) & 255}.${(addresses >> 8) & 255}.${addresses & 255}`;
+};
 
 const filed = (r: FilingResult) => {
   if (r.kind !== "filed") throw new Error(`expected a filed brief, got ${r.kind}`);
@@ -38,11 +46,23 @@ describe.each(stores)("the day's e-mail limit (%s)", (_name, start) => {
   let clock: number;
   const deps = (overrides: Partial<PipelineDeps> = {}) =>
     pipelineDeps(store, standInMailer(postmark), { now: () => clock, dailyEmailLimit: 2, ...overrides });
-  const file = (d: PipelineDeps, extra: Record<string, unknown> = {}) =>
+  /** A brief from a source of its own (a new grant from a new address) unless one is given. */
+  const file = (d: PipelineDeps, extra: Record<string, unknown> = {}, from: { owner?: string; address?: string } = {}) =>
     fileBrief(
-      { body: freshBrief(extra), channel: "rest", clientId: `client-${randomUUID()}`, owner: consentGrantId(), address: "198.51.100.7" },
+      {
+        body: freshBrief(extra),
+        channel: "rest",
+        clientId: `client-${randomUUID()}`,
+        owner: from.owner ?? consentGrantId(),
+        address: from.address ?? freshAddress(),
+      },
       d,
     );
+  /** The contact form, whose owner is `form:<ip>`. */
+  const fileForm = (d: PipelineDeps, ip: string) =>
+    fileBrief({ body: freshBrief(), channel: "form", clientId: `form:${ip}`, owner: `form:${ip}`, address: ip }, d);
+  const emailedFrom = (field: string) => redis.hget<number>("leads:emailed:2031-03-14:sources", field);
+  const heldFrom = (field: string) => redis.hget<number>("leads:held:2031-03-14:sources", field);
   const leadMails = (id: string) => postmark.sent.filter((m) => (m.body.Metadata as { lead_id?: string }).lead_id === id);
   const alerts = () => postmark.sent.filter((m) => m.body.Tag === "leads-held");
   const stored = async (id: string) => (await redis.get<Lead>(`lead:${id}`))!.delivery.state;
@@ -172,11 +192,136 @@ describe.each(stores)("the day's e-mail limit (%s)", (_name, start) => {
     expect(held.map((l) => leadMails(l.id).length)).toEqual([1, 1, 1]);
   });
 
+  it("holds an address past its share while every other source is still e-mailed, and the alert names the address", async () => {
+    const d = deps({ dailyEmailLimit: 20 });
+    const shares = emailShares(20);
+    expect(shares).toEqual({ address: 10, owner: 2 });
+    const flood = "203.0.113.9";
+    // Grants cost nothing: each brief of the flood comes with a new one, so only the address's share stops it.
+    const leads = [];
+    for (let i = 0; i < shares.address + 2; i++) leads.push(filed(await file(d, {}, { address: flood })));
+    expect(leads.map((l) => l.delivery.state)).toEqual([...Array(shares.address).fill("pending"), "held", "held"]);
+    expect((await d.store.get(leads[0]!.id))?.address).toBe(flood);
+
+    // Others keep being e-mailed at once: the day has e-mailed 10 of its 20.
+    const other = filed(await file(d));
+    expect(other.delivery.state).toBe("pending");
+    expect(leadMails(other.id)).toHaveLength(1);
+    expect(await redis.get("leads:emailed:2031-03-14")).toBe(shares.address + 1);
+    expect(await emailedFrom(`address:${flood}`)).toBe(shares.address);
+    expect(await heldFrom(`address:${flood}`)).toBe(2);
+    expect(await redis.ttl("leads:emailed:2031-03-14:sources")).toBeGreaterThan(86_400);
+    expect(await redis.ttl("leads:held:2031-03-14:sources")).toBeGreaterThan(2 * 86_400);
+
+    expect(alerts()).toHaveLength(1);
+    const alert = alerts()[0]!.body;
+    expect(alert.Subject).toBe(`Leads held on 2031-03-14 (UTC): 1 so far, first from ${flood}`);
+    expect(alert.TextBody).toContain(`Leads filed from the address ${flood} are being held: one address`);
+    expect(alert.TextBody).toContain("may have at most 10 of the 20 leads a day");
+    // Counted when the alert went out: the first held lead was its only one then.
+    expect(alert.TextBody).toContain("Held from that address on 2031-03-14 so far: 1. Held from 2031-03-14 so far: 1.");
+    expect(await redis.get<HeldAlert>("leads:alert:2031-03-14")).toMatchObject({ reason: "address", address: flood });
+    for (const lead of [...leads, other]) {
+      expect(alert.TextBody).not.toContain(lead.brief.work_email);
+      expect(alert.TextBody).not.toContain(lead.brief.company_name);
+    }
+
+    // A released lead is e-mailed without counting against its source's share: the next one is still held.
+    const released = leads.at(-1)!;
+    expect(await d.store.release(released, clock)).toBe(true);
+    expect(await attemptDelivery(released.id, d)).toBe("delivered");
+    expect(await emailedFrom(`address:${flood}`)).toBe(shares.address);
+    expect(await heldFrom(`address:${flood}`)).toBe(1);
+    expect(filed(await file(d, {}, { address: flood })).delivery.state).toBe("held");
+    expect(await heldFrom(`address:${flood}`)).toBe(2);
+    expect(alerts()).toHaveLength(1);
+  });
+
+  it("holds one grant, and the contact form from one address, past their share while the address's other grants are e-mailed", async () => {
+    const d = deps({ dailyEmailLimit: 20 });
+    const address = "192.0.2.44";
+    const looping = consentGrantId();
+    const states = [];
+    for (let i = 0; i < 3; i++) states.push(filed(await file(d, {}, { owner: looping, address })).delivery.state);
+    expect(states).toEqual(["pending", "pending", "held"]);
+    // Another person behind the same egress address is not held for it.
+    expect(filed(await file(d, {}, { address })).delivery.state).toBe("pending");
+    const form = [];
+    for (let i = 0; i < 3; i++) form.push(filed(await fileForm(d, address)).delivery.state);
+    expect(form).toEqual(["pending", "pending", "held"]);
+    expect(await emailedFrom(`owner:${looping}`)).toBe(2);
+    expect(await emailedFrom(`owner:form:${address}`)).toBe(2);
+    expect(await emailedFrom(`address:${address}`)).toBe(5);
+    expect(await heldFrom(`owner:${looping}`)).toBe(1);
+    expect(await heldFrom(`address:${address}`)).toBe(2);
+
+    expect(alerts()).toHaveLength(1);
+    const alert = alerts()[0]!.body;
+    expect(alert.Subject).toBe(`Leads held on 2031-03-14 (UTC): 1 so far, first from ${looping} at ${address}`);
+    expect(alert.TextBody).toContain(`Leads filed with the grant ${looping} from the address ${address} are being held`);
+    expect(alert.TextBody).toContain("Held from that grant on 2031-03-14 so far: 1.");
+  });
+
+  it("names the contact form when it is the first source held", async () => {
+    const d = deps({ dailyEmailLimit: 10 });
+    expect(filed(await fileForm(d, "192.0.2.80")).delivery.state).toBe("pending");
+    expect(filed(await fileForm(d, "192.0.2.80")).delivery.state).toBe("held");
+    expect(alerts()[0]!.body.Subject).toBe("Leads held on 2031-03-14 (UTC): 1 so far, first from the contact form at 192.0.2.80");
+    expect(alerts()[0]!.body.TextBody).toContain("Leads sent through the contact form from the address 192.0.2.80 are being held");
+  });
+
+  it("keeps every share exact when a flood, a looping grant and other sources file at once", async () => {
+    const d = deps({ dailyEmailLimit: 20 });
+    const flood = "203.0.113.10";
+    const loop = { owner: consentGrantId(), address: "203.0.113.11" };
+    const [fromFlood, fromLoop, others] = await Promise.all([
+      Promise.all(Array.from({ length: 40 }, () => file(d, {}, { address: flood }))),
+      Promise.all(Array.from({ length: 10 }, () => file(d, {}, loop))),
+      Promise.all(Array.from({ length: 8 }, () => file(d))),
+    ]);
+    const pending = (results: FilingResult[]) => results.filter((r) => filed(r).delivery.state === "pending").length;
+    expect([pending(fromFlood), pending(fromLoop), pending(others)]).toEqual([10, 2, 8]);
+    expect(await redis.get("leads:emailed:2031-03-14")).toBe(20);
+    expect(await emailedFrom(`address:${flood}`)).toBe(10);
+    expect(await emailedFrom(`owner:${loop.owner}`)).toBe(2);
+    expect(await heldFrom(`address:${flood}`)).toBe(30);
+    expect(await heldFrom(`owner:${loop.owner}`)).toBe(8);
+    expect(await redis.zcard("leads:held")).toBe(38);
+    // Every lead in exactly one of the two queues' outcomes: e-mailed once, or held and never e-mailed.
+    await deliverDue({ ...d, now: () => clock + 3_600_000 }, 100);
+    for (const lead of [...fromFlood, ...fromLoop, ...others].map(filed))
+      expect([lead.delivery.state, leadMails(lead.id).length]).toEqual(lead.delivery.state === "pending" ? ["pending", 1] : ["held", 0]);
+    expect(alerts()).toHaveLength(1);
+    expect((await redis.get<HeldAlert>("leads:alert:2031-03-14"))?.reason).toMatch(/^(address|owner)$/);
+
+    // Releasing all of them at once e-mails each once, and the held counts end at nothing.
+    const held = await d.store.heldIds();
+    const leadsHeld = await Promise.all(held.map(async (id) => (await d.store.get(id))!));
+    expect(
+      (await Promise.all(leadsHeld.flatMap((l) => [d.store.release(l, clock), d.store.release(l, clock)]))).filter(Boolean),
+    ).toHaveLength(38);
+    expect(await redis.exists("leads:held:2031-03-14:sources")).toBe(0);
+    await deliverDue({ ...d, now: () => clock + 7_200_000 }, 100);
+    expect(held.map((id) => leadMails(id).length)).toEqual(Array(38).fill(1));
+    expect(await redis.get("leads:emailed:2031-03-14")).toBe(20);
+  });
+
+  it("keeps the day's limit exact when many sources file past it at once", async () => {
+    const d = deps({ dailyEmailLimit: 5 });
+    const results = await Promise.all(Array.from({ length: 12 }, () => file(d)));
+    expect(results.filter((r) => filed(r).delivery.state === "pending")).toHaveLength(5);
+    expect(await redis.get("leads:emailed:2031-03-14")).toBe(5);
+    expect(alerts()).toHaveLength(1);
+    expect(alerts()[0]!.body.Subject).toMatch(/^Leads held on 2031-03-14 \(UTC\): \d+ so far$/);
+    expect(alerts()[0]!.body.TextBody).toContain("More briefs arrived on 2031-03-14 (UTC) than LEADS_EMAIL_DAILY_LIMIT lets through");
+  });
+
   it("never counts a dry run", async () => {
     const d = deps({ dailyEmailLimit: 1 });
-    for (let i = 0; i < 3; i++) expect((await file(d, { dry_run: true })).kind).toBe("dry_run");
+    for (let i = 0; i < 3; i++) expect((await file(d, { dry_run: true }, { address: "192.0.2.9" })).kind).toBe("dry_run");
     expect(await redis.get("leads:emailed:2031-03-14")).toBeNull();
-    expect(filed(await file(d)).delivery.state).toBe("pending");
+    expect(await redis.exists("leads:emailed:2031-03-14:sources")).toBe(0);
+    expect(filed(await file(d, {}, { address: "192.0.2.9" })).delivery.state).toBe("pending");
     expect(alerts()).toHaveLength(0);
   });
 });
