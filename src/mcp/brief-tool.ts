@@ -119,8 +119,10 @@ async function confirmation(
   filing: BriefFiling,
 ): Promise<{ answer: ToolResult } | { confirmed: Confirmed }> {
   const call = await callDigest(briefToolName, args);
+  // Each form asked is a new round, so its state differs from the one answered, even within the same second.
+  const round = ((rounds.state as { round?: unknown } | undefined)?.round as number | undefined) ?? 0;
   const ask = async (values: Partial<Confirmed>, problems?: string[]) => ({
-    answer: askToConfirm(confirmationForm(filing.studio, values, problems), await rounds.mint({ call })),
+    answer: askToConfirm(confirmationForm(filing.studio, values, problems), await rounds.mint({ call, round: round + 1 })),
   });
 
   if (rounds.state === undefined) {

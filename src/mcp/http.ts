@@ -96,7 +96,8 @@ export function createMcpHandler(options: McpHandlerOptions): Handler {
     const gate = scopesNeeded(body);
     c.set("rpcId", gate.id);
     refuseDeepNesting(body);
-    refuseInvalidParams(body, c);
+    const legacy = await isLegacyRequest(c.req.raw, body);
+    refuseInvalidParams(body, legacy ? "legacy" : "modern", c);
     const caller =
       gate.scopes.length > 0
         ? requireToken(c, { baseUrl, resource: "mcp", scopes: gate.scopes })
@@ -109,7 +110,7 @@ export function createMcpHandler(options: McpHandlerOptions): Handler {
       scopes: caller.scopes,
       extra: { grantId: caller.grantId, address: c.env.ip, waitUntil: (work: Promise<unknown>) => c.env.waitUntil(work) },
     };
-    return answerWithSdk(c, body, authInfo);
+    return answerWithSdk(c, body, authInfo, legacy);
   });
   // GET would open a standalone event stream that a stateless function can only hold until it times out.
   app.all(mcpPath, () => {
@@ -151,9 +152,9 @@ export function createMcpHandler(options: McpHandlerOptions): Handler {
   }
 
   /** A request whose params its method does not take (params.ts) goes no further; in a batch, the first such names its id. */
-  function refuseInvalidParams(body: unknown, c: DoorContext) {
+  function refuseInvalidParams(body: unknown, era: Era, c: DoorContext) {
     for (const message of (Array.isArray(body) ? body : [body]) as { id?: string | number; method?: unknown; params?: unknown }[]) {
-      const problem = paramsProblem(message);
+      const problem = paramsProblem(message, era);
       if (!problem) continue;
       if (Array.isArray(body)) c.set("rpcId", message.id ?? null);
       throw new Refusal("invalid_params", { detail: problem });
@@ -168,14 +169,13 @@ export function createMcpHandler(options: McpHandlerOptions): Handler {
     if (mismatch) throw new Refusal("header_mismatch", { detail: mismatch });
   }
 
-  async function answerWithSdk(c: DoorContext, body: unknown, authInfo: AuthInfo | undefined): Promise<Response> {
+  async function answerWithSdk(c: DoorContext, body: unknown, authInfo: AuthInfo | undefined, legacy: boolean): Promise<Response> {
     const stream = prefersEventStream(c.req.header("accept") ?? null);
     // The body is read and checked: the SDK gets it parsed, with the headers it insists on (we have chosen already).
     const headers = new Headers(c.req.raw.headers);
     headers.set("accept", sdkAccept);
     headers.set("content-type", "application/json");
     const request = new Request(c.req.url, { method: "POST", headers });
-    const legacy = await isLegacyRequest(request, body);
     if (!legacy) refuseParamHeaderMismatch(body, request.headers);
     const response = legacy
       ? await answerLegacy(request, body, authInfo, stream)

@@ -108,8 +108,8 @@ export const notApplicable: Record<string, Record<string, NotApplicable[]>> = {
       "answers the fixture `test_input_required_result_request_state`'s form with `{ ok: true }`; submit_project_brief asks for its own confirmation, so it asks again (its requestState check passes)",
     ),
     "input-required-result-multi-round": fixture(
-      "sep-2322-multi-round-r2",
-      'expects the fixture `test_input_required_result_multi_round` to ask a new second round after `{ name: "Alice" }`; submit_project_brief asks for its own confirmation again (round 1 passes)',
+      "sep-2322-multi-round-r3",
+      'expects the fixture `test_input_required_result_multi_round` to complete after `{ color: "blue" }`; submit_project_brief asks for its own confirmation again, with a new state each round (rounds 1 and 2 pass)',
     ),
     "input-required-result-capability-check": fixture(
       "sep-2322-respect-client-capabilities",

@@ -548,6 +548,8 @@ describe("the confirmation's state on the wire (2026-07-28)", () => {
         resultType: "input_required",
         inputRequests: { contact: {} },
       });
+      // A form asked again is a new round, with a state of its own, even within the same second.
+      expect(again.body.result?.requestState).not.toBe(result.requestState);
     }
     // An answer the server never asked for (no state) is not a confirmation: the form is asked for first.
     const unasked = await send({ ...briefCall(brief), inputResponses: accept(brief) }, token);
