@@ -53,8 +53,6 @@ describe("the server the card describes", () => {
     }
   });
 
-  // Fails until /mcp answers server/discover (issue 15, "Protocol": the v2 SDK). When this starts to pass, vitest reports
-  // it: make it an ordinary `it`.
   it("lists the card's 2026-07-28 revisions in server/discover, with the card's serverInfo", async () => {
     const { name, version, remotes } = card();
     const modern = remotes[0]!.supportedProtocolVersions.filter((v) => modernProtocolVersions.includes(v));
