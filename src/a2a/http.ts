@@ -23,7 +23,7 @@ import { maxA2ABodyBytes } from "./constants.ts";
 import { a2aErrors, a2aRestErrors, protocolError, restProtocolError, type A2AProtocolError } from "./errors.ts";
 import { jsonRpcResponseType } from "./media-type.ts";
 import type { SdkRest } from "./rest-bridge.ts";
-import { legacyParamsProblem } from "./params.ts";
+import { messageProblem, paramsProblem } from "./params.ts";
 import { restOperation } from "./rest-routes.ts";
 import { chooseSkill, viewOfJson, type Route } from "./route.ts";
 
@@ -86,9 +86,9 @@ export function createA2AHandler({ baseUrl, card, requestHandler, verifier, limi
     } catch {
       return protocolError("version_not_supported", `A2A-Version ${version} is not served here; send 1.0 or 0.3.`, rpc.id);
     }
-    const problem = version.startsWith("0.") ? legacyParamsProblem(rpc.method, rpc.params) : undefined;
-    if (problem) return protocolError("invalid_params", problem, rpc.id);
     const message = sendMethods.has(rpc.method) ? (rpc.params?.message ?? null) : undefined;
+    const problem = paramsProblem(rpc.method, rpc.params, version) ?? messageProblem(message);
+    if (problem) return protocolError("invalid_params", problem, rpc.id);
     const admitted = await admit(c, version, message, rpc.method === "ListTasks");
     if ("refused" in admitted) return protocolError(admitted.refused, admitted.message, rpc.id);
     const callContext = admitted.context;
@@ -206,7 +206,10 @@ export function createA2AHandler({ baseUrl, card, requestHandler, verifier, limi
     }
     if (sends && (typeof body !== "object" || body === null || Array.isArray(body)))
       return restProtocolError("invalid_params", "The body must be a SendMessageRequest object with a message.");
-    const admitted = await admit(c, version, sends ? ((body as { message?: unknown }).message ?? null) : undefined, operation === "list");
+    const message = sends ? ((body as { message?: unknown }).message ?? null) : undefined;
+    const problem = messageProblem(message, "message");
+    if (problem) return restProtocolError("invalid_params", problem);
+    const admitted = await admit(c, version, message, operation === "list");
     if ("refused" in admitted) return restProtocolError(admitted.refused, admitted.message);
     // Express and the SDK's REST handler load with the first REST call: a JSON-RPC instance never pays for them.
     sdkRest ??= import("./rest-bridge.ts").then(({ sdkRestHandler }) => sdkRestHandler(requestHandler, a2aRestPath));

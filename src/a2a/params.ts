@@ -1,13 +1,15 @@
 /**
- * The params of an A2A 0.3 request, checked at the gate where the SDK's compatibility layer trusts them: it hands ids
- * to code that calls string methods on them (`"taskId.trim is not a function"`, a -32603 with the engine's words).
- * 1.0 requests go through the SDK's ProtoJSON decoder, which turns every field into its type. The message of a send is
- * checked with its parts (route.ts, `viewOfJson`).
+ * The params of an A2A request, checked at the gate where the SDK trusts their types. The 0.3 compatibility layer
+ * hands ids to code that calls string methods on them (`"taskId.trim is not a function"`, a -32603 with the engine's
+ * words); the 1.0 ProtoJSON decoder turns any value of a string field into a string (`{}` becomes the id
+ * `"[object Object]"`), where ProtoJSON refuses it. The message of a send is decoded with its parts in route.ts
+ * (`viewOfJson`); its string fields are checked here (`messageProblem`).
  */
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 type Member = { name: string; required: boolean; type: "string" | "integer" | "object" };
 const id = (name = "id", required = true): Member => ({ name, required, type: "string" });
+const optional = (name: string): Member => ({ name, required: false, type: "string" });
 
 const legacyParams: Record<string, Member[]> = {
   "message/send": [
@@ -27,30 +29,62 @@ const legacyParams: Record<string, Member[]> = {
   "tasks/pushNotificationConfig/delete": [id(), id("pushNotificationConfigId")],
 };
 
-/** The ids a 0.3 message carries, each a string when present (the compatibility layer trims them). */
-const messageIds = ["messageId", "taskId", "contextId"];
+/**
+ * The string fields of each 1.0 request (a missing one is the SDK's to refuse, in its words): ProtoJSON takes a field
+ * by its JSON name or its proto name, so both are checked. Numbers, booleans and enums the decoder checks itself.
+ */
+const tenant = optional("tenant");
+const currentParams: Record<string, Member[]> = {
+  SendMessage: [tenant],
+  SendStreamingMessage: [tenant],
+  GetTask: [tenant, optional("id")],
+  CancelTask: [tenant, optional("id")],
+  SubscribeToTask: [tenant, optional("id")],
+  ListTasks: [tenant, optional("contextId"), optional("context_id"), optional("pageToken"), optional("page_token")],
+  CreateTaskPushNotificationConfig: [tenant, optional("taskId"), optional("task_id")],
+  GetTaskPushNotificationConfig: [tenant, optional("taskId"), optional("task_id"), optional("id")],
+  ListTaskPushNotificationConfigs: [tenant, optional("taskId"), optional("task_id"), optional("pageToken"), optional("page_token")],
+  DeleteTaskPushNotificationConfig: [tenant, optional("taskId"), optional("task_id"), optional("id")],
+  GetExtendedAgentCard: [tenant],
+};
 
 const is = { string: (v: unknown) => typeof v === "string", integer: Number.isInteger, object: isObject };
+const article = (type: Member["type"]) => (type === "integer" ? "a whole number" : `a${type === "object" ? "n" : ""} ${type}`);
 
-/** What is wrong with a 0.3 request's params, in words, or nothing (unknown methods are the SDK's to answer). */
-export function legacyParamsProblem(method: string, params: unknown): string | undefined {
-  const members = legacyParams[method];
+/** What is wrong with a request's params, in words, or nothing (unknown methods are the SDK's to answer). */
+export function paramsProblem(method: string, params: unknown, version: string): string | undefined {
+  const members = (version.startsWith("0.") ? legacyParams : currentParams)[method];
   if (!members) return undefined;
+  if (params === undefined && members.every((m) => !m.required)) return undefined;
   if (!isObject(params)) return "params must be an object.";
   for (const { name, required, type } of members) {
     const value = params[name];
     if (value === undefined || value === null) {
       if (required) return `params.${name} is required.`;
-    } else if (!is[type](value))
-      return `params.${name} must be ${type === "integer" ? "a whole number" : `a${type === "object" ? "n" : ""} ${type}`}.`;
+    } else if (!is[type](value)) return `params.${name} must be ${article(type)}.`;
   }
-  const message = params.message;
-  if (isObject(message)) {
-    for (const name of messageIds)
-      if (message[name] !== undefined && typeof message[name] !== "string") return `params.message.${name} must be a string.`;
-    const references = message.referenceTaskIds;
-    if (references !== undefined && !(Array.isArray(references) && references.every(is.string)))
-      return "params.message.referenceTaskIds must be an array of strings.";
+  return undefined;
+}
+
+/** The string fields of a message and of its parts, by JSON name and proto name (0.3 uses the JSON names alone). */
+const messageStrings = ["messageId", "message_id", "contextId", "context_id", "taskId", "task_id"];
+const messageStringLists = ["referenceTaskIds", "reference_task_ids", "extensions"];
+const partStrings = ["text", "url", "raw", "filename", "mediaType", "media_type"];
+
+/** What is wrong with the types of a sent message's string fields (`params.message` over JSON-RPC), or nothing. */
+export function messageProblem(message: unknown, where = "params.message"): string | undefined {
+  if (!isObject(message)) return undefined;
+  for (const name of messageStrings)
+    if (message[name] != null && typeof message[name] !== "string") return `${where}.${name} must be a string.`;
+  for (const name of messageStringLists) {
+    const list = message[name];
+    if (list != null && !(Array.isArray(list) && list.every(is.string))) return `${where}.${name} must be an array of strings.`;
+  }
+  const parts = Array.isArray(message.parts) ? message.parts : [];
+  for (const [index, part] of parts.entries()) {
+    if (!isObject(part)) continue;
+    for (const name of partStrings)
+      if (part[name] != null && typeof part[name] !== "string") return `${where}.parts[${index}].${name} must be a string.`;
   }
   return undefined;
 }

@@ -180,6 +180,36 @@ describe("hostile params", () => {
     const legacy = await rpc({ jsonrpc: "2.0", id: 42, method: "tasks/get", params: { id: 1 } }, { "A2A-Version": "" });
     expect(await legacy.json()).toMatchObject({ id: 42, error: { code: -32602, message: "params.id must be a string." } });
   });
+
+  it("answers a 1.0 id or message field that is not a string with invalid params naming it, never an id made of it", async () => {
+    const auth = { Authorization: `Bearer ${briefTokens[0]}` };
+    const calls = [
+      [{ method: "GetTask", params: { id: {} } }, "params.id must be a string."],
+      [{ method: "CancelTask", params: { id: [1] } }, "params.id must be a string."],
+      [{ method: "ListTasks", params: { contextId: {} } }, "params.contextId must be a string."],
+      [
+        { method: "SendMessage", params: { message: { messageId: "m", taskId: {}, role: "ROLE_USER", parts: [{ text: "hi" }] } } },
+        "params.message.taskId must be a string.",
+      ],
+      [
+        { method: "SendMessage", params: { message: { messageId: "m", role: "ROLE_USER", parts: [{ text: { a: 1 } }] } } },
+        "params.message.parts[0].text must be a string.",
+      ],
+    ] as const;
+    for (const [call, message] of calls) {
+      const answer = await (await rpc({ jsonrpc: "2.0", id: 43, ...call }, auth)).json();
+      expect(answer, JSON.stringify(call)).toEqual({ jsonrpc: "2.0", id: 43, error: expect.objectContaining({ code: -32602, message }) });
+    }
+    const rest = await fetch(`${base}/a2a/v1/rest/message:send`, {
+      method: "POST",
+      headers: { "Content-Type": "application/a2a+json", "A2A-Version": "1.0", ...auth },
+      body: JSON.stringify({ message: { messageId: {}, role: "ROLE_USER", parts: [{ data: freshBrief() }] } }),
+    });
+    expect(rest.status).toBe(400);
+    expect(await rest.json()).toMatchObject({
+      error: { code: 400, status: "INVALID_ARGUMENT", message: "message.messageId must be a string." },
+    });
+  });
 });
 
 describe("the HTTP+JSON binding's routes", () => {

@@ -81,9 +81,12 @@ export async function checkOAuth(res: Response, { head = false } = {}): Promise<
   return res.status;
 }
 
-/** What an engine says when it fails (a TypeError, a stack overflow, a stack frame, a zod issue list), never an answer. */
+/**
+ * What an engine says when it fails (a TypeError, a stack overflow, a stack frame, a zod issue list) or makes of a value
+ * of the wrong type (an object as a string), never an answer.
+ */
 export const engineText =
-  /is not a function|Maximum call stack|Cannot read propert|Cannot convert|\n\s+at |"code": "invalid_type"|node_modules/;
+  /is not a function|Maximum call stack|Cannot read propert|Cannot convert|\n\s+at |"code": "invalid_type"|node_modules|\[object Object\]/;
 
 const validId = (id: unknown) => typeof id === "string" || (typeof id === "number" && Number.isInteger(id));
 
