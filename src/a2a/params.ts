@@ -53,7 +53,9 @@ const article = (type: Member["type"]) => (type === "integer" ? "a whole number"
 
 /** What is wrong with a request's params, in words, or nothing (unknown methods are the SDK's to answer). */
 export function paramsProblem(method: string, params: unknown, version: string): string | undefined {
-  const members = (version.startsWith("0.") ? legacyParams : currentParams)[method];
+  const table = version.startsWith("0.") ? legacyParams : currentParams;
+  // Own members only: a method named "valueOf" or "constructor" is the SDK's to answer as not found.
+  const members = Object.hasOwn(table, method) ? table[method] : undefined;
   if (!members) return undefined;
   if (params === undefined && members.every((m) => !m.required)) return undefined;
   if (!isObject(params)) return "params must be an object.";

@@ -78,6 +78,21 @@ describe("found by fuzzing /a2a/v1", () => {
   });
 });
 
+describe("found by fuzzing /a2a/v1, after the gate checked params by method", () => {
+  it("answers a method named after a member every object inherits as not found, in both versions", async () => {
+    for (const [method, version] of [
+      ["valueOf", "1.0"],
+      ["constructor", "1.0"],
+      ["toString", "0.3"],
+      ["hasOwnProperty", "0.3"],
+    ]) {
+      const res = await d.a2a(json({ jsonrpc: "2.0", id: 5, method, params: {} }, { "a2a-version": version! }));
+      expect(res.status, method).toBe(200);
+      expect((await expectRpcError(res, 5)).error.code, method).toBe(-32601);
+    }
+  });
+});
+
 describe("found by the Upstash fault cases", () => {
   it("answers a misconfigured A2A agent in JSON-RPC (503, -32093), not with a problem document", async () => {
     const log = vi.spyOn(console, "error").mockImplementation(() => {});
