@@ -15,7 +15,7 @@ export interface JsonBodyOptions {
 
 const isJsonType = (type: string) => type === "application/json" || type.endsWith("+json");
 
-/** The request body parsed as JSON, or a Refusal: too large, another media type, or not JSON. */
+/** The request body parsed as JSON, or a Refusal: too large, another media type, not UTF-8, or not JSON. */
 export async function readJson(
   request: Request,
   { limit, wrongType, untypedIsJson = false, optional = false }: JsonBodyOptions,
@@ -26,13 +26,22 @@ export async function readJson(
   const bytes = await readCapped(request, limit);
   if (bytes === undefined) throw new Refusal("payload_too_large", { detail: `The body is larger than ${limit} bytes.` });
   if (optional && bytes.byteLength === 0) return undefined;
+  let text: string;
   try {
-    return JSON.parse(new TextDecoder().decode(bytes));
+    text = utf8.decode(bytes);
+  } catch {
+    throw new Refusal("invalid_json", { detail: "The body is not valid UTF-8 (RFC 8259 §8.1)." });
+  }
+  try {
+    return JSON.parse(text);
   } catch {
     // The parser's own message quotes the body back and varies by engine: the client gets ours.
     throw new Refusal("invalid_json", { detail: "The body is not valid JSON (RFC 8259)." });
   }
 }
+
+/** Strict: a byte sequence that is not UTF-8 is refused, never read with replacement characters. */
+const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** A parsed body that must be a JSON object (the brief, a registration). */
 export function jsonObject(body: unknown): Record<string, unknown> {

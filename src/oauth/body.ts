@@ -1,3 +1,4 @@
+import { nestsTooDeep, tooDeepDetail } from "../http/nesting.ts";
 import { readCapped } from "../http/read-capped.ts";
 import { OAuthError } from "./errors.ts";
 
@@ -28,6 +29,7 @@ export async function readJsonObject(request: Request, limit: number, errorCode:
   }
   if (value === null || typeof value !== "object" || Array.isArray(value))
     throw new OAuthError(errorCode, "The request body must be a JSON object.");
+  if (nestsTooDeep(value)) throw new OAuthError(errorCode, tooDeepDetail);
   return value as Record<string, unknown>;
 }
 

@@ -47,6 +47,18 @@ describe("bad input", () => {
     expect((await problem(res)).code).toBe("invalid_json");
   });
 
+  it("answers a body that is not UTF-8 with invalid_json, never reading it with replacement characters", async () => {
+    const brief = Buffer.from(JSON.stringify({ ...freshBrief(), full_name: "NAME" }));
+    const at = brief.indexOf("NAME");
+    const res = await d.api("/api/v1/briefs", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+      body: Buffer.concat([brief.subarray(0, at), Buffer.from([0xff, 0xfe]), brief.subarray(at + 4)]),
+    });
+    expect(res.status).toBe(400);
+    expect(await problem(res)).toMatchObject({ code: "invalid_json", detail: "The body is not valid UTF-8 (RFC 8259 §8.1)." });
+  });
+
   it("answers a form body with invalid_json", async () => {
     const res = await post("full_name=Ada", { "Content-Type": "application/x-www-form-urlencoded" });
     expect(res.status).toBe(400);

@@ -183,4 +183,17 @@ describe("no open redirect from the studio's domain (RFC 9700 §4.11.2)", () => 
       expect([res.status, ((await res.json()) as { error: string }).error], uri).toEqual([400, "invalid_redirect_uri"]);
     }
   });
+  it("refuses to register metadata nested deeper than any JSON body may be, registering nothing", async () => {
+    const deep = `${"[".repeat(2000)}1${"]".repeat(2000)}`;
+    const res = await fetch(as.registration_endpoint!, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: `{"redirect_uris":["https://app.example/cb"],"token_endpoint_auth_method":"none","extra":${deep}}`,
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      error: "invalid_client_metadata",
+      error_description: "The JSON nests arrays and objects more than 32 levels deep.",
+    });
+  });
 });
