@@ -1,6 +1,7 @@
 import { oauthPaths } from "../paths.ts";
 import { escapeHtml, renderPage, type PageShell } from "../site/function-page.ts";
 import { scopes, type Scope } from "./metadata.ts";
+import { loopbackHostNames } from "./redirect-uri.ts";
 
 /** The consent screen and the authorization error page: one card on a page that looks like the rest of the site. */
 const page = (shell: PageShell, title: string, card: string) =>
@@ -23,8 +24,6 @@ export interface ConsentView {
 
 export function consentPage(shell: PageShell, view: ConsentView): string {
   const name = view.clientName ? escapeHtml(view.clientName) : "An unnamed application";
-  const redirect = new URL(view.redirectUri);
-  const local = ["127.0.0.1", "[::1]", "localhost"].includes(redirect.hostname);
   const granted = view.scope.split(" ").filter((s): s is Scope => s in scopes);
   return page(
     shell,
@@ -34,12 +33,26 @@ export function consentPage(shell: PageShell, view: ConsentView): string {
 <p>This application asks for access to ${escapeHtml(shell.studioName)}. ${vouching(view)}</p>
 <h2 class="consent-subtitle">It will be able to</h2>
 <ul class="consent-scopes">${granted.map((s) => `<li>${escapeHtml(scopes[s])}</li>`).join("")}</ul>
-<p>After you decide, you go back to <strong>${escapeHtml(redirect.host)}</strong>${local ? ", an application running on this computer" : ""}.</p>
+<p>After you decide, you go back to ${destination(view.redirectUri)}.</p>
 <form method="post" action="${oauthPaths.authorize}">
 <input type="hidden" name="request" value="${escapeHtml(view.requestToken)}">
 <div class="actions"><button class="button primary" type="submit" name="decision" value="approve">Approve</button><button class="button secondary" type="submit" name="decision" value="deny">Deny</button></div>
 </form>`,
   );
+}
+
+/**
+ * Where the answer goes, as the person can check it: a web site by its host; an application on this computer by its
+ * loopback address; an application on this device by its private-use scheme (a reversed domain name such as
+ * `com.example.app`), never by the host part of such a URI, which the application chooses freely
+ * (`com.evil.app://accounts.google.com/cb`).
+ */
+function destination(redirectUri: string): string {
+  const redirect = new URL(redirectUri);
+  const scheme = redirect.protocol.slice(0, -1);
+  if (scheme !== "https" && scheme !== "http") return `<strong>${escapeHtml(scheme)}</strong>, an application on this device`;
+  const local = loopbackHostNames.has(redirect.hostname);
+  return `<strong>${escapeHtml(redirect.host)}</strong>${local ? ", an application running on this computer" : ""}`;
 }
 
 /** Who stands behind the name: a host that publishes the client's metadata (and maybe its key), or nobody. */

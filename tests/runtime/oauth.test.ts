@@ -10,7 +10,7 @@ import { freshBrief } from "../support/briefs.ts";
 import { startDocumentHost, type DocumentHost } from "../support/client-documents.ts";
 import { connectMcp, eras, text } from "../support/mcp-client.ts";
 import { expectTokenAfterChallenge, keyedProvider, recording } from "../support/mcp-oauth.ts";
-import { authorizeUrl, discover, postConsent, register, type Http } from "../support/oauth-client.ts";
+import { authorizeUrl, consentScreen, discover, postConsent, register, type Http } from "../support/oauth-client.ts";
 import { countedFor, localClient } from "../support/quota-count.ts";
 
 /**
@@ -170,6 +170,21 @@ describe("no open redirect from the studio's domain (RFC 9700 §4.11.2)", () => 
       const page = await res.text();
       expect(page).toContain("This request cannot be completed");
       expect(page).toContain(code);
+    }
+  });
+
+  it("names an application's private-use scheme as where the answer goes, never the host part the application chose", async () => {
+    for (const [redirect_uri, shown] of [
+      ["com.evil.app://accounts.google.com/cb", "<strong>com.evil.app</strong>, an application on this device"],
+      ["com.evil.app://localhost:8888/cb", "<strong>com.evil.app</strong>, an application on this device"],
+      ["com.example.app:/cb", "<strong>com.example.app</strong>, an application on this device"],
+      ["http://127.0.0.1:7777/cb", "<strong>127.0.0.1:7777</strong>, an application running on this computer"],
+    ]) {
+      const { client_id } = await register(as, { redirect_uris: [redirect_uri], token_endpoint_auth_method: "none" });
+      const url = authorizeUrl(as, { client_id, redirect_uri, code_challenge: "a".repeat(43), state: "s" });
+      const { html } = await consentScreen(url);
+      expect(html, redirect_uri).toContain(`After you decide, you go back to ${shown}.`);
+      expect(html).not.toContain("accounts.google.com");
     }
   });
 
