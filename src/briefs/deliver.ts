@@ -1,4 +1,4 @@
-import { addressField, heldAlertMessage, ownerField, type HeldAlert } from "./held.ts";
+import { addressField, heldAlertMessage, ownerField, type HeldAlert, type HeldCounts } from "./held.ts";
 import { retryDelayMs, type Delivery, type Lead } from "./lead.ts";
 import { leadMessage, type MailMessage } from "./mail.ts";
 import type { Mailer } from "./mailer.ts";
@@ -55,22 +55,30 @@ function alertSourceField({ reason, address, owner }: HeldAlert): string | undef
   return undefined;
 }
 
-/** One attempt of the day's alert that leads are held, under the same rules as a lead's e-mail: at most once. */
+/** What one of the day's alerts reports, read when it is sent: the held counts, and for the day's limit who used it. */
+async function alertCounts(alert: HeldAlert, store: LeadStore): Promise<HeldCounts> {
+  const source = alertSourceField(alert);
+  if (source !== undefined) return store.heldCounts(alert.day, source);
+  const [counts, busiest] = await Promise.all([store.heldCounts(alert.day), store.busiestAddresses(alert.day)]);
+  return { ...counts, busiest };
+}
+
+/** One attempt of one of the day's alerts that leads are held, under the same rules as a lead's e-mail: at most once. */
 export function attemptHeldAlert(key: string, deps: DeliveryDeps): Promise<AttemptOutcome> {
   return attempt<HeldAlert>(
     {
       id: key,
       load: () => deps.store.getAlert(key),
-      save: (alert) => deps.store.saveAlert(alert),
-      message: async (alert) => heldAlertMessage(alert, await deps.store.heldCounts(alert.day, alertSourceField(alert)), deps),
+      save: (alert) => deps.store.saveAlert(key, alert),
+      message: async (alert) => heldAlertMessage(alert, await alertCounts(alert, deps.store), deps),
       undeliverable: (alert, reason) =>
-        `HELD-LEADS ALERT NOT DELIVERED: the e-mail saying that leads are held since ${alert.day} cannot be sent (${reason}). Run \`npm run leads\` to see them.`,
+        `HELD-LEADS ALERT NOT DELIVERED: the e-mail saying that leads are held (${alert.reason ?? "day"}) since ${alert.day} cannot be sent (${reason}). Run \`npm run leads\` to see them.`,
     },
     deps,
   );
 }
 
-/** One attempt of whatever `leads:due` names: a lead id, or a day's alert. */
+/** One attempt of whatever `leads:due` names: a lead id, or one of a day's alerts. */
 export const attemptOwed = (id: string, deps: DeliveryDeps) => (isAlertKey(id) ? attemptHeldAlert(id, deps) : attemptDelivery(id, deps));
 
 async function attempt<T extends { delivery: Delivery }>(owed: Owed<T>, deps: DeliveryDeps): Promise<AttemptOutcome> {
@@ -129,7 +137,7 @@ async function attempt<T extends { delivery: Delivery }>(owed: Owed<T>, deps: De
   }
 }
 
-/** Every e-mail that is due (leads, and alerts that leads are held): the scheduled retry job. */
+/** Every e-mail that is due (leads, and the alerts that leads are held): the scheduled retry job. */
 export async function deliverDue(deps: DeliveryDeps, limit = 20): Promise<Record<AttemptOutcome, number>> {
   const counts: Record<AttemptOutcome, number> = { delivered: 0, retry: 0, failed: 0, busy: 0, done: 0 };
   for (const id of await deps.store.dueIds((deps.now ?? Date.now)(), limit)) {

@@ -2,7 +2,7 @@ import type { Lead } from "./lead.ts";
 import type { Brief } from "./schema.ts";
 import { showInvisible } from "./visible-text.ts";
 
-/** An e-mail to the studio (a lead, or the day's held-leads alert) as its inbox receives it. */
+/** An e-mail to the studio (a lead, or one of the day's held-leads alerts) as its inbox receives it. */
 export interface MailMessage {
   from: string;
   to: string;

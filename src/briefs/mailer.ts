@@ -80,7 +80,7 @@ export function classify(error: unknown): SendResult {
 
 /**
  * Without Postmark (the local runtime), each e-mail is one file in the outbox folder, as the inbox would show it, named
- * after the message (`<lead id>.eml.txt`, `leads-held-<day>.eml.txt`).
+ * after the message (`<lead id>.eml.txt`, `leads-held-<day>-<kind>.eml.txt`).
  */
 export function outboxMailer(dir: string): Mailer {
   return {

@@ -1,5 +1,5 @@
 import type { Redis } from "@upstash/redis";
-import { emailShares, sourceFields, utcDay, type HeldAlert, type HeldCounts, type HeldReason } from "./held.ts";
+import { emailShares, heldAlertId, heldReasons, sourceFields, utcDay, type HeldAlert, type HeldCounts, type HeldReason } from "./held.ts";
 import type { Delivery, Lead } from "./lead.ts";
 import { insertScript, releaseScript } from "./store-scripts.ts";
 
@@ -9,14 +9,16 @@ import { insertScript, releaseScript } from "./store-scripts.ts";
  *
  * - `lead:<id>`             the lead as JSON, no expiry
  * - `leads`                 sorted set of every lead id by time received
- * - `leads:due`             sorted set of e-mails owed, by when to try next: lead ids, and `leads:alert:<day>`
+ * - `leads:due`             sorted set of e-mails owed, by when to try next: lead ids, and `leads:alert:<day>:<kind>`
  * - `leads:held`            sorted set of leads held by the day's e-mail limit or their source's share of it, by time
  *                           received; never in `leads:due`
  * - `leads:emailed:<day>`   how many leads that UTC day went to `leads:due` (2 days)
  * - `leads:emailed:<day>:sources`  hash of the same per source: `address:<ip>` and `owner:<grant id or form:<ip>>` (2 days)
  * - `leads:held:<day>:sources`     hash of that day's leads still held, per source, the same fields (3 days)
- * - `leads:alert:<day>`     the day's alert that leads are held, from the first one held (3 days once sent)
- * - `lead:<id>:lock`, `leads:alert:<day>:lock`  a delivery attempt in progress (60 s)
+ * - `leads:alert:<day>:<kind>`  the day's alert that leads are held for one kind of hold (`owner`, `address`, `day`),
+ *                           from the first lead held that day for it (3 days once sent); `leads:alert:<day>`, the one
+ *                           alert a day owed before there were kinds, is still delivered
+ * - `lead:<id>:lock`, `leads:alert:<day>:<kind>:lock`  a delivery attempt in progress (60 s)
  * - `brief:idem:<owner>:<key>`  an Idempotency-Key's fingerprint and lead (24 h)
  * - `brief:repeat:<owner>:<fingerprint>`  the lead of the same brief from the same owner (15 minutes); the owner is the
  *                           filing grant, or `form:<ip>` for the contact form
@@ -34,10 +36,10 @@ export const samePersonWindowSeconds = 30 * 24 * 3600;
 /** The day's counter outlives its day: it is refreshed on each count. */
 const emailedCounterSeconds = 2 * 24 * 3600;
 const finishedAlertSeconds = 3 * 24 * 3600;
-/** As long as the day's alert once sent, so that it can count its source's held leads while it is retried. */
+/** As long as the day's alerts once sent, so that they can count their source's held leads while they are retried. */
 const heldCountsSeconds = finishedAlertSeconds;
 
-export const alertKey = (day: string) => `leads:alert:${day}`;
+export const alertKey = (day: string, reason: HeldReason) => `leads:alert:${day}:${reason}`;
 export const emailedKey = (day: string) => `leads:emailed:${day}`;
 export const emailedSourcesKey = (day: string) => `leads:emailed:${day}:sources`;
 export const heldSourcesKey = (day: string) => `leads:held:${day}:sources`;
@@ -54,7 +56,7 @@ export class LeadStore {
   /**
    * Writes a new lead in one atomic step: scheduled for e-mail while its UTC day has e-mailed fewer than `dailyLimit`,
    * its address fewer than its share and its owner fewer than its share (`emailShares`), else held (and, for the day's
-   * first held lead, the alert scheduled). `owed`: what to try e-mailing now.
+   * first lead held for its reason, that kind's alert scheduled). `owed`: what to try e-mailing now.
    */
   async insert(lead: Lead & { address: string }, dailyLimit: number): Promise<{ delivery: Delivery; owed: string[] }> {
     const received = Date.parse(lead.received_at);
@@ -66,11 +68,20 @@ export class LeadStore {
       const base: HeldAlert = { day, limit: dailyLimit, created_at: lead.received_at, delivery: { state: "pending", attempts: 0 } };
       const source =
         reason === "owner" ? { address: lead.address, owner: lead.owner } : reason === "address" ? { address: lead.address } : {};
-      return JSON.stringify({ ...base, reason, ...source });
+      return JSON.stringify({ ...base, reason, ...source, id: heldAlertId(day, reason) });
     };
     const placed = await this.#redis.eval<(string | number)[], number>(
       insertScript,
-      [`lead:${lead.id}`, "leads", "leads:due", "leads:held", emailedKey(day), alertKey(day), emailedSourcesKey(day), heldSourcesKey(day)],
+      [
+        `lead:${lead.id}`,
+        "leads",
+        "leads:due",
+        "leads:held",
+        emailedKey(day),
+        emailedSourcesKey(day),
+        heldSourcesKey(day),
+        ...heldReasons.map((reason) => alertKey(day, reason)),
+      ],
       [
         lead.id,
         received,
@@ -83,13 +94,12 @@ export class LeadStore {
         fields.owner,
         as("pending"),
         as("held"),
-        alert("day"),
-        alert("address"),
-        alert("owner"),
+        ...heldReasons.map(alert),
       ],
     );
     if (placed === 0) return { delivery: { ...lead.delivery, state: "pending" }, owed: [lead.id] };
-    return { delivery: { ...lead.delivery, state: "held" }, owed: placed === 2 ? [alertKey(day)] : [] };
+    const claimed = heldReasons[placed - 2];
+    return { delivery: { ...lead.delivery, state: "held" }, owed: claimed ? [alertKey(day, claimed)] : [] };
   }
 
   /** Moves a held lead into the delivery queue; false when it was not held (already released, or never). */
@@ -120,20 +130,30 @@ export class LeadStore {
     return { today, all, ...(source === undefined ? {} : { fromSource: Number(fromSource ?? 0) }) };
   }
 
+  /** The addresses with the most of a day's e-mailed leads, most first (`leads:emailed:<day>:sources`). */
+  async busiestAddresses(day: string, count = 3): Promise<{ address: string; emailed: number }[]> {
+    const counts = (await this.#redis.hgetall<Record<string, number | string>>(emailedSourcesKey(day))) ?? {};
+    return Object.entries(counts)
+      .filter(([field]) => field.startsWith("address:"))
+      .map(([field, emailed]) => ({ address: field.slice("address:".length), emailed: Number(emailed) }))
+      .sort((a, b) => b.emailed - a.emailed || a.address.localeCompare(b.address))
+      .slice(0, count);
+  }
+
   async getAlert(key: string): Promise<HeldAlert | null> {
     return parse(await this.#redis.get<string | HeldAlert>(key));
   }
 
-  /** Saves the alert's delivery state and its place in the queue; once sent (or refused for good) it expires. */
-  async saveAlert(alert: HeldAlert): Promise<void> {
-    const key = alertKey(alert.day);
+  /** Saves an alert's delivery state (under its key in `leads:due`) and its place in the queue; once sent (or refused for
+   * good) it expires. */
+  async saveAlert(key: string, alert: HeldAlert): Promise<void> {
     const tx = this.#redis.multi();
     const due = alert.delivery.state === "pending" || alert.delivery.state === "sending";
     if (due) {
       tx.set(key, JSON.stringify(alert));
       tx.zadd("leads:due", { score: Date.parse(alert.delivery.next_attempt_at ?? alert.created_at), member: key });
     } else {
-      // Kept past the end of its day, so the day's claim holds and no second alert is owed.
+      // Kept past the end of its day, so the day's claim on its kind holds and no second alert of it is owed.
       tx.set(key, JSON.stringify(alert), { ex: finishedAlertSeconds });
       tx.zrem("leads:due", key);
     }

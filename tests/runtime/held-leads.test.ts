@@ -10,8 +10,8 @@ import type { SentMessage } from "../support/postmark-standin.ts";
 
 /**
  * The flood guard through the local runtime: past its share of the day's e-mail, or past the day's limit, a brief is
- * still filed with the same 201, but held; the studio gets one alert a day; `npm run leads -- release` e-mails held
- * leads. The runtime runs with the default limit, so a test moves a day's counter to where it is tested rather than
+ * still filed with the same 201, but held; the studio gets one alert a day for each kind of hold (a grant's share, an
+ * address's, the day's limit); `npm run leads -- release` e-mails held leads. The runtime runs with the default limit, so a test moves a day's counter to where it is tested rather than
  * filing 50 briefs, and puts it back after. The local runtime gives every client the address 127.0.0.1, so a flood here
  * comes from one grant, or from the address once its count is moved; tests/store/held-leads.test.ts floods from one
  * address while another address files.
@@ -43,6 +43,17 @@ const file = async (bearer: string) => {
   const res = await post(freshBrief(), bearer);
   expect(res.status).toBe(201);
   return ((await res.json()) as { lead_id: string }).lead_id;
+};
+/** The contact form, as a browser on this site's page sends it; its owner is the form at 127.0.0.1. */
+const fileForm = async () => {
+  const brief = freshBrief();
+  const res = await fetch(`${base}/contact`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: new URL(base).origin },
+    body: new URLSearchParams(brief),
+  });
+  expect(res.status).toBe(200);
+  return /Reference: (lead_[A-Za-z0-9_-]+)/.exec(await res.text())![1]!;
 };
 const sent = async () => ((await (await fetch(`${postmark}/_standin/messages`)).json()) as { sent: SentMessage[] }).sent;
 const sentFor = async (leadId: string) => (await sent()).filter((m) => (m.body.Metadata as { lead_id?: string }).lead_id === leadId);
@@ -80,15 +91,18 @@ describe("a flood from one source", () => {
   let putBack = async () => {};
   afterAll(() => putBack());
 
-  it("holds one grant's leads past its share while another's are e-mailed, names it in the alert, and holds an address past its share", async () => {
+  it("holds one grant's leads past its share while another's are e-mailed and names it, then alerts again when the address's share is filled by other grants", async () => {
     await clearOfMidnight();
     const day = utcDay(Date.now());
     const sources = `leads:emailed:${day}:sources`;
-    // The day's alert is owed by this test's first held lead, whatever another test held today.
-    putBack = await keptAside([`leads:alert:${day}`, emailedOn(day)], [[sources, "address:127.0.0.1"]]);
-    await store.del(`leads:alert:${day}`, emailedOn(day));
+    // Each kind's alert is owed by this test's first lead held for it, whatever another test held today.
+    const alertKeys = ["owner", "address", "day"].map((kind) => `leads:alert:${day}:${kind}`);
+    putBack = await keptAside([...alertKeys, emailedOn(day)], [[sources, "address:127.0.0.1"]]);
+    await store.del(...alertKeys, emailedOn(day));
     await store.hdel(sources, "address:127.0.0.1");
     const alertsBefore = (await heldAlerts()).length;
+    const heldBefore = Number((await store.hget<number>(`leads:held:${day}:sources`, "address:127.0.0.1")) ?? 0);
+    const newAlerts = async () => (await heldAlerts()).slice(alertsBefore).map((m) => m.body);
 
     const flooder = await clientCredentialsToken(base, "svc:brief");
     const flooding = clientGrantId(flooder.clientId);
@@ -108,28 +122,53 @@ describe("a flood from one source", () => {
     const others = await file(other);
     await expect.poll(async () => (await sentFor(others)).length, { timeout: 10_000 }).toBe(1);
 
-    await expect.poll(async () => (await heldAlerts()).length - alertsBefore, { timeout: 10_000 }).toBe(1);
-    const alert = (await heldAlerts()).at(-1)!.body;
-    expect(alert.Subject).toBe(`Leads held on ${day} (UTC): 1 so far, first from ${flooding} at 127.0.0.1`);
-    expect(alert.TextBody).toContain(`Leads filed with the grant ${flooding} from the address 127.0.0.1 are being held`);
-    expect(alert.TextBody).toContain(`Held from that grant on ${day} so far: 1.`);
-    expect(alert.TextBody).not.toContain("@engines.example");
+    await expect.poll(async () => (await newAlerts()).length, { timeout: 10_000 }).toBe(1);
+    const [first] = await newAlerts();
+    expect(first!.Subject).toMatch(
+      new RegExp(`^Leads held on ${day} \\(UTC\\), \\d+ so far: the grant ${flooding} at 127\\.0\\.0\\.1 past its share$`),
+    );
+    expect(first!.TextBody).toContain(`Leads filed with the grant ${flooding} from the address 127.0.0.1 are being held`);
+    expect(first!.TextBody).toContain(`Held from that grant on ${day} so far: 1.`);
+    expect(first!.TextBody).toContain("If a whole address's leads, or every lead, are held");
+    expect(first!.TextBody).not.toContain("@engines.example");
 
     const held = await leads("held");
     expect(held.out.split("\n").find((line) => line.startsWith(over))).toMatch(new RegExp(`127\\.0\\.0\\.1 +${flooding} `));
     expect(held.out).toMatch(/^From 127\.0\.0\.1: \d+ \(/m);
 
-    // The address past its share (moved there, as if other grants from it had used it): a third grant is held too, with
-    // no second alert that day.
-    await store.hset(sources, { "address:127.0.0.1": addressShare });
-    const third = await file((await clientCredentialsToken(base, "svc:brief")).token);
-    await expect.poll(() => state(third), { timeout: 10_000 }).toBe("held");
-    expect(await sentFor(third)).toHaveLength(0);
+    // Other grants from the address fill its share, each within its own (no new alert: nothing new is held)...
+    const filling = [other, ...(await Promise.all([1, 2, 3].map(async () => (await clientCredentialsToken(base, "svc:brief")).token)))];
+    const filled: string[] = [];
+    for (const bearer of filling) for (let i = bearer === other ? 1 : 0; i < grantShare; i++) filled.push(await file(bearer));
+    for (const id of filled) expect(await state(id)).not.toBe("held");
+    expect(await store.hget(sources, "address:127.0.0.1")).toBe(addressShare);
+    expect(await newAlerts()).toHaveLength(1);
 
-    for (const id of [over, third]) expect((await leads("release", id)).out).toContain(`${id}: delivered`);
+    // ...so a new person's grant from it is held, and so is the contact form: the studio is told the address is held,
+    // once, and that only other addresses are still e-mailed.
+    const victim = await file((await clientCredentialsToken(base, "svc:brief")).token);
+    await expect.poll(() => state(victim), { timeout: 10_000 }).toBe("held");
+    expect(await sentFor(victim)).toHaveLength(0);
+    await expect.poll(async () => (await newAlerts()).length, { timeout: 10_000 }).toBe(2);
+    const second = (await newAlerts())[1]!;
+    expect(second.Subject).toMatch(new RegExp(`^Leads held on ${day} \\(UTC\\), \\d+ so far: the address 127\\.0\\.0\\.1 past its share$`));
+    expect(second.TextBody).toContain(
+      "Leads filed from the address 127.0.0.1 are being held: one address, every grant and the contact form",
+    );
+    expect(second.TextBody).toContain("Leads from every other address are still e-mailed as they arrive");
+    // The grant's held lead came from the address too.
+    expect(second.TextBody).toContain(`Held from that address on ${day} so far: ${heldBefore + 2}.`);
+    expect(second.TextBody).not.toContain("@engines.example");
+
+    const form = await fileForm();
+    await expect.poll(() => state(form), { timeout: 10_000 }).toBe("held");
+    expect((await fetch(`${base}/.netlify/functions/deliver-leads`, { method: "POST", body: "{}" })).status).toBe(200);
+    expect(await newAlerts()).toHaveLength(2);
+
+    for (const id of [over, victim, form]) expect((await leads("release", id)).out).toContain(`${id}: delivered`);
     expect(await sentFor(over)).toHaveLength(1);
     expect(await store.hget(sources, "address:127.0.0.1")).toBe(addressShare);
-    expect((await heldAlerts()).length - alertsBefore).toBe(1);
+    expect(await newAlerts()).toHaveLength(2);
   });
 });
 

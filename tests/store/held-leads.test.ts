@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { Redis } from "@upstash/redis";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { attemptDelivery, deliverDue } from "../../src/briefs/deliver.ts";
-import { emailShares, type HeldAlert } from "../../src/briefs/held.ts";
+import { emailShares, heldReasons, type HeldAlert } from "../../src/briefs/held.ts";
 import type { Lead } from "../../src/briefs/lead.ts";
 import { fileBrief, type FilingResult, type PipelineDeps } from "../../src/briefs/pipeline.ts";
 import { consentGrantId } from "../../src/oauth/grants.ts";
@@ -16,8 +16,9 @@ import { realRedisAvailable, startRedisGateway } from "../support/upstash-gatewa
 
 /**
  * The flood guard in-process, over the local store and real Redis, with an injected clock: LEADS_EMAIL_DAILY_LIMIT leads
- * a UTC day are e-mailed, no source more than its share of them, later ones are recorded but held, one alert a day says
- * so and names the source, and release e-mails them.
+ * a UTC day are e-mailed, no source more than its share of them, later ones are recorded but held, one alert a day for
+ * each kind of hold (a grant's or the contact form's share, an address's, the day's limit) says so and names the source,
+ * and release e-mails them.
  */
 const dir = await mkdtemp(join(tmpdir(), "frontdoor-held-"));
 type Store = { url: string; token: string; close(): Promise<void> };
@@ -65,6 +66,7 @@ describe.each(stores)("the day's e-mail limit (%s)", (_name, start) => {
   const heldFrom = (field: string) => redis.hget<number>("leads:held:2031-03-14:sources", field);
   const leadMails = (id: string) => postmark.sent.filter((m) => (m.body.Metadata as { lead_id?: string }).lead_id === id);
   const alerts = () => postmark.sent.filter((m) => m.body.Tag === "leads-held");
+  const alertIds = () => alerts().map((m) => (m.body.Metadata as { alert_id: string }).alert_id);
   const stored = async (id: string) => (await redis.get<Lead>(`lead:${id}`))!.delivery.state;
 
   beforeAll(async () => {
@@ -99,8 +101,8 @@ describe.each(stores)("the day's e-mail limit (%s)", (_name, start) => {
 
     expect(alerts()).toHaveLength(1);
     const alert = alerts()[0]!.body;
-    expect(alert).toMatchObject({ To: "leads@studio.example", Metadata: { alert_id: "leads-held-2031-03-14" } });
-    expect(alert.Subject).toBe("Leads held on 2031-03-14 (UTC): 1 so far");
+    expect(alert).toMatchObject({ To: "leads@studio.example", Metadata: { alert_id: "leads-held-2031-03-14-day" } });
+    expect(alert.Subject).toBe("Leads held on 2031-03-14 (UTC), 1 so far: the day's limit reached, every lead held");
     expect(alert.TextBody).toContain("(2 a day)");
     expect(alert.TextBody).toContain("npm run leads -- release --all");
 
@@ -121,15 +123,12 @@ describe.each(stores)("the day's e-mail limit (%s)", (_name, start) => {
     expect(nextDay.received_at).toBe("2031-03-15T00:00:00.000Z");
     expect(nextDay.delivery.state).toBe("pending");
     expect(filed(await file(d)).delivery.state).toBe("held");
-    expect(alerts().map((m) => (m.body.Metadata as { alert_id: string }).alert_id)).toEqual([
-      "leads-held-2031-03-14",
-      "leads-held-2031-03-15",
-    ]);
+    expect(alertIds()).toEqual(["leads-held-2031-03-14-day", "leads-held-2031-03-15-day"]);
     // The second day's alert counts that day's held lead, and both days' together.
     expect(alerts()[1]!.body.TextBody).toContain("Held from 2031-03-15 so far: 1. Held in all, waiting for release: 2.");
   });
 
-  it("sends one alert a day however many leads are held at once, and a limit of 0 holds them all", async () => {
+  it("sends one alert a day for the day's limit however many leads are held at once, and a limit of 0 holds them all", async () => {
     const d = deps({ dailyEmailLimit: 0 });
     const results = await Promise.all(Array.from({ length: 12 }, () => file(d)));
     expect(results.map((r) => filed(r).delivery.state)).toEqual(Array(12).fill("held"));
@@ -139,7 +138,7 @@ describe.each(stores)("the day's e-mail limit (%s)", (_name, start) => {
     expect(await redis.get("leads:emailed:2031-03-14")).toBeNull();
     await Promise.all(Array.from({ length: 5 }, () => deliverDue({ ...d, now: () => clock + 3_600_000 })));
     expect(alerts()).toHaveLength(1);
-    expect(await redis.get<HeldAlert>("leads:alert:2031-03-14")).toMatchObject({ delivery: { state: "delivered", attempts: 1 } });
+    expect(await redis.get<HeldAlert>("leads:alert:2031-03-14:day")).toMatchObject({ delivery: { state: "delivered", attempts: 1 } });
   });
 
   it("retries a failed alert through the delivery job, and never sends it twice", async () => {
@@ -147,9 +146,9 @@ describe.each(stores)("the day's e-mail limit (%s)", (_name, start) => {
     postmark.fail("503");
     filed(await file(d));
     expect(alerts()).toHaveLength(0);
-    const owed = await redis.get<HeldAlert>("leads:alert:2031-03-14");
+    const owed = await redis.get<HeldAlert>("leads:alert:2031-03-14:day");
     expect(owed?.delivery).toMatchObject({ state: "pending", attempts: 1, last_error: expect.stringContaining("503") });
-    expect(await redis.zscore("leads:due", "leads:alert:2031-03-14")).toBe(clock + 60_000);
+    expect(await redis.zscore("leads:due", "leads:alert:2031-03-14:day")).toBe(clock + 60_000);
 
     // Postmark takes the next one but its answer is lost: the following run finds it instead of sending again.
     postmark.fail("accept-then-drop");
@@ -158,7 +157,7 @@ describe.each(stores)("the day's e-mail limit (%s)", (_name, start) => {
     expect(await deliverDue({ ...d, now: () => clock + 3_600_000 })).toMatchObject({ delivered: 1 });
     expect(await deliverDue({ ...d, now: () => clock + 7_200_000 })).toMatchObject({ delivered: 0, retry: 0 });
     expect(alerts()).toHaveLength(1);
-    expect(await redis.zscore("leads:due", "leads:alert:2031-03-14")).toBeNull();
+    expect(await redis.zscore("leads:due", "leads:alert:2031-03-14:day")).toBeNull();
     // A later held lead the same day owes no new alert.
     filed(await file(d));
     expect(alerts()).toHaveLength(1);
@@ -215,12 +214,12 @@ describe.each(stores)("the day's e-mail limit (%s)", (_name, start) => {
 
     expect(alerts()).toHaveLength(1);
     const alert = alerts()[0]!.body;
-    expect(alert.Subject).toBe(`Leads held on 2031-03-14 (UTC): 1 so far, first from ${flood}`);
+    expect(alert.Subject).toBe(`Leads held on 2031-03-14 (UTC), 1 so far: the address ${flood} past its share`);
     expect(alert.TextBody).toContain(`Leads filed from the address ${flood} are being held: one address`);
     expect(alert.TextBody).toContain("may have at most 10 of the 20 leads a day");
     // Counted when the alert went out: the first held lead was its only one then.
     expect(alert.TextBody).toContain("Held from that address on 2031-03-14 so far: 1. Held from 2031-03-14 so far: 1.");
-    expect(await redis.get<HeldAlert>("leads:alert:2031-03-14")).toMatchObject({ reason: "address", address: flood });
+    expect(await redis.get<HeldAlert>("leads:alert:2031-03-14:address")).toMatchObject({ reason: "address", address: flood });
     for (const lead of [...leads, other]) {
       expect(alert.TextBody).not.toContain(lead.brief.work_email);
       expect(alert.TextBody).not.toContain(lead.brief.company_name);
@@ -255,9 +254,10 @@ describe.each(stores)("the day's e-mail limit (%s)", (_name, start) => {
     expect(await heldFrom(`owner:${looping}`)).toBe(1);
     expect(await heldFrom(`address:${address}`)).toBe(2);
 
+    // A second owner held for its share the same day gets no alert of its own: only the first of each kind does.
     expect(alerts()).toHaveLength(1);
     const alert = alerts()[0]!.body;
-    expect(alert.Subject).toBe(`Leads held on 2031-03-14 (UTC): 1 so far, first from ${looping} at ${address}`);
+    expect(alert.Subject).toBe(`Leads held on 2031-03-14 (UTC), 1 so far: the grant ${looping} at ${address} past its share`);
     expect(alert.TextBody).toContain(`Leads filed with the grant ${looping} from the address ${address} are being held`);
     expect(alert.TextBody).toContain("Held from that grant on 2031-03-14 so far: 1.");
   });
@@ -266,7 +266,7 @@ describe.each(stores)("the day's e-mail limit (%s)", (_name, start) => {
     const d = deps({ dailyEmailLimit: 10 });
     expect(filed(await fileForm(d, "192.0.2.80")).delivery.state).toBe("pending");
     expect(filed(await fileForm(d, "192.0.2.80")).delivery.state).toBe("held");
-    expect(alerts()[0]!.body.Subject).toBe("Leads held on 2031-03-14 (UTC): 1 so far, first from the contact form at 192.0.2.80");
+    expect(alerts()[0]!.body.Subject).toBe("Leads held on 2031-03-14 (UTC), 1 so far: the contact form at 192.0.2.80 past its share");
     expect(alerts()[0]!.body.TextBody).toContain("Leads sent through the contact form from the address 192.0.2.80 are being held");
   });
 
@@ -291,8 +291,12 @@ describe.each(stores)("the day's e-mail limit (%s)", (_name, start) => {
     await deliverDue({ ...d, now: () => clock + 3_600_000 }, 100);
     for (const lead of [...fromFlood, ...fromLoop, ...others].map(filed))
       expect([lead.delivery.state, leadMails(lead.id).length]).toEqual(lead.delivery.state === "pending" ? ["pending", 1] : ["held", 0]);
-    expect(alerts()).toHaveLength(1);
-    expect((await redis.get<HeldAlert>("leads:alert:2031-03-14"))?.reason).toMatch(/^(address|owner)$/);
+    // Which kinds held a lead depends on the order the filings ran in (the flood's first held lead may come before or
+    // after the day's 20th e-mail, held for its address or for the day): one alert for each kind that did, and no more.
+    const claimed = [];
+    for (const kind of heldReasons) if ((await redis.exists(`leads:alert:2031-03-14:${kind}`)) === 1) claimed.push(kind);
+    expect(claimed.length).toBeGreaterThan(0);
+    expect(alertIds().sort()).toEqual(claimed.map((kind) => `leads-held-2031-03-14-${kind}`).sort());
 
     // Releasing all of them at once e-mails each once, and the held counts end at nothing.
     const held = await d.store.heldIds();
@@ -312,8 +316,119 @@ describe.each(stores)("the day's e-mail limit (%s)", (_name, start) => {
     expect(results.filter((r) => filed(r).delivery.state === "pending")).toHaveLength(5);
     expect(await redis.get("leads:emailed:2031-03-14")).toBe(5);
     expect(alerts()).toHaveLength(1);
-    expect(alerts()[0]!.body.Subject).toMatch(/^Leads held on 2031-03-14 \(UTC\): \d+ so far$/);
+    expect(alerts()[0]!.body.Subject).toMatch(/^Leads held on 2031-03-14 \(UTC\), \d+ so far: the day's limit reached, every lead held$/);
     expect(alerts()[0]!.body.TextBody).toContain("More briefs arrived on 2031-03-14 (UTC) than LEADS_EMAIL_DAILY_LIMIT lets through");
+  });
+
+  it("alerts once for each wider kind of hold: a grant past its share, then its address, then the day's limit filled by a second address", async () => {
+    const d = deps({ dailyEmailLimit: 20 });
+    const first = "203.0.113.20";
+    const second = "198.51.100.20";
+    const all: Lead[] = [];
+    const fileFrom = async (from: { owner?: string; address?: string }) => {
+      const lead = filed(await file(d, {}, from));
+      all.push(lead);
+      return lead.delivery.state;
+    };
+
+    // A decoy grant past its share: the first alert, about that grant only.
+    const decoy = consentGrantId();
+    expect([await fileFrom({ owner: decoy, address: first }), await fileFrom({ owner: decoy, address: first })]).toEqual([
+      "pending",
+      "pending",
+    ]);
+    expect(await fileFrom({ owner: decoy, address: first })).toBe("held");
+    expect(alertIds()).toEqual(["leads-held-2031-03-14-owner"]);
+    expect(alerts()[0]!.body.TextBody).toContain(`Leads filed with the grant ${decoy} from the address ${first} are being held`);
+
+    // Four other grants fill the address's share: another person's lead from it is held, and the studio hears of it.
+    for (let i = 0; i < 4; i++) {
+      const grant = consentGrantId();
+      expect([await fileFrom({ owner: grant, address: first }), await fileFrom({ owner: grant, address: first })]).toEqual([
+        "pending",
+        "pending",
+      ]);
+    }
+    expect(await emailedFrom(`address:${first}`)).toBe(10);
+    expect(await fileFrom({ address: first })).toBe("held");
+    expect(alertIds()).toEqual(["leads-held-2031-03-14-owner", "leads-held-2031-03-14-address"]);
+    const address = alerts()[1]!.body;
+    expect(address.Subject).toBe(`Leads held on 2031-03-14 (UTC), 2 so far: the address ${first} past its share`);
+    expect(address.TextBody).toContain(`Leads filed from the address ${first} are being held`);
+    expect(address.TextBody).toContain("Leads from every other address are still e-mailed as they arrive");
+    // The decoy's held lead came from that address too.
+    expect(address.TextBody).toContain("Held from that address on 2031-03-14 so far: 2.");
+    // The contact form from that address is held for the same reason: no new alert.
+    expect(filed(await fileForm(d, first)).delivery.state).toBe("held");
+    expect(alerts()).toHaveLength(2);
+
+    // A second address uses the rest of the day, one grant a brief: never past its own share, but the day is then full.
+    for (let i = 0; i < 10; i++) expect(await fileFrom({ address: second })).toBe("pending");
+    expect(await redis.get("leads:emailed:2031-03-14")).toBe(20);
+    expect(await fileFrom({})).toBe("held");
+    expect(alertIds()).toEqual(["leads-held-2031-03-14-owner", "leads-held-2031-03-14-address", "leads-held-2031-03-14-day"]);
+    const day = alerts()[2]!.body;
+    expect(day.Subject).toBe("Leads held on 2031-03-14 (UTC), 4 so far: the day's limit reached, every lead held");
+    expect(day.TextBody).toContain("none is e-mailed until you release it, or until the next UTC day (2031-03-15) begins");
+    expect(day.TextBody).toContain(`The addresses whose leads were e-mailed most on 2031-03-14: ${second} (10), ${first} (10).`);
+    expect(await redis.get<HeldAlert>("leads:alert:2031-03-14:day")).toMatchObject({ reason: "day", id: "leads-held-2031-03-14-day" });
+
+    // Past that, every source is held for the day, and there is nothing new to tell: three alerts stay three.
+    for (const from of [{ address: second }, { address: first }, { owner: decoy, address: first }, {}])
+      expect(await fileFrom(from)).toBe("held");
+    expect(filed(await fileForm(d, "192.0.2.20")).delivery.state).toBe("held");
+    await deliverDue({ ...d, now: () => clock + 86_400_000 });
+    expect(alerts()).toHaveLength(3);
+    for (const alert of alerts())
+      for (const lead of all) {
+        expect(alert.body.TextBody).not.toContain(lead.brief.work_email);
+        expect(alert.body.TextBody).not.toContain(lead.brief.company_name);
+      }
+  });
+
+  it("sends exactly one alert for each kind however many concurrent filings cross its threshold", async () => {
+    const d = deps({ dailyEmailLimit: 20 });
+    const address = "203.0.113.30";
+    const looping = consentGrantId();
+    const states = async (filings: Promise<FilingResult>[]) =>
+      (await Promise.all(filings)).map((r) => filed(r).delivery.state).filter((state) => state === "pending").length;
+
+    // One grant's 10 at once: 2 e-mailed, 8 held for its share, one alert.
+    expect(await states(Array.from({ length: 10 }, () => file(d, {}, { owner: looping, address })))).toBe(2);
+    expect(alertIds()).toEqual(["leads-held-2031-03-14-owner"]);
+    // 30 grants from the same address at once: 8 more fill its share, 22 held for it, one alert more.
+    expect(await states(Array.from({ length: 30 }, () => file(d, {}, { address })))).toBe(8);
+    expect(alertIds()).toEqual(["leads-held-2031-03-14-owner", "leads-held-2031-03-14-address"]);
+    // 30 other addresses at once: 10 fill the day, 20 held for it, one alert more.
+    expect(await states(Array.from({ length: 30 }, () => file(d)))).toBe(10);
+    expect(alertIds()).toEqual(["leads-held-2031-03-14-owner", "leads-held-2031-03-14-address", "leads-held-2031-03-14-day"]);
+
+    await Promise.all(Array.from({ length: 5 }, () => deliverDue({ ...d, now: () => clock + 3_600_000 }, 100)));
+    expect(alerts()).toHaveLength(3);
+    for (const kind of heldReasons)
+      expect(await redis.get<HeldAlert>(`leads:alert:2031-03-14:${kind}`)).toMatchObject({ delivery: { state: "delivered", attempts: 1 } });
+    expect(await redis.zcard("leads:held")).toBe(50);
+  });
+
+  it("still delivers an alert owed under the one-a-day key of before, by its old name, and never twice", async () => {
+    const d = deps({ dailyEmailLimit: 20 });
+    const older: HeldAlert = {
+      day: "2031-03-14",
+      limit: 20,
+      created_at: new Date(clock).toISOString(),
+      delivery: { state: "sending", attempts: 1 },
+      reason: "owner",
+      address: "192.0.2.50",
+      owner: consentGrantId(),
+    };
+    await redis.set("leads:alert:2031-03-14", JSON.stringify(older));
+    await redis.zadd("leads:due", { score: clock, member: "leads:alert:2031-03-14" });
+    expect(await deliverDue({ ...d, now: () => clock })).toMatchObject({ delivered: 1 });
+    expect(alertIds()).toEqual(["leads-held-2031-03-14"]);
+    expect(await redis.get<HeldAlert>("leads:alert:2031-03-14")).toMatchObject({ delivery: { state: "delivered" } });
+    expect(await redis.zscore("leads:due", "leads:alert:2031-03-14")).toBeNull();
+    await deliverDue({ ...d, now: () => clock + 3_600_000 });
+    expect(alerts()).toHaveLength(1);
   });
 
   it("never counts a dry run", async () => {
