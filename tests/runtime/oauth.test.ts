@@ -179,7 +179,7 @@ describe("no open redirect from the studio's domain (RFC 9700 §4.11.2)", () => 
       ["com.evil.app://localhost:8888/cb", "<strong>com.evil.app</strong>, an application on this device"],
       ["com.example.app:/cb", "<strong>com.example.app</strong>, an application on this device"],
       ["http://127.0.0.1:7777/cb", "<strong>127.0.0.1:7777</strong>, an application running on this computer"],
-    ]) {
+    ] as const) {
       const { client_id } = await register(as, { redirect_uris: [redirect_uri], token_endpoint_auth_method: "none" });
       const url = authorizeUrl(as, { client_id, redirect_uri, code_challenge: "a".repeat(43), state: "s" });
       const { html } = await consentScreen(url);
