@@ -7,9 +7,9 @@ import { controlCharacters, invisibleCharacter } from "./visible-text.ts";
  */
 
 /**
- * Nothing a person cannot see, beyond what writing needs (visible-text.ts: ZWNJ and ZWJ inside words, emoji presentation
- * selectors, Mongolian variation selectors, the three subdivision flags), in every text field; the code point found is
- * named, so that it can be found and removed.
+ * Nothing a person cannot see, beyond what writing needs (visible-text.ts: ZWNJ and ZWJ where a script's shaping or an
+ * emoji sequence needs them, emoji presentation selectors, Mongolian variation selectors, the three subdivision flags),
+ * in every text field; the code point found is named, so that it can be found and removed.
  */
 const visibleOnly = (label: string) =>
   [

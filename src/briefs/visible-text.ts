@@ -1,18 +1,36 @@
+import { dualJoining, leftJoining, rightJoining, transparent, viramas } from "./unicode-joining.ts";
+
 /**
  * What a brief's text may carry: only what a person reading the studio's e-mail can see. Text that a person cannot see
  * can still be read by software, an AI assistant in the inbox among it, and can carry instructions for it: tag
  * characters spell ASCII invisibly, variation selectors smuggle a byte each behind an emoji, fillers and joiners hide
- * whole words. The validator (schema.ts) refuses such text in every field; the e-mail (mail.ts) shows whatever of it
- * reaches it anyway (a lead recorded before these rules) as visible code points.
+ * whole words, a joiner between two Latin letters is one bit. The validator (schema.ts) refuses such text in every field;
+ * the e-mail (mail.ts) shows whatever of it reaches it anyway (a lead recorded before these rules) as visible code
+ * points.
  */
 
 /** Control characters other than tab, line feed and carriage return, and the Unicode line and paragraph separators. */
 export const controlCharacters = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u2028\u2029]/;
 
 /**
- * Invisible characters where some writing needs them, and only there, one at a time:
- * - ZWNJ and ZWJ (U+200C, U+200D) inside a word: between letters, marks, digits or emoji (Persian and Indic words, and
- *   emoji ZWJ sequences such as 👩🏽‍💻 or 🏳️‍🌈);
+ * Invisible characters where some writing needs them, and only there, one at a time.
+ *
+ * ZWNJ and ZWJ (U+200C, U+200D) follow IDNA's CONTEXTJ rules (RFC 5892, Appendix A.1 and A.2), where a joiner is
+ * allowed only where it changes how the text is drawn:
+ * - either joiner right after a virama (Hindi "क्‍ष", Sinhala "ශ්‍රී", Malayalam chillu "ന്‍": a half form, a touching
+ *   or a dead consonant instead of the conjunct);
+ * - ZWNJ between two letters that would otherwise join (Joining_Type dual or left joining before it, dual or right
+ *   joining after it, marks allowed in between: Persian "می‌خواهم"), where it breaks the join;
+ * and, beyond IDNA, where writing needs them outside names:
+ * - ZWJ between Bengali or Assamese RA and a virama (ya-phala after ra, "র‍্যাব", the Unicode Standard's own spelling);
+ * - ZWJ inside an emoji ZWJ sequence: after an emoji, a skin tone or an emoji's VS16, before an emoji (👩🏽‍💻, 🏳️‍🌈; every
+ *   RGI sequence of Unicode 17 is of that shape).
+ * Anywhere else (between Latin, Greek, Cyrillic or Han letters, between digits, after a right-joining Arabic letter such
+ * as alef or reh, whose shape does not change) a joiner draws nothing and is refused. JavaScript's regular expressions
+ * have no Canonical_Combining_Class or Joining_Type property, so the viramas and the joining letters are tables copied
+ * from Unicode's data (unicode-joining.ts), checked by the tests against Node's own data and scripts.
+ *
+ * The other selectors:
  * - the emoji and text presentation selectors VS15 and VS16 (U+FE0E, U+FE0F) right after a character that has an emoji
  *   form (❤️, 1️⃣);
  * - Mongolian free variation selectors (U+180B to U+180D, U+180F) right after a Mongolian letter;
@@ -20,7 +38,10 @@ export const controlCharacters = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-
  *   are fixed and spell nothing else.
  */
 const needed = [
-  String.raw`(?<=[\p{L}\p{M}\p{N}\p{Emoji}])[\u200C\u200D](?=[\p{L}\p{M}\p{N}\p{Emoji}])`,
+  String.raw`(?<=[${viramas}])[\u200C\u200D]`,
+  String.raw`(?<=[${dualJoining}${leftJoining}][${transparent}]*)\u200C(?=[${transparent}]*[${dualJoining}${rightJoining}])`,
+  String.raw`(?<=[\u09B0\u09F0])\u200D(?=\u09CD)`,
+  String.raw`(?<=[\p{Extended_Pictographic}\p{Emoji_Modifier}]\uFE0F?)\u200D(?=\p{Extended_Pictographic})`,
   String.raw`(?<=\p{Emoji})[\uFE0E\uFE0F]`,
   String.raw`(?<=[\p{sc=Mongolian}&&\p{L}])[\u180B-\u180D\u180F]`,
   String.raw`\u{1F3F4}\u{E0067}\u{E0062}(?:\u{E0065}\u{E006E}\u{E0067}|\u{E0073}\u{E0063}\u{E0074}|\u{E0077}\u{E006C}\u{E0073})\u{E007F}`,

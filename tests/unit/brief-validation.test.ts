@@ -125,6 +125,13 @@ describe("validateBrief", () => {
     ["a joiner at the edge of a word", "a\u200D b"],
     ["two joiners in a row", "a\u200C\u200Cb"],
     ["a shorthand format control", "a\u{1BCA0}b"],
+    ["a ZWNJ between Latin letters", "a\u200Cb"],
+    ["a ZWJ between Latin letters", "a\u200Db"],
+    ["a ZWNJ between Greek letters", "\u03b1\u200C\u03b2"],
+    ["a ZWJ between Cyrillic letters", "\u0431\u200D\u0432"],
+    ["a ZWNJ between Han characters", "\u6771\u200C\u4eac"],
+    ["a ZWJ between digits", "1\u200D2"],
+    ["a ZWNJ after alef, which joins nothing after it", "\u0627\u200C\u0628"],
   ])("refuses %s in every text field, the message included, naming the code point", (_, x) => {
     for (const field of Object.keys(textFields) as (keyof typeof textFields)[]) {
       const result = validateBrief(schema, withText(field, x));
@@ -158,8 +165,20 @@ describe("validateBrief", () => {
     expect(count).toBeGreaterThan(4000);
   });
 
-  it("keeps the joiners Persian and Indic words need, inside words", () => {
-    for (const name of ["\u0645\u06cc\u200c\u0631\u0648\u062f", "\u0915\u094d\u200d\u0937", "\u0dc1\u0dca\u200d\u0dbb\u0dd3"]) {
+  it("keeps the joiners Persian and Indic words need, where their shaping needs them", () => {
+    for (const name of [
+      "\u0645\u06cc\u200c\u0631\u0648\u062f",
+      // می‌خواهم, کتاب‌ها
+      "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",
+      "\u06a9\u062a\u0627\u0628\u200c\u0647\u0627",
+      // Hindi half form and explicit virama, Bengali ya-phala after ra and khanda ta, Malayalam chillu, Sinhala
+      "\u0915\u094d\u200d\u0937",
+      "\u0915\u094d\u200c\u0937",
+      "\u09b0\u200d\u09cd\u09af\u09be\u09ac",
+      "\u09b9\u09a0\u09be\u09a4\u09cd\u200d",
+      "\u0d05\u0d35\u0d28\u0d4d\u200d",
+      "\u0dc1\u0dca\u200d\u0dbb\u0dd3",
+    ]) {
       expect(validateBrief(schema, { ...valid, full_name: name }).ok, name).toBe(true);
       expect(validateBrief(schema, { ...valid, message: `${name} ${name}` }).ok, name).toBe(true);
     }
