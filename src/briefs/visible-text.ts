@@ -49,14 +49,35 @@ const needed = [
 
 /**
  * Everything nobody sees: the default ignorable code points (joiners, bidirectional marks and controls, variation
- * selectors, fillers, the grapheme joiner, tag characters, the reserved invisible ranges) and every format character
- * (`Cf`: interlinear annotation, prepended concatenation marks, invisible operators and the rest). A match whose first
- * group is set is one of the `needed` uses above and stays.
+ * selectors, fillers, the grapheme joiner, tag characters, the reserved invisible ranges), every format character (`Cf`:
+ * interlinear annotation, prepended concatenation marks, invisible operators and the rest), and the characters that
+ * are drawn as nothing although Unicode gives them no such property, listed by name: the braille pattern blank U+2800,
+ * the musical null notehead U+1D159, the Egyptian hieroglyph mirroring control U+13440 and the Khitan small script
+ * filler U+16FE4.
  */
-const invisibleOrNeeded = new RegExp(`(${needed})|[\\p{Default_Ignorable_Code_Point}\\p{Cf}]`, "gv");
+const invisible = String.raw`\p{Default_Ignorable_Code_Point}\p{Cf}\u2800\u{1D159}\u{13440}\u{16FE4}`;
+
+/**
+ * Code points that are no text: private use (`Co`: no agreed glyph, a box or nothing outside the one font that defines
+ * it, and 137,468 of them to spell with), noncharacters and unassigned code points (`Cn`, in the Unicode version this Node
+ * carries), and lone surrogates (`Cs`: a string that is not well-formed, `String.prototype.isWellFormed`, which no
+ * e-mail can carry as written).
+ */
+const notTextClass = String.raw`\p{Co}\p{Cn}\p{Cs}`;
+
+const notText = new RegExp(`[${notTextClass}]`, "v");
+/** A match whose first group is set is one of the `needed` uses above and stays. */
+const invisibleOrNeeded = new RegExp(`(${needed})|[${invisible}]`, "gv");
+const unseenOrNeeded = new RegExp(`(${needed})|[${invisible}${notTextClass}]`, "gv");
 
 /** `U+E0041` */
 export const codePoint = (c: string) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
+
+/** The first code point of `text` that is no text (private use, a noncharacter, unassigned, a lone surrogate), as `U+XXXX`. */
+export function notTextCharacter(text: string): string | undefined {
+  const match = notText.exec(text);
+  return match ? codePoint(match[0]) : undefined;
+}
 
 /** The first character of `text` that nobody would see, as `U+XXXX`; undefined when it has none. */
 export function invisibleCharacter(text: string): string | undefined {
@@ -64,6 +85,9 @@ export function invisibleCharacter(text: string): string | undefined {
   return undefined;
 }
 
-/** `text` with every character nobody would see written as its code point, `[U+E0041]`; what writing needs stays. */
+/**
+ * `text` with every character nobody would see and every code point that is no text written as its code point,
+ * `[U+E0041]`; what writing needs stays.
+ */
 export const showInvisible = (text: string) =>
-  text.replace(invisibleOrNeeded, (match: string, needed?: string) => (needed === undefined ? `[${codePoint(match)}]` : match));
+  text.replace(unseenOrNeeded, (match: string, needed?: string) => (needed === undefined ? `[${codePoint(match)}]` : match));

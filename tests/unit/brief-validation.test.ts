@@ -132,6 +132,10 @@ describe("validateBrief", () => {
     ["a ZWNJ between Han characters", "\u6771\u200C\u4eac"],
     ["a ZWJ between digits", "1\u200D2"],
     ["a ZWNJ after alef, which joins nothing after it", "\u0627\u200C\u0628"],
+    ["the braille pattern blank", "\u2800"],
+    ["the musical null notehead", "\u{1D159}"],
+    ["the Egyptian hieroglyph mirroring control", "\u{13440}"],
+    ["the Khitan small script filler", "\u{16FE4}"],
   ])("refuses %s in every text field, the message included, naming the code point", (_, x) => {
     for (const field of Object.keys(textFields) as (keyof typeof textFields)[]) {
       const result = validateBrief(schema, withText(field, x));
@@ -147,6 +151,64 @@ describe("validateBrief", () => {
         errors: [{ field: `/${field}`, code: "invalid_format" }],
       });
     }
+  });
+
+  it.each([
+    ["a private-use character", "\uE000"],
+    ["Apple's logo, a private-use character", "\uF8FF"],
+    ["a supplementary private-use character", "\u{F0000}"],
+    ["a noncharacter", "\uFFFE"],
+    ["the noncharacter U+FFFF", "\uFFFF"],
+    ["the last noncharacter", "\u{10FFFF}"],
+    ["an Arabic noncharacter", "\uFDD0"],
+    ["the last Arabic noncharacter", "\uFDEF"],
+    ["an unassigned code point", "\u0378"],
+    ["a lone surrogate", "\uD800"],
+    ["a lone low surrogate", "\uDFFF"],
+  ])("refuses %s in every text field as no text, naming the code point", (_, x) => {
+    const cp = `U+${x.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
+    for (const field of Object.keys(textFields) as (keyof typeof textFields)[]) {
+      expect(validateBrief(schema, withText(field, x)), field).toMatchObject({
+        ok: false,
+        errors: [
+          {
+            field: `/${field}`,
+            code: "invalid_format",
+            message: `${field} must contain only characters of text, not private-use, unassigned, noncharacter or lone surrogate code points (found ${cp})`,
+          },
+        ],
+      });
+    }
+    for (const field of ["work_email", "current_website"]) {
+      const value = field === "work_email" ? `ada${x}@engines.example` : `https://engines.example/${x}`;
+      expect(validateBrief(schema, { ...valid, [field]: value }), field).toMatchObject({
+        ok: false,
+        errors: [{ field: `/${field}`, code: "invalid_format", message: expect.stringContaining(`(found ${cp})`) }],
+      });
+    }
+  });
+
+  it("refuses a lone surrogate sent as a JSON escape, before it can reach the e-mail's subject", () => {
+    const body = JSON.parse(`{"full_name":"Lone \\ud800 Surrogate","company_name":"B","work_email":"a@b.example"}`) as Record<
+      string,
+      unknown
+    >;
+    expect((body.full_name as string).isWellFormed()).toBe(false);
+    expect(validateBrief(schema, body)).toMatchObject({
+      ok: false,
+      errors: [{ field: "/full_name", code: "invalid_format", message: expect.stringMatching(/\(found U\+D800\)$/) }],
+    });
+  });
+
+  it("refuses a name and a company that are nothing but a blank character", () => {
+    const result = validateBrief(schema, { ...valid, full_name: "\u2800", company_name: " \u2800 " });
+    expect(result).toMatchObject({
+      ok: false,
+      errors: [
+        { field: "/full_name", code: "invalid_format", message: "full_name must not contain invisible characters (found U+2800)" },
+        { field: "/company_name", code: "invalid_format", message: "company_name must not contain invisible characters (found U+2800)" },
+      ],
+    });
   });
 
   it("refuses every default ignorable and format character where no writing needs it, in one-line fields and the message", () => {

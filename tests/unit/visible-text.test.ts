@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { dualJoining, leftJoining, rightJoining, transparent, viramas } from "../../src/briefs/unicode-joining.ts";
-import { invisibleCharacter, showInvisible } from "../../src/briefs/visible-text.ts";
+import { invisibleCharacter, notTextCharacter, showInvisible } from "../../src/briefs/visible-text.ts";
 
 const codePoints = function* () {
   for (let cp = 0; cp <= 0x10ffff; cp++) if (cp < 0xd800 || cp > 0xdfff) yield cp;
@@ -154,5 +154,53 @@ describe("joiners: only where writing needs them (IDNA's CONTEXTJ, and emoji ZWJ
     expect(smuggled.length).toBeGreaterThan(cover.length + 50);
     expect(invisibleCharacter(smuggled)).toBe("U+200C");
     expect(showInvisible(smuggled)).not.toMatch(/\u200C/);
+  });
+});
+
+describe("characters drawn as nothing, and code points that are no text", () => {
+  it.each([
+    ["the braille pattern blank", "\u2800"],
+    ["the musical null notehead", "\u{1D159}"],
+    ["the Egyptian hieroglyph mirroring control", "\u{13440}"],
+    ["the Khitan small script filler", "\u{16FE4}"],
+  ])("refuses %s as invisible, alone and inside words", (_, c) => {
+    const cp = `U+${c.codePointAt(0)!.toString(16).toUpperCase()}`;
+    expect(invisibleCharacter(c)).toBe(cp);
+    expect(invisibleCharacter(`Ada${c}Lovelace`)).toBe(cp);
+    expect(showInvisible(`${c} (${c})`)).toBe(`[${cp}] ([${cp}])`);
+  });
+
+  it.each([
+    ["a private-use character", "\uE000", "U+E000"],
+    ["Apple's logo (private use)", "\uF8FF", "U+F8FF"],
+    ["a supplementary private-use character", "\u{F0000}", "U+F0000"],
+    ["the last private-use character", "\u{10FFFD}", "U+10FFFD"],
+    ["the noncharacter U+FFFE", "\uFFFE", "U+FFFE"],
+    ["the noncharacter U+FFFF", "\uFFFF", "U+FFFF"],
+    ["the last noncharacter", "\u{10FFFF}", "U+10FFFF"],
+    ["the first Arabic noncharacter", "\uFDD0", "U+FDD0"],
+    ["the last Arabic noncharacter", "\uFDEF", "U+FDEF"],
+    ["an unassigned code point", "\u0378", "U+0378"],
+    ["a lone high surrogate", "\uD800", "U+D800"],
+    ["a lone low surrogate", "\uDFFF", "U+DFFF"],
+    ["surrogates in the wrong order", "\uDC00\uD800", "U+DC00"],
+  ])("refuses %s as no text", (_, c, cp) => {
+    const text = `Lone ${c} Surrogate`;
+    expect(notTextCharacter(text)).toBe(cp);
+    expect(showInvisible(text)).toBe(`Lone [${cp}]${c.length === 2 && cp === "U+DC00" ? "[U+D800]" : ""} Surrogate`);
+    expect(showInvisible(text).isWellFormed()).toBe(true);
+  });
+
+  it("finds a code point that is no text exactly where a string is not well-formed or holds private use or unassigned code points", () => {
+    for (const text of ["Ada", "\u{1F469}\u{1F3FD}\u200D\u{1F4BB}", "a\uD83D", "\uDE00b", "\u{1F600}"]) {
+      expect(notTextCharacter(text) === undefined, JSON.stringify(text)).toBe(text.isWellFormed());
+    }
+  });
+
+  it("keeps what is text and drawn: spaces, emoji, the replacement and object replacement characters", () => {
+    for (const text of ["Ada Lovelace", "\u00A0\u2003\u3000", "\u{1F600}", "\uFFFD", "\uFFFC", "\u{1FAE9}"]) {
+      expect(notTextCharacter(text), text).toBeUndefined();
+      expect(invisibleCharacter(text), text).toBeUndefined();
+    }
   });
 });
