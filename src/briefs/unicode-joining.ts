@@ -4,6 +4,10 @@
  * (Joining_Type). Both are copied from the Unicode Character Database of the Unicode version Node 24 carries (17.0:
  * extracted/DerivedCombiningClass.txt and extracted/DerivedJoiningType.txt), as ranges of hexadecimal code points.
  *
+ * Tables, not an approximation by script (`[\p{sc=Arabic}&&\p{L}]` on both sides of a ZWNJ): a ZWNJ after a letter
+ * that joins nothing after it (alef, dal, reh, zain, waw) changes nothing on screen, so that approximation would let a
+ * message written in Persian carry a hidden bit after a quarter of its letters.
+ *
  * They cannot silently go stale: tests/unit/visible-text.test.ts derives the viramas from Node's own data (canonical
  * ordering under NFD puts a virama between a class 8 and a class 10 mark) and checks that every letter of a joining
  * script is classified here, so a Node with newer Unicode data names what to add. Until then a new virama or joining
