@@ -21,14 +21,16 @@ export const controlCharacters = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-
  *   or a dead consonant instead of the conjunct);
  * - ZWNJ between two letters that would otherwise join (Joining_Type dual or left joining before it, dual or right
  *   joining after it, marks allowed in between: Persian "می‌خواهم"), where it breaks the join;
- * and, beyond IDNA, where writing needs them outside names:
+ * and, beyond IDNA, for text that is no domain name:
  * - ZWJ between Bengali or Assamese RA and a virama (ya-phala after ra, "র‍্যাব", the Unicode Standard's own spelling);
  * - ZWJ inside an emoji ZWJ sequence: after an emoji, a skin tone or an emoji's VS16, before an emoji (👩🏽‍💻, 🏳️‍🌈; every
  *   RGI sequence of Unicode 17 is of that shape).
  * Anywhere else (between Latin, Greek, Cyrillic or Han letters, between digits, after a right-joining Arabic letter such
  * as alef or reh, whose shape does not change) a joiner draws nothing and is refused. JavaScript's regular expressions
  * have no Canonical_Combining_Class or Joining_Type property, so the viramas and the joining letters are tables copied
- * from Unicode's data (unicode-joining.ts), checked by the tests against Node's own data and scripts.
+ * from Unicode's data (unicode-joining.ts), checked by the tests against Node's own data and scripts. What the rules
+ * still let through: a joiner after a virama in a script that draws the same either way (Tamil's pulli), one per virama,
+ * as IDNA does; a ZWJ between two emoji that form no sequence, one per pair of visible emoji.
  *
  * The other selectors:
  * - the emoji and text presentation selectors VS15 and VS16 (U+FE0E, U+FE0F) right after a character that has an emoji
