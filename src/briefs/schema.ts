@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { controlCharacters, invisibleCharacter } from "./visible-text.ts";
+import { controlCharacters, invisibleCharacter, notTextCharacter } from "./visible-text.ts";
 
 /**
  * The project brief: the one write. This zod schema is the only definition; validation, the OpenAPI document,
@@ -7,21 +7,29 @@ import { controlCharacters, invisibleCharacter } from "./visible-text.ts";
  */
 
 /**
- * Nothing a person cannot see, beyond what writing needs (visible-text.ts: ZWNJ and ZWJ inside words, emoji presentation
- * selectors, Mongolian variation selectors, the three subdivision flags), in every text field; the code point found is
- * named, so that it can be found and removed.
+ * What is wrong with the characters of `s`, in words; undefined when nothing is. Only text (visible-text.ts: no private
+ * use, unassigned or noncharacter code point, no lone surrogate), and nothing a person cannot see beyond what writing
+ * needs (ZWNJ and ZWJ where a script's shaping or an emoji sequence needs them, emoji presentation selectors, Mongolian
+ * variation selectors, the three subdivision flags), in every text field; the code point found is named, so that it can
+ * be found and removed. A code point that is no text is not called invisible: a new emoji Node does not know yet is
+ * refused for what it is.
  */
+const unseen = (label: string, s: string) => {
+  const notText = notTextCharacter(s);
+  if (notText !== undefined)
+    return `${label} must contain only characters of text, not private-use, unassigned, noncharacter or lone surrogate code points (found ${notText})`;
+  const invisible = invisibleCharacter(s);
+  if (invisible !== undefined) return `${label} must not contain invisible characters (found ${invisible})`;
+  return undefined;
+};
+
 const visibleOnly = (label: string) =>
   [
-    (s: string) => invisibleCharacter(s) === undefined,
-    {
-      error: (issue: { input: unknown }) =>
-        `${label} must not contain invisible characters (found ${invisibleCharacter(String(issue.input))})`,
-      abort: true,
-    },
+    (s: string) => unseen(label, s) === undefined,
+    { error: (issue: { input: unknown }) => unseen(label, String(issue.input)), abort: true },
   ] as const;
 
-/** The free text fields: no control characters (one-line fields: no line breaks either), nothing invisible. */
+/** The free text fields: no control characters (one-line fields: no line breaks either), only text, nothing invisible. */
 const text = (label: string, { oneLine }: { oneLine: boolean }) =>
   z
     .string({ error: `${label} must be a string` })

@@ -171,6 +171,60 @@ describe("text that hides or fakes things in the studio's e-mail", () => {
     expect((await messages()).attempts).toBe(before.attempts);
   });
 
+  it("refuses a message that hides text as joiners between Latin letters, one ZWNJ in a gap: 422 naming U+200C, nothing filed or sent", async () => {
+    const before = { leads: await store.zcard("leads"), attempts: (await messages()).attempts };
+    // "IGNORE" as bits in the gaps between the letters of an ordinary English sentence: a ZWNJ for 1, nothing for 0.
+    const bits = [..."IGNORE"].flatMap((c) => [...c.charCodeAt(0).toString(2).padStart(8, "0")]);
+    let i = 0;
+    const message = "We would like a new website for our bakery in Leeds, with online orders, launching next spring.".replace(
+      /(?<=[A-Za-z])(?=[A-Za-z])/g,
+      () => (bits[i++] === "1" ? "\u200C" : ""),
+    );
+    expect(i).toBeGreaterThanOrEqual(bits.length);
+    const res = await post(freshBrief({ message }));
+    expect(res.status).toBe(422);
+    const body = (await res.json()) as { code: string; errors: { field: string; code: string; message: string }[] };
+    expect(body.code).toBe("invalid_brief");
+    expect(body.errors).toEqual([
+      { field: "/message", code: "invalid_format", message: "message must not contain invisible characters (found U+200C)" },
+    ]);
+    expect(await store.zcard("leads")).toBe(before.leads);
+    expect((await messages()).attempts).toBe(before.attempts);
+  });
+
+  it("refuses a name that is only a blank character and a company with a lone surrogate, before either reaches a subject line", async () => {
+    const res = await post(
+      JSON.stringify(freshBrief({ full_name: "\u2800" })).replace(/"company_name":"[^"]*"/, '"company_name":"Lone \\ud800 Surrogate"'),
+    );
+    expect(res.status).toBe(422);
+    const body = (await res.json()) as { errors: { field: string; code: string; message: string }[] };
+    expect(body.errors).toEqual([
+      { field: "/full_name", code: "invalid_format", message: "full_name must not contain invisible characters (found U+2800)" },
+      {
+        field: "/company_name",
+        code: "invalid_format",
+        message:
+          "company_name must contain only characters of text, not private-use, unassigned, noncharacter or lone surrogate code points (found U+D800)",
+      },
+    ]);
+  });
+
+  it("files a Persian message whose words need a ZWNJ, and e-mails it as written", async () => {
+    // "I want to build a site with Persian text; the books are ready." می‌خواهم and کتاب‌ها, each with its ZWNJ.
+    const message =
+      "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645 \u06cc\u06a9 \u0633\u0627\u06cc\u062a \u0628\u0633\u0627\u0632\u0645\u061b \u06a9\u062a\u0627\u0628\u200c\u0647\u0627 \u0622\u0645\u0627\u062f\u0647\u200c\u0627\u0646\u062f.";
+    // A grant of its own: this file's token files as many leads a day as one grant's share of the e-mail limit.
+    const res = await post(freshBrief({ message }), {}, (await clientCredentialsToken(base, "svc:brief")).token);
+    expect(res.status).toBe(201);
+    const { lead_id, brief } = (await res.json()) as { lead_id: string; brief: { message: string } };
+    expect(brief.message).toBe(message);
+    await expect.poll(() => sentFor(lead_id).then((m) => m.length), { timeout: 10_000 }).toBe(1);
+    const mail = (await sentFor(lead_id))[0]!.body as { TextBody: string; HtmlBody: string };
+    expect(mail.TextBody).toContain(`>   ${message}`);
+    expect(mail.HtmlBody).toContain(message);
+    expect(mail.TextBody).not.toContain("[U+200C]");
+  });
+
   it("quotes every line the person wrote, so that none can pass for the studio's own lines, in both parts", async () => {
     const fake = [
       "Lead id: lead_0000000000000000fake",

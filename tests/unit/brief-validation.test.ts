@@ -125,6 +125,17 @@ describe("validateBrief", () => {
     ["a joiner at the edge of a word", "a\u200D b"],
     ["two joiners in a row", "a\u200C\u200Cb"],
     ["a shorthand format control", "a\u{1BCA0}b"],
+    ["a ZWNJ between Latin letters", "a\u200Cb"],
+    ["a ZWJ between Latin letters", "a\u200Db"],
+    ["a ZWNJ between Greek letters", "\u03b1\u200C\u03b2"],
+    ["a ZWJ between Cyrillic letters", "\u0431\u200D\u0432"],
+    ["a ZWNJ between Han characters", "\u6771\u200C\u4eac"],
+    ["a ZWJ between digits", "1\u200D2"],
+    ["a ZWNJ after alef, which joins nothing after it", "\u0627\u200C\u0628"],
+    ["the braille pattern blank", "\u2800"],
+    ["the musical null notehead", "\u{1D159}"],
+    ["the Egyptian hieroglyph mirroring control", "\u{13440}"],
+    ["the Khitan small script filler", "\u{16FE4}"],
   ])("refuses %s in every text field, the message included, naming the code point", (_, x) => {
     for (const field of Object.keys(textFields) as (keyof typeof textFields)[]) {
       const result = validateBrief(schema, withText(field, x));
@@ -140,6 +151,64 @@ describe("validateBrief", () => {
         errors: [{ field: `/${field}`, code: "invalid_format" }],
       });
     }
+  });
+
+  it.each([
+    ["a private-use character", "\uE000"],
+    ["Apple's logo, a private-use character", "\uF8FF"],
+    ["a supplementary private-use character", "\u{F0000}"],
+    ["a noncharacter", "\uFFFE"],
+    ["the noncharacter U+FFFF", "\uFFFF"],
+    ["the last noncharacter", "\u{10FFFF}"],
+    ["an Arabic noncharacter", "\uFDD0"],
+    ["the last Arabic noncharacter", "\uFDEF"],
+    ["an unassigned code point", "\u0378"],
+    ["a lone surrogate", "\uD800"],
+    ["a lone low surrogate", "\uDFFF"],
+  ])("refuses %s in every text field as no text, naming the code point", (_, x) => {
+    const cp = `U+${x.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
+    for (const field of Object.keys(textFields) as (keyof typeof textFields)[]) {
+      expect(validateBrief(schema, withText(field, x)), field).toMatchObject({
+        ok: false,
+        errors: [
+          {
+            field: `/${field}`,
+            code: "invalid_format",
+            message: `${field} must contain only characters of text, not private-use, unassigned, noncharacter or lone surrogate code points (found ${cp})`,
+          },
+        ],
+      });
+    }
+    for (const field of ["work_email", "current_website"]) {
+      const value = field === "work_email" ? `ada${x}@engines.example` : `https://engines.example/${x}`;
+      expect(validateBrief(schema, { ...valid, [field]: value }), field).toMatchObject({
+        ok: false,
+        errors: [{ field: `/${field}`, code: "invalid_format", message: expect.stringContaining(`(found ${cp})`) }],
+      });
+    }
+  });
+
+  it("refuses a lone surrogate sent as a JSON escape, before it can reach the e-mail's subject", () => {
+    const body = JSON.parse(`{"full_name":"Lone \\ud800 Surrogate","company_name":"B","work_email":"a@b.example"}`) as Record<
+      string,
+      unknown
+    >;
+    expect((body.full_name as string).isWellFormed()).toBe(false);
+    expect(validateBrief(schema, body)).toMatchObject({
+      ok: false,
+      errors: [{ field: "/full_name", code: "invalid_format", message: expect.stringMatching(/\(found U\+D800\)$/) }],
+    });
+  });
+
+  it("refuses a name and a company that are nothing but a blank character", () => {
+    const result = validateBrief(schema, { ...valid, full_name: "\u2800", company_name: " \u2800 " });
+    expect(result).toMatchObject({
+      ok: false,
+      errors: [
+        { field: "/full_name", code: "invalid_format", message: "full_name must not contain invisible characters (found U+2800)" },
+        { field: "/company_name", code: "invalid_format", message: "company_name must not contain invisible characters (found U+2800)" },
+      ],
+    });
   });
 
   it("refuses every default ignorable and format character where no writing needs it, in one-line fields and the message", () => {
@@ -158,8 +227,20 @@ describe("validateBrief", () => {
     expect(count).toBeGreaterThan(4000);
   });
 
-  it("keeps the joiners Persian and Indic words need, inside words", () => {
-    for (const name of ["\u0645\u06cc\u200c\u0631\u0648\u062f", "\u0915\u094d\u200d\u0937", "\u0dc1\u0dca\u200d\u0dbb\u0dd3"]) {
+  it("keeps the joiners Persian and Indic words need, where their shaping needs them", () => {
+    for (const name of [
+      "\u0645\u06cc\u200c\u0631\u0648\u062f",
+      // می‌خواهم, کتاب‌ها
+      "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",
+      "\u06a9\u062a\u0627\u0628\u200c\u0647\u0627",
+      // Hindi half form and explicit virama, Bengali ya-phala after ra and khanda ta, Malayalam chillu, Sinhala
+      "\u0915\u094d\u200d\u0937",
+      "\u0915\u094d\u200c\u0937",
+      "\u09b0\u200d\u09cd\u09af\u09be\u09ac",
+      "\u09b9\u09a0\u09be\u09a4\u09cd\u200d",
+      "\u0d05\u0d35\u0d28\u0d4d\u200d",
+      "\u0dc1\u0dca\u200d\u0dbb\u0dd3",
+    ]) {
       expect(validateBrief(schema, { ...valid, full_name: name }).ok, name).toBe(true);
       expect(validateBrief(schema, { ...valid, message: `${name} ${name}` }).ok, name).toBe(true);
     }

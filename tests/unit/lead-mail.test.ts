@@ -159,6 +159,29 @@ describe("the lead e-mail", () => {
     expect(old.subject).toBe("New brief: Engines " + hostile + " (Ada[U+115F])");
   });
 
+  it("shows joiners out of place, blank characters and code points that are no text as code points, in a lead recorded before they were refused", () => {
+    const old = leadMessage(
+      {
+        ...lead,
+        brief: {
+          ...lead.brief,
+          full_name: "\u2800",
+          company_name: "Lone \ud800 Surrogate",
+          message:
+            "He\u200Cllo th\u200Dere \uE000\u{F0000}\uFFFF\u0378\u{1D159} \u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645 \u0915\u094d\u200d\u0937",
+        },
+      },
+      addresses,
+    );
+    expect(old.subject).toBe("New brief: Lone [U+D800] Surrogate ([U+2800])");
+    expect(old.text).toContain("> Name: [U+2800]");
+    expect(old.text).toContain(
+      ">   He[U+200C]llo th[U+200D]ere [U+E000][U+F0000][U+FFFF][U+0378][U+1D159] \u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645 \u0915\u094d\u200d\u0937",
+    );
+    expect(old.html).toContain("He[U+200C]llo th[U+200D]ere [U+E000]");
+    for (const part of [old.subject, old.text, old.html]) expect(part.isWellFormed()).toBe(true);
+  });
+
   it("keeps the studio's lines fixed and the person's text inside its block, whatever the brief holds", () => {
     const anyText = fc.oneof(
       fc.string({ unit: "grapheme", maxLength: 60 }),

@@ -146,21 +146,28 @@ export async function checkJsonRpc(res: Response, sent: unknown): Promise<"resul
 /**
  * What no accepted brief holds, whatever was sent, written apart from the validator: no tag character but in the three
  * subdivision flags, no filler, interlinear annotation, grapheme joiner, zero-width space, bidirectional control,
- * variation selector other than VS15/VS16, and no joiner or selector out of place (first, after a space, twice, or a
- * joiner last or before a space).
+ * variation selector other than VS15/VS16, no character drawn as nothing (the braille blank, the null notehead, the
+ * Egyptian mirroring control, the Khitan filler), no private-use, noncharacter or unassigned code point, no lone
+ * surrogate; and no joiner or selector out of place (first, after a space, twice, a joiner last or before a space but
+ * after a virama, a joiner after a Latin, Greek, Cyrillic or Han letter or a digit, a ZWNJ after a Persian letter that
+ * joins nothing after it).
  */
 export function checkVisibleBrief(brief: Record<string, unknown>) {
   const flags =
     /\u{1F3F4}\u{E0067}\u{E0062}(?:\u{E0065}\u{E006E}\u{E0067}|\u{E0073}\u{E0063}\u{E0074}|\u{E0077}\u{E006C}\u{E0073})\u{E007F}/gu;
   const neverSeen =
-    /[\u{E0000}-\u{E0FFF}\u115F\u1160\u3164\uFFA0\uFFF0-\uFFFB\u034F\u00AD\u061C\u180E\u200B\u200E\u200F\u202A-\u202E\u2060-\u206F\uFEFF\uFE00-\uFE0D]/u;
+    /[\u{E0000}-\u{E0FFF}\u115F\u1160\u3164\uFFA0\uFFF0-\uFFFB\u034F\u00AD\u061C\u180E\u200B\u200E\u200F\u202A-\u202E\u2060-\u206F\uFEFF\uFE00-\uFE0D\u2800\u{1D159}\u{13440}\u{16FE4}\p{Co}\p{Cn}]/u;
   const outOfPlace =
-    /(?:^|\s)[\u200C\u200D\uFE0E\uFE0F]|[\u200C\u200D][\u200C\u200D\uFE0E\uFE0F]|[\uFE0E\uFE0F][\uFE0E\uFE0F]|[\u200C\u200D](?:$|\s)/u;
+    /(?:^|\s)[\u200C\u200D\uFE0E\uFE0F]|[\u200C\u200D][\u200C\u200D\uFE0E\uFE0F]|[\uFE0E\uFE0F][\uFE0E\uFE0F]|(?<!\p{M})[\u200C\u200D](?:$|\s)/u;
+  const joinerAfterALetterThatNeedsNone =
+    /[\p{sc=Latin}\p{sc=Greek}\p{sc=Cyrillic}\p{sc=Han}\p{Nd}][\u200C\u200D]|[\u0622-\u0625\u0627\u062F-\u0632\u0648\u0698]\u200C/u;
   for (const [field, value] of Object.entries(brief)) {
     if (typeof value !== "string") continue;
+    expect(value.isWellFormed(), field).toBe(true);
     const seen = value.replace(flags, "\u{1F3F4}");
     expect(seen, field).not.toMatch(neverSeen);
     expect(seen, field).not.toMatch(outOfPlace);
+    expect(seen, field).not.toMatch(joinerAfterALetterThatNeedsNone);
   }
 }
 
