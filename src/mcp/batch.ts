@@ -16,10 +16,29 @@ const isInitialize = (message: unknown) =>
   typeof message === "object" && message !== null && (message as { method?: unknown }).method === "initialize";
 
 /**
+ * The first request of a batch whose id an earlier request of it already has (1 and "1" are two ids): MCP wants every
+ * request's id unused, and the SDK's transport would answer only one of them.
+ */
+function reusedId(batch: unknown[]): { index: number; first: number } | undefined {
+  const seen = new Map<string, number>();
+  for (const [index, message] of batch.entries()) {
+    if (typeof message !== "object" || message === null || !("method" in message)) continue;
+    const id = (message as { id?: unknown }).id;
+    if (typeof id !== "string" && typeof id !== "number") continue;
+    const key = `${typeof id}:${id}`;
+    const first = seen.get(key);
+    if (first !== undefined) return { index, first };
+    seen.set(key, index);
+  }
+  return undefined;
+}
+
+/**
  * A JSON-RPC batch (an array body) goes no further unless it is one MCP 2025-03-26 allows, and one this server takes:
  * sent as that revision (no `MCP-Protocol-Version`, or that one), none of its messages in the 2026-07-28 envelope, at
  * least one message and at most `maxBatchMessages`, no `initialize` among them (the revision's lifecycle: it must not be
- * part of a batch). Anything else is an Invalid Request (-32600) in words, before the SDK sees it.
+ * part of a batch), each request with an id of its own. Anything else is an Invalid Request (-32600) in words, before
+ * the SDK sees it.
  */
 export function refuseBatch(batch: unknown[], headers: Headers): void {
   const named = headers.get("mcp-protocol-version");
@@ -43,5 +62,10 @@ export function refuseBatch(batch: unknown[], headers: Headers): void {
   if (batch.some(isInitialize))
     throw new Refusal("invalid_request", {
       detail: `initialize must not be part of a JSON-RPC batch (MCP ${batchRevision}): send it on its own, first.`,
+    });
+  const reused = reusedId(batch);
+  if (reused)
+    throw new Refusal("invalid_request", {
+      detail: `Message ${reused.index + 1} of the batch has the id of message ${reused.first + 1}: give each request an id of its own.`,
     });
 }

@@ -701,8 +701,12 @@ describe("JSON-RPC batches: 2025-03-26 only, every message counted", () => {
     );
     expect(notes.status).toBe(202);
     expect(remaining(notes)).toBe(110);
+    // 1 and "1" are two ids.
+    const twoIds = await d.mcp(batch([read(1), { ...read(2), id: "1" }]), ip);
+    expect(((await twoIds.json()) as Rpc[]).map((a) => a.id)).toEqual([1, "1"]);
+    expect(remaining(twoIds)).toBe(108);
     // A single message is one, as before.
-    expect(remaining(await d.mcp(mcpCall("tools/list"), ip))).toBe(109);
+    expect(remaining(await d.mcp(mcpCall("tools/list"), ip))).toBe(107);
   });
 
   it("counts each message of a batch with a token against its grant and the address's ceiling for grants, in one command", async () => {
@@ -719,7 +723,7 @@ describe("JSON-RPC batches: 2025-03-26 only, every message counted", () => {
     expect(counts).toHaveLength(1);
   });
 
-  it("serves a batch of the most messages allowed, and refuses an empty batch, a larger one and one with initialize in its own words, each counted once", async () => {
+  it("serves a batch of the most messages allowed, and refuses an empty batch, a larger one, one with initialize and one that reuses an id in its own words, each counted once", async () => {
     clock.toNextWindow(60);
     const ip = d.nextIp();
     const most = await d.mcp(batch(reads(maxBatchMessages)), ip);
@@ -738,6 +742,10 @@ describe("JSON-RPC batches: 2025-03-26 only, every message counted", () => {
       [reads(maxBatchMessages + 1), new RegExp(`at most ${maxBatchMessages} messages, and this one carries ${maxBatchMessages + 1}`)],
       [[init, read(10)], /initialize must not be part of a JSON-RPC batch/],
       [[init], /initialize must not be part of a JSON-RPC batch/],
+      [
+        [read(1), read(2), read(1)],
+        /^Invalid request: Message 3 of the batch has the id of message 1: give each request an id of its own\.$/,
+      ],
     ];
     for (const [messages, words] of refusals) {
       const res = await d.mcp(batch(messages), ip);
