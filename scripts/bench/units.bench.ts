@@ -72,6 +72,11 @@ export default async function unitsBench() {
     await (await d.mcp(json(rpc("tools/list", {}), bearer))).arrayBuffer();
     await count("MCP tools/list with a token (its grant and address)", () => d.mcp(json(rpc("tools/list", {}), bearer)));
     await count("MCP tools/call get_company", () => d.mcp(json(rpc("tools/call", { name: "get_company", arguments: {} }))));
+    // A 2025-03-26 batch counts each of its messages (10 here), still in one command.
+    const reads = Array.from({ length: 10 }, (_, i) => ({ ...rpc("tools/call", { name: "get_company", arguments: {} }), id: i + 1 }));
+    const v2025_03_26 = { "mcp-protocol-version": "2025-03-26" };
+    await count("MCP 2025-03-26 batch of 10 reads (counted as 10)", () => d.mcp(json(reads, v2025_03_26)));
+    await count("  the same with a token (its grant and address)", () => d.mcp(json(reads, { ...v2025_03_26, ...bearer })));
     await count("MCP tools/call submit_project_brief", () =>
       d.mcp(json(rpc("tools/call", { name: "submit_project_brief", arguments: brief(4) }), bearer)),
     );

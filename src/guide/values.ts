@@ -14,7 +14,15 @@ import { idempotencyKeyMaxLength, maxBriefBytes } from "../briefs/limits.ts";
 import { idempotencyTtlSeconds, repeatWindowSeconds } from "../briefs/store.ts";
 import { aiCatalogMediaType } from "../discovery/api-catalog.ts";
 import { perWindow, policies, type PolicyName } from "../limits/policies.ts";
-import { listTtlSeconds, maxMcpBodyBytes, requestStateTtlSeconds, resourceTtlSeconds, serverCardMediaType } from "../mcp/constants.ts";
+import {
+  batchRevision,
+  listTtlSeconds,
+  maxBatchMessages,
+  maxMcpBodyBytes,
+  requestStateTtlSeconds,
+  resourceTtlSeconds,
+  serverCardMediaType,
+} from "../mcp/constants.ts";
 import { legacyProtocolVersions, modernProtocolVersions } from "../mcp/versions.ts";
 import { maxJsonDepth } from "../http/json-depth.ts";
 import { metadataDocumentLimits } from "../oauth/cimd.ts";
@@ -112,6 +120,7 @@ export function guideValues(site: Site) {
       "a2a-list-page-max": String(listPageSize.max),
       "a2a-listed-tasks": String(maxIndexedTasks),
       "json-depth": String(maxJsonDepth),
+      "mcp-batch": String(maxBatchMessages),
     },
     url: {
       "api-index": url(resourcePaths.index),
@@ -141,6 +150,7 @@ export function guideValues(site: Site) {
     version: {
       mcp: modernProtocolVersions.join(", "),
       "mcp-2025": legacyProtocolVersions.join(", "),
+      "mcp-batches": batchRevision,
       a2a: protocolVersions.join(" and "),
       "a2a-latest": protocolVersions[0],
     },

@@ -1,5 +1,6 @@
 import { maxBriefBytes } from "../briefs/limits.ts";
 import { perWindow, policies } from "../limits/policies.ts";
+import { batchRevision, maxBatchMessages } from "../mcp/constants.ts";
 import { maxJsonDepth } from "./json-depth.ts";
 
 /**
@@ -102,8 +103,8 @@ export const conditions = {
     rpc: -32600,
     a2aRest: "INVALID_ARGUMENT",
     title: "Invalid request",
-    when: "The body is JSON but not a JSON-RPC 2.0 request, notification or response.",
-    resolution: "Send one JSON-RPC 2.0 object with jsonrpc, method and (for a request) id.",
+    when: `The body is JSON but not a JSON-RPC 2.0 request, notification or response; or it is a batch (an array of them) that is not taken: /a2a/v1 takes none, and /mcp only from a client of MCP ${batchRevision} (the one revision that had batches), with 1 to ${maxBatchMessages} messages, no initialize among them and each request with an id of its own.`,
+    resolution: "Send one JSON-RPC 2.0 object with jsonrpc, method and (for a request) id; send a batch's messages one per POST.",
   },
   payload_too_large: {
     status: 413,

@@ -27,7 +27,12 @@ export interface DoorEnv {
     token: AccessTokenCheck;
     /** Counts the request for the grant the door identified (set by `quotaOnceIdentified`; at most once). */
     charge: (grant: string) => Promise<void>;
-    /** Settles once the door's quota allowed this request, or fails with its refusal (set by `quota` counting alongside). */
+    /**
+     * Starts the count of the door's quota for this request, at `cost` requests (one per JSON-RPC message it carries), and
+     * sets `counted` (set by `quota` counting alongside; at most once a request).
+     */
+    weigh: (cost: number) => Promise<void>;
+    /** Settles once the door's quota allowed this request, or fails with its refusal (set by `weigh`). */
     counted: Promise<void>;
   };
 }

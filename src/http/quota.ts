@@ -12,9 +12,12 @@ export interface QuotaOptions {
    */
   whenUnreachable: "serve" | "refuse";
   /**
-   * Count while the door works instead of before: the door's answer waits for the count, and a refusal replaces it.
-   * Only for a door that reads until it awaits `c.var.counted` before anything with a side effect (/mcp files a brief
-   * only then), so a read no longer waits for the store's round trip before it starts.
+   * Count while the door works instead of before, weighed by the door: it calls `c.var.weigh(cost)` as soon as it has
+   * read the request and knows what it costs (a JSON-RPC batch one per message), which starts the count; its answer
+   * waits for the count, and a refusal replaces it. A request the door answers without weighing it (refused before its
+   * body was read, a GET) counts one, once the door is done. Only for a door that reads until it awaits `c.var.counted`
+   * (set by `weigh`) before anything with a side effect (/mcp files a brief only then), so a read no longer waits for
+   * the store's round trip before it starts.
    */
   alongside?: boolean;
   /**
@@ -28,22 +31,23 @@ export interface QuotaOptions {
 const retryLater = { "Retry-After": "30" };
 
 /**
- * The count of one request against `policy`, for a grant (its window and its address's ceiling) or, without one, for
- * the client's IP: the headers that report it, or the refusal that answers instead of the door (429 past the limit;
- * while the store is unreachable, the policy alone or a 503, as `whenUnreachable` says).
+ * The count of one request (or of `cost` at once) against `policy`, for a grant (its window and its address's ceiling)
+ * or, without one, for the client's IP, in one command: the headers that report it, or the refusal that answers instead
+ * of the door (429 past the limit; while the store is unreachable, the policy alone or a 503, as `whenUnreachable` says).
  */
 function counter(limiter: Limiter, policy: PolicyName, { whenUnreachable, grants, log = console.error }: QuotaOptions) {
   let warned = false;
-  const consume = (c: DoorContext, grant: string | undefined): Promise<QuotaResult[]> =>
+  const consume = (c: DoorContext, grant: string | undefined, cost: number): Promise<QuotaResult[]> =>
     grant && grants
-      ? limiter.consumeGrant(policy, grant, grants.ceiling, c.env.ip)
-      : limiter.consume(policy, c.env.ip).then((result) => [result]);
-  return async (c: DoorContext, grant: string | undefined): Promise<Record<string, string>> => {
+      ? limiter.consumeGrant(policy, grant, grants.ceiling, c.env.ip, cost)
+      : limiter.consume(policy, c.env.ip, cost).then((result) => [result]);
+  return async (c: DoorContext, grant: string | undefined, cost = 1): Promise<Record<string, string>> => {
     try {
-      const results = await consume(c, grant);
+      const results = await consume(c, grant, cost);
       const reported = reportOf(results);
       const refused = results.find((r) => !r.allowed);
-      if (refused) throw new Refusal("rate_limited", { detail: exhausted(refused), resolution: waitFor(refused), headers: reported });
+      if (refused)
+        throw new Refusal("rate_limited", { detail: exhausted(refused, cost), resolution: waitFor(refused, cost), headers: reported });
       return reported;
     } catch (error) {
       if (error instanceof Refusal) throw error;
@@ -71,21 +75,29 @@ export function quota(limiter: Limiter, policy: PolicyName, options: QuotaOption
   const { alongside = false, grants } = options;
   return async (c, next) => {
     const token = c.get("token");
-    const counting = count(c, grants && token?.ok ? token.grantId : undefined);
-    if (alongside) {
+    const grant = grants && token?.ok ? token.grantId : undefined;
+    if (!alongside) {
+      const reported = await count(c, grant);
+      await next();
+      return report(c, reported);
+    }
+    let counting: Promise<Record<string, string>> | undefined;
+    c.set("weigh", async (cost) => {
+      if (counting) throw new Error(`the ${policy} quota was weighed twice for one request`);
+      counting = count(c, grant, cost);
       // Settled later than it may fail: marked handled now, awaited below (and by the door before a side effect).
       const counted = counting.then(() => undefined);
       counting.catch(() => {});
       counted.catch(() => {});
       c.set("counted", counted);
-      // Let the count's request leave before the door works: started inside a chain of promises, it reaches the socket
+      // Let the count's request leave before the door works on: started inside a chain of promises, it reaches the socket
       // only once that chain runs dry, so without this turn it would wait for the door's whole answer, overlapping
       // nothing. A turn of the event loop (setImmediate) drains the chain that sends it.
       await new Promise((resolve) => setImmediate(resolve));
-    }
-    const reported = alongside ? undefined : await counting;
+    });
     await next();
-    report(c, reported ?? (await counting));
+    // A request the door never weighed (refused before it was read, a GET) counts one.
+    report(c, await (counting ?? count(c, grant)));
   };
 }
 
@@ -130,11 +142,17 @@ export async function countAlso(
     throw new Refusal("rate_limited", { detail: exhausted(refused), resolution: waitFor(refused), headers: quotaHeaders(refused) });
 }
 
-const waitFor = (r: QuotaResult) =>
-  `Wait ${Math.max(1, r.resetSeconds)} seconds (the Retry-After header), then retry; pace requests with the RateLimit header.`;
+const waitFor = (r: QuotaResult, cost = 1) =>
+  `Wait ${Math.max(1, r.resetSeconds)} seconds (the Retry-After header), then retry${cost > 1 ? ", or send fewer messages at a time" : ""}; pace requests with the RateLimit header.`;
 
-export const exhausted = ({ policy, limit, resetSeconds }: QuotaResult) =>
-  `This client has used its quota "${policy}" (${limit} ${perWindow(policies[policy].windowSeconds)}); retry after ${Math.max(1, resetSeconds)} seconds.`;
+/** Why a count refused: the quota spent, or (for a request that counts several) more asked at once than was left. */
+export const exhausted = ({ policy, limit, resetSeconds }: QuotaResult, cost = 1) => {
+  const quota = `"${policy}" (${limit} ${perWindow(policies[policy].windowSeconds)})`;
+  const retry = `retry after ${Math.max(1, resetSeconds)} seconds`;
+  return cost > 1
+    ? `This request counts as ${cost} requests, one per message it carries, more than is left of the quota ${quota}, so it is refused whole; ${retry}.`
+    : `This client has used its quota ${quota}; ${retry}.`;
+};
 
 const lists = new Set(["ratelimit", "ratelimit-policy"]);
 

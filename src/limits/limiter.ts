@@ -20,17 +20,26 @@ export class QuotaStoreUnavailable extends Error {
 
 export interface Limiter {
   /**
-   * Counts one request of `key` against the policy. Rejects with QuotaStoreUnavailable when the store cannot be
-   * reached in time, and with the store's own error when it answers with one.
+   * Counts one request of `key` against the policy, or `cost` requests at once (a JSON-RPC batch counts each of its
+   * messages), in one command: allowed only if all of them fit in the window, and counted either way, as any refused
+   * request is. Rejects with QuotaStoreUnavailable when the store cannot be reached in time, and with the store's own
+   * error when it answers with one.
    */
-  consume(policy: PolicyName, key: string): Promise<QuotaResult>;
+  consume(policy: PolicyName, key: string, cost?: number): Promise<QuotaResult>;
   /**
-   * Counts one request of a grant against `policy`, and against `ceiling` for its address (all grants together), in one
-   * command. A request past its grant's own limit is refused without counting against the address, so one grant's loop
-   * never uses up the others' ceiling. Gives what was counted, the grant's policy first: both, or the one that refused.
+   * Counts one request of a grant (or `cost` requests at once) against `policy`, and against `ceiling` for its address
+   * (all grants together), in one command. A request past its grant's own limit is refused without counting against the
+   * address, so one grant's loop never uses up the others' ceiling. Gives what was counted, the grant's policy first:
+   * both, or the one that refused.
    */
-  consumeGrant(policy: PolicyName, grant: string, ceiling: PolicyName, address: string): Promise<QuotaResult[]>;
+  consumeGrant(policy: PolicyName, grant: string, ceiling: PolicyName, address: string, cost?: number): Promise<QuotaResult[]>;
 }
+
+/** A cost is a whole number of requests, at least one. */
+const checkedCost = (cost: number) => {
+  if (!Number.isSafeInteger(cost) || cost < 1) throw new RangeError(`a quota cost is a whole number of requests, not ${cost}`);
+  return cost;
+};
 
 /**
  * Fixed windows in Upstash: one EVALSHA per request, exact under any number of concurrent instances (the count is
@@ -78,8 +87,10 @@ export function upstashLimiter(redis: Redis, { cacheBlocked = true, now = Date.n
   };
 
   return {
-    async consume(policy, key) {
-      const result = await reaching(policy, () => limiterFor(policy).limit(key));
+    async consume(policy, key, cost = 1) {
+      // The library's `rate`: one INCRBY of the window by the cost, in the same single script as a request of one.
+      const rate = checkedCost(cost);
+      const result = await reaching(policy, () => limiterFor(policy).limit(key, rate === 1 ? undefined : { rate }));
       if (result.reason === "timeout") throw new QuotaStoreUnavailable(`the quota store did not answer within 2 s (${policy})`);
       return {
         policy,
@@ -89,21 +100,24 @@ export function upstashLimiter(redis: Redis, { cacheBlocked = true, now = Date.n
         resetSeconds: Math.max(0, Math.ceil((result.reset - now()) / 1000)),
       };
     },
-    consumeGrant: (policy, grant, ceiling, address) => reaching(policy, () => grantWindows(policy, grant, ceiling, address)),
+    consumeGrant: (policy, grant, ceiling, address, cost = 1) =>
+      reaching(policy, () => grantWindows(policy, grant, ceiling, address, checkedCost(cost))),
   };
 }
 
 /**
- * KEYS: the grant's window, the address's. ARGV: the grant's limit and window (ms), the address's window (ms). The same
- * fixed windows and keys as @upstash/ratelimit's (`rl:<policy>:<key>:<window index>`), two in one script, which the
- * library cannot do: it counts one window per command.
+ * KEYS: the grant's window, the address's. ARGV: the grant's limit and window (ms), the address's window (ms), the cost
+ * (requests counted at once). The same fixed windows and keys as @upstash/ratelimit's (`rl:<policy>:<key>:<window
+ * index>`), two in one script, which the library cannot do: it counts one window per command. A window is new when the
+ * count is the cost, as the library's own script says.
  */
 const grantScript = `
-local grant = redis.call("INCR", KEYS[1])
-if grant == 1 then redis.call("PEXPIRE", KEYS[1], ARGV[2]) end
+local cost = tonumber(ARGV[4])
+local grant = redis.call("INCRBY", KEYS[1], cost)
+if grant == cost then redis.call("PEXPIRE", KEYS[1], ARGV[2]) end
 if grant > tonumber(ARGV[1]) then return {grant, -1} end
-local address = redis.call("INCR", KEYS[2])
-if address == 1 then redis.call("PEXPIRE", KEYS[2], ARGV[3]) end
+local address = redis.call("INCRBY", KEYS[2], cost)
+if address == cost then redis.call("PEXPIRE", KEYS[2], ARGV[3]) end
 return {grant, address}
 `;
 
@@ -128,13 +142,16 @@ function grantWindowsCounter(redis: Redis, { cacheBlocked, now }: Required<Limit
     return until !== undefined && until > at;
   };
 
-  return async (policy: PolicyName, grant: string, ceiling: PolicyName, address: string): Promise<QuotaResult[]> => {
+  return async (policy: PolicyName, grant: string, ceiling: PolicyName, address: string, cost: number): Promise<QuotaResult[]> => {
     const at = now();
     const own = windowOf(policy, grant, at);
     const shared = windowOf(ceiling, address, at);
     if (isBlocked(own, at)) return [result(own, policies[policy].quota + 1, at)];
     if (isBlocked(shared, at)) return [result(shared, policies[ceiling].quota + 1, at)];
-    const [counted, total] = await script.exec([own.key, shared.key], [String(policies[policy].quota), String(own.ms), String(shared.ms)]);
+    const [counted, total] = await script.exec(
+      [own.key, shared.key],
+      [String(policies[policy].quota), String(own.ms), String(shared.ms), String(cost)],
+    );
     return total < 0 ? [result(own, counted, at)] : [result(own, counted, at), result(shared, total, at)];
   };
 }

@@ -54,7 +54,7 @@ export const policies = {
     quota: 120,
     windowSeconds: 60,
     appliesTo:
-      "Every request to /mcp and /mcp/server-card, errors included: with a valid access token against its grant, otherwise (no token, or one that is refused) against the client IP",
+      "Every request to /mcp and /mcp/server-card, errors included, and every message of a JSON-RPC batch (MCP 2025-03-26) as one: with a valid access token against its grant, otherwise (no token, or one that is refused) against the client IP",
     partition: "grant, else client IP",
   },
   a2a: {

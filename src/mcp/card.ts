@@ -3,7 +3,7 @@ import { protectedResourceMetadataUrl } from "../oauth/metadata.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
 
 import { briefToolName, briefToolScope } from "./brief-tool.ts";
-import { maxMcpBodyBytes } from "./constants.ts";
+import { batchRevision, maxBatchMessages, maxMcpBodyBytes } from "./constants.ts";
 import { serverInfo } from "./server.ts";
 import { servedProtocolVersions } from "./versions.ts";
 import { absolute, pagePaths, mcpPath } from "../paths.ts";
@@ -68,6 +68,8 @@ export function serverCard(prebuilt: PrebuiltResources) {
       [`${prefix}/limits`]: {
         quota: { policy: "mcp", requests: mcp.quota, window_seconds: mcp.windowSeconds, per: mcp.partition },
         max_body_bytes: maxMcpBodyBytes,
+        // JSON-RPC batches: only from 2025-03-26 clients, each message counted against the quota.
+        batches: { protocol_version: batchRevision, max_messages: maxBatchMessages, each_message_counts: true },
         briefs: { policy: "briefs-per-grant", requests: briefs.quota, window_seconds: briefs.windowSeconds, per: briefs.partition },
       },
       [`${prefix}/documentation`]: `${absolute(base, pagePaths.developers)}#mcp`,

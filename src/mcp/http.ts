@@ -18,6 +18,7 @@ import { mcpPath, serverCardPath } from "../paths.ts";
 import { jsonBody } from "../resources/json.ts";
 import { prefersEventStream, sdkAccept } from "./accept.ts";
 import { scopesNeeded } from "./auth-gate.ts";
+import { refuseBatch } from "./batch.ts";
 import { maxMcpBodyBytes, serverCardMediaType } from "./constants.ts";
 import { mcpErrors } from "./errors.ts";
 import { checkMessage } from "./json-rpc.ts";
@@ -51,9 +52,10 @@ const cardCors = {
 
 /**
  * /mcp (Streamable HTTP, stateless, both protocol eras) and /mcp/server-card: the quota, the card, Origin and Host, the
- * body limit, auth, then the SDK. A request that carries the 2026-07-28 `_meta` envelope goes to the SDK's own entry
- * for that revision (`server/discover`, the envelope and header checks, `resultType`, cache hints, -32022 for a
- * revision it does not serve); any other is a 2025-era request, served as before by a stateless transport.
+ * body limit, batches (2025-03-26's only, batch.ts), auth, then the SDK. A request that carries the 2026-07-28 `_meta`
+ * envelope goes to the SDK's own entry for that revision (`server/discover`, the envelope and header checks,
+ * `resultType`, cache hints, -32022 for a revision it does not serve); any other is a 2025-era request, served as before
+ * by a stateless transport.
  */
 export function createMcpHandler(options: McpHandlerOptions): Handler {
   const { baseUrl, allowedOrigins, limiter, verifier, log = console.error } = options;
@@ -67,8 +69,9 @@ export function createMcpHandler(options: McpHandlerOptions): Handler {
   );
 
   const app = door(mcpErrors(baseUrl), log);
-  // A valid token's grant is counted, anything else the client IP; reads are answered while the request is counted, a
-  // brief is filed only once it was (below).
+  // A valid token's grant is counted, anything else the client IP, one per message once the body is read (a request
+  // refused before, and the server card, count one); reads are answered while the request is counted, a brief is filed
+  // only once it was (below).
   app.use(identify(verifier));
   app.use(quota(limiter, "mcp", { whenUnreachable: "serve", alongside: true, grants: { ceiling: "grants-per-address" }, log }));
 
@@ -92,7 +95,10 @@ export function createMcpHandler(options: McpHandlerOptions): Handler {
     if (host === undefined || !allowedHosts.includes(host.toLowerCase()))
       throw new Refusal("forbidden_origin", { detail: `Host ${host ?? "(none)"} is not this site's.` });
     const parsed = await readJson(c.req.raw, { limit: maxMcpBodyBytes, wrongType: "unsupported_media_type" });
+    if (Array.isArray(parsed)) refuseBatch(parsed, c.req.raw.headers);
     const body = checkedMessages(parsed, c);
+    // Limits count who is really calling: each message of a batch is a request, counted from here alongside the work.
+    await c.var.weigh(Array.isArray(body) ? body.length : 1);
     const gate = scopesNeeded(body);
     c.set("rpcId", gate.id);
     refuseDeepNesting(body);
@@ -123,10 +129,11 @@ export function createMcpHandler(options: McpHandlerOptions): Handler {
   /** Members JSON-RPC does not define are dropped; anything that is not a JSON-RPC message is an Invalid Request. */
   function checkedMessages(parsed: unknown, c: DoorContext): unknown {
     const messages: Record<string, unknown>[] = [];
-    for (const checked of (Array.isArray(parsed) ? parsed : [parsed]).map(checkMessage)) {
+    for (const [index, checked] of (Array.isArray(parsed) ? parsed : [parsed]).map(checkMessage).entries()) {
       if (!checked.ok) {
         c.set("rpcId", Array.isArray(parsed) ? null : checked.id);
-        throw new Refusal("invalid_request");
+        const what = Array.isArray(parsed) ? `Message ${index + 1} of the batch is` : "The body is JSON but";
+        throw new Refusal("invalid_request", { detail: `${what} not a JSON-RPC 2.0 request, notification or response.` });
       }
       messages.push(checked.message);
     }

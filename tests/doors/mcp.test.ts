@@ -1,6 +1,7 @@
 import { ClientCredentialsProvider, type CallToolResult, type ElicitResult } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
 import { serverCard } from "../../src/mcp/card.ts";
+import { maxBatchMessages } from "../../src/mcp/constants.ts";
 import { mcpHandlerFromEnv } from "../../src/mcp/from-env.ts";
 import { modernProtocolVersions } from "../../src/mcp/versions.ts";
 import { consentGrantId } from "../../src/oauth/grants.ts";
@@ -619,5 +620,220 @@ describe("the /mcp quota: 120 requests per 60 seconds per client IP", () => {
     const legacy = await d.mcp(mcpCall("ping"), ip);
     expect(legacy.status).toBe(200);
     expect(legacy.headers.get("ratelimit")).toMatch(/^"mcp";r=118;t=\d+$/);
+  });
+});
+
+/**
+ * JSON-RPC batches: MCP 2025-03-26 had them, 2025-06-18 removed them. A batch on any other revision, an empty or
+ * oversize one, or one with initialize is refused before the SDK in our words; an allowed batch counts each of its
+ * messages against the quota, in one count, and one that does not fit in what is left is refused whole.
+ */
+describe("JSON-RPC batches: 2025-03-26 only, every message counted", () => {
+  const read = (id: number, name = "get_company") => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: {} } });
+  const reads = (n: number, from = 1) => Array.from({ length: n }, (_, i) => read(from + i));
+  const batch = (messages: unknown[], revision: string | null = "2025-03-26", headers: Record<string, string> = {}) =>
+    json(messages, {
+      accept: "application/json, text/event-stream",
+      ...(revision === null ? {} : { "mcp-protocol-version": revision }),
+      ...headers,
+    });
+  const remaining = (res: Response, policy = "mcp") =>
+    Number(new RegExp(`"${policy}";r=(\\d+)`).exec(res.headers.get("ratelimit") ?? "")?.[1]);
+  type Rpc = { id: unknown; result?: Record<string, any>; error?: { code: number; message: string; data?: { code?: string } } };
+
+  it.each(["2025-11-25", "2025-06-18", "2024-11-05", "2026-07-28"])(
+    "refuses a batch sent as %s with 400 and -32600 naming the revision, before the SDK, counted once",
+    async (revision) => {
+      clock.toNextWindow(60);
+      const ip = d.nextIp();
+      const res = await d.mcp(batch(reads(3), revision), ip);
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({
+        jsonrpc: "2.0",
+        id: null,
+        error: {
+          code: -32600,
+          message: `Invalid request: MCP ${revision} has no JSON-RPC batches (only 2025-03-26 had them): send each message in a POST of its own.`,
+          data: { code: "invalid_request" },
+        },
+      });
+      expect(remaining(res)).toBe(119);
+    },
+  );
+
+  it("refuses a batch of 2026-07-28 messages, and one naming a revision it does not serve, without repeating that back", async () => {
+    const modern = { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: envelope } };
+    for (const revision of [null, "2025-03-26"]) {
+      const res = await d.mcp(batch([read(2), modern], revision));
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({
+        id: null,
+        error: { code: -32600, message: expect.stringMatching(/_meta envelope of MCP 2026-07-28/) },
+      });
+    }
+    const made = await d.mcp(batch(reads(2), "2099-01-01"));
+    expect(made.status).toBe(400);
+    const { error } = (await made.json()) as Rpc;
+    expect(error).toMatchObject({ code: -32600, data: { code: "invalid_request" } });
+    expect(error!.message).not.toContain("2099");
+  });
+
+  it("serves a 2025-03-26 batch, and one without MCP-Protocol-Version, counting each message: N reads lower RateLimit by N", async () => {
+    clock.toNextWindow(60);
+    const ip = d.nextIp();
+    const five = await d.mcp(batch(reads(5)), ip);
+    expect(five.status).toBe(200);
+    const answers = (await five.json()) as Rpc[];
+    expect(answers.map((a) => a.id)).toEqual([1, 2, 3, 4, 5]);
+    expect(answers.every((a) => a.result?.structuredContent?.name)).toBe(true);
+    expect(remaining(five)).toBe(115);
+    const three = await d.mcp(batch(reads(3, 6), null), ip);
+    expect(three.status).toBe(200);
+    expect(((await three.json()) as Rpc[]).map((a) => a.id)).toEqual([6, 7, 8]);
+    expect(remaining(three)).toBe(112);
+    // Notifications count too: the batch is answered 202 and counted for each.
+    const notes = await d.mcp(
+      batch([
+        { jsonrpc: "2.0", method: "notifications/initialized" },
+        { jsonrpc: "2.0", method: "notifications/initialized" },
+      ]),
+      ip,
+    );
+    expect(notes.status).toBe(202);
+    expect(remaining(notes)).toBe(110);
+    // 1 and "1" are two ids.
+    const twoIds = await d.mcp(batch([read(1), { ...read(2), id: "1" }]), ip);
+    expect(((await twoIds.json()) as Rpc[]).map((a) => a.id)).toEqual([1, "1"]);
+    expect(remaining(twoIds)).toBe(108);
+    // A single message is one, as before.
+    expect(remaining(await d.mcp(mcpCall("tools/list"), ip))).toBe(107);
+  });
+
+  it("counts each message of a batch with a token against its grant and the address's ceiling for grants, in one command", async () => {
+    clock.toNextWindow(60);
+    const ip = d.nextIp();
+    const token = await d.token("svc:read");
+    // The first count of a grant loads the script into the store (EVALSHA, then EVAL): a request of one does it.
+    await d.mcp(mcpCall("tools/list", {}, 1, { authorization: `Bearer ${token}` }), ip);
+    const before = d.store.commands.length;
+    const res = await d.mcp(batch(reads(4), "2025-03-26", { authorization: `Bearer ${token}` }), ip);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("ratelimit")).toMatch(/^"mcp";r=115;t=\d+, "grants-per-address";r=2995;t=\d+$/);
+    const counts = d.store.commands.slice(before).filter((c) => /^eval/i.test(String(c[0])));
+    expect(counts).toHaveLength(1);
+  });
+
+  it("serves a batch of the most messages allowed, and refuses an empty batch, a larger one, one with initialize and one that reuses an id in its own words, each counted once", async () => {
+    clock.toNextWindow(60);
+    const ip = d.nextIp();
+    const most = await d.mcp(batch(reads(maxBatchMessages)), ip);
+    expect(most.status).toBe(200);
+    expect((await most.json()) as Rpc[]).toHaveLength(maxBatchMessages);
+    let left = 120 - maxBatchMessages;
+    expect(remaining(most)).toBe(left);
+    const init = {
+      jsonrpc: "2.0",
+      id: 9,
+      method: "initialize",
+      params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    };
+    const refusals: [unknown[], RegExp][] = [
+      [[], /^Invalid request: The batch is empty: a JSON-RPC batch carries at least one message\.$/],
+      [reads(maxBatchMessages + 1), new RegExp(`at most ${maxBatchMessages} messages, and this one carries ${maxBatchMessages + 1}`)],
+      [[init, read(10)], /initialize must not be part of a JSON-RPC batch/],
+      [[init], /initialize must not be part of a JSON-RPC batch/],
+      [
+        [read(1), read(2), read(1)],
+        /^Invalid request: Message 3 of the batch has the id of message 1: give each request an id of its own\.$/,
+      ],
+    ];
+    for (const [messages, words] of refusals) {
+      const res = await d.mcp(batch(messages), ip);
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({
+        id: null,
+        error: { code: -32600, message: expect.stringMatching(words), data: { code: "invalid_request" } },
+      });
+      expect(remaining(res)).toBe(--left);
+    }
+  });
+
+  it("refuses a batch that does not fit in what is left of the window whole, with 429; the window is then spent", async () => {
+    clock.toNextWindow(60);
+    const ip = d.nextIp();
+    for (let i = 0; i < 5; i++) expect((await d.mcp(batch(reads(maxBatchMessages)), ip)).status).toBe(200);
+    const almost = await d.mcp(batch(reads(15)), ip);
+    expect(remaining(almost)).toBe(5);
+    const refused = await d.mcp(batch(reads(6)), ip);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("ratelimit-remaining")).toBe("0");
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await refused.json()).toMatchObject({
+      jsonrpc: "2.0",
+      id: null,
+      error: {
+        code: -32090,
+        message: expect.stringMatching(
+          /counts as 6 requests, one per message it carries, more than is left of the quota "mcp" \(120 per 60 seconds\), so it is refused whole/,
+        ),
+        data: { code: "rate_limited" },
+      },
+    });
+    // Counted as any refused request is: what was left is spent until the window resets.
+    expect((await d.mcp(mcpCall("tools/list"), ip)).status).toBe(429);
+    clock.toNextWindow(60);
+    const next = await d.mcp(batch(reads(6)), ip);
+    expect(next.status).toBe(200);
+    expect(remaining(next)).toBe(114);
+  });
+
+  it("asks svc:brief for a batch with a brief call, files each brief in it against briefs-per-grant, and files none of a refused batch", async () => {
+    clock.toNextWindow(3600);
+    const ip = d.nextIp();
+    const brief = (id: number, extra: Record<string, unknown> = {}) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: briefCall({ ...freshBrief(), ...extra }),
+    });
+    const anonymous = await d.mcp(batch([read(1), brief(2)]), ip);
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.json()).toMatchObject({ id: 2, error: { code: -32091, data: { code: "invalid_token" } } });
+    const readOnly = await d.mcp(batch([read(1), brief(2)], "2025-03-26", { authorization: `Bearer ${await d.token("svc:read")}` }), ip);
+    expect(readOnly.status).toBe(403);
+
+    const token = await d.token("svc:brief");
+    const auth = { authorization: `Bearer ${token}` };
+    const before = await leadCount();
+    const filed = await d.mcp(batch([brief(1), read(2), brief(3)], "2025-03-26", auth), ip);
+    expect(filed.status).toBe(200);
+    const answers = (await filed.json()) as Rpc[];
+    expect(answers.map((a) => a.result?.structuredContent?.status)).toEqual(["received", undefined, "received"]);
+    expect(await leadCount()).toBe(before + 2);
+    // Ten an hour per grant, in a batch as one by one: 2 filed, 8 left; a batch of 9 files 8 and refuses the last.
+    const nine = await d.mcp(
+      batch(
+        Array.from({ length: 9 }, (_, i) => brief(10 + i)),
+        "2025-03-26",
+        auth,
+      ),
+      ip,
+    );
+    const results = ((await nine.json()) as Rpc[]).map((a) => a.result!);
+    expect(results.filter((r) => r.structuredContent?.status === "received")).toHaveLength(8);
+    const over = results.filter((r) => r.isError);
+    expect(over).toHaveLength(1);
+    expect(over[0]!.content[0].text).toMatch(/^The brief was NOT filed: This grant has filed its 10 briefs for now/);
+    expect(await leadCount()).toBe(before + 10);
+
+    // A batch the mcp quota refuses files nothing at all.
+    clock.toNextWindow(3600);
+    const another = { authorization: `Bearer ${await d.token("svc:brief")}` };
+    const spender = d.nextIp();
+    for (let spent = 0; spent < 120; spent += maxBatchMessages) await d.mcp(batch(reads(maxBatchMessages), "2025-03-26", another), spender);
+    const held = await d.mcp(batch([brief(30), read(31)], "2025-03-26", another), spender);
+    expect(held.status).toBe(429);
+    await d.settle();
+    expect(await leadCount()).toBe(before + 10);
   });
 });

@@ -103,14 +103,15 @@ describe("fuzzing MCP", () => {
     },
     { requiredKeys: ["accept", "content-type"] },
   );
-  // Mostly what a real client sends, so most cases get past the HTTP layer into the SDK and the tools.
+  // Mostly what a real client sends, so most cases get past the HTTP layer into the SDK and the tools (2025-03-26 now
+  // and then, the one revision whose batches are served).
   const mcpHeaders = fc.oneof(
     {
       weight: 3,
       arbitrary: fc.record({
         accept: fc.constant("application/json, text/event-stream"),
         "content-type": fc.constant("application/json"),
-        "mcp-protocol-version": fc.constant("2025-11-25"),
+        "mcp-protocol-version": fc.constantFrom("2025-11-25", "2025-11-25", "2025-03-26"),
         authorization,
       }),
     },

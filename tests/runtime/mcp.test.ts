@@ -225,3 +225,33 @@ describe("2026-07-28 on the raw wire, through the emulator", () => {
     });
   });
 });
+
+describe("JSON-RPC batches, through the emulator", () => {
+  const reads = (n: number) => Array.from({ length: n }, (_, i) => call("get_company", {}, i + 1));
+  const remaining = (res: Response) => Number(/^"mcp";r=(\d+);t=\d+$/.exec(res.headers.get("ratelimit") ?? "")?.[1]);
+
+  it("counts every message of a 2025-03-26 batch (N reads lower RateLimit by N), and refuses a 2025-11-25 batch with -32600 before the SDK", async () => {
+    const served = await post(reads(10), { "MCP-Protocol-Version": "2025-03-26" });
+    expect(served.status).toBe(200);
+    const answers = (await served.json()) as { id: number; result: { structuredContent: unknown } }[];
+    expect(answers.map((a) => a.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(answers[0]!.result.structuredContent).toEqual(await rest(`${base}/api/v1/company`));
+    expect(remaining(served)).toBe(110);
+
+    const refused = await post(reads(10));
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({
+      jsonrpc: "2.0",
+      id: null,
+      error: {
+        code: -32600,
+        message:
+          "Invalid request: MCP 2025-11-25 has no JSON-RPC batches (only 2025-03-26 had them): send each message in a POST of its own.",
+        data: { code: "invalid_request" },
+      },
+    });
+    // Counted once, in this window or (had it just turned) the next.
+    expect([109, 119]).toContain(remaining(refused));
+    expect(await countedFor(store, "mcp", localClient)).toBe(11);
+  });
+});

@@ -129,3 +129,33 @@ describe("the /mcp quota, counted alongside reads", () => {
     expect(filed).toHaveLength(1);
   });
 });
+
+// The count starts once the body is read, weighed by its messages: a 2025-03-26 batch counts each of them, in one count.
+describe("the /mcp quota, weighed by the messages a request carries", () => {
+  /** A limiter that allows everything and remembers what each count cost. */
+  function recordingLimiter() {
+    const costs: number[] = [];
+    const consume = async (policy: PolicyName, _key: string, cost = 1) => {
+      costs.push(cost);
+      return { policy, allowed: true, limit: 120, remaining: 120 - cost, resetSeconds: 30 } satisfies QuotaResult;
+    };
+    const limiter: Limiter = {
+      consume,
+      consumeGrant: async (policy, _grant, _ceiling, address, cost) => [await consume(policy, address, cost)],
+    };
+    return { limiter, costs };
+  }
+  const read = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "get_company", arguments: {} } });
+
+  it("counts a batch once, at one per message, with a token too; a refused batch and a request refused before it was read once, at one", async () => {
+    const { limiter, costs } = recordingLimiter();
+    const { post } = door(limiter);
+    const v2025_03_26 = { "mcp-protocol-version": "2025-03-26" };
+    expect((await post([read(1), read(2), read(3)], v2025_03_26)).status).toBe(200);
+    expect((await post([read(1), read(2)], { ...v2025_03_26, authorization: `Bearer ${token}` })).status).toBe(200);
+    expect((await post(read(4))).status).toBe(200);
+    expect((await post([read(5), read(6)])).status).toBe(400);
+    expect((await post(read(7), { "content-type": "text/plain" })).status).toBe(415);
+    expect(costs).toEqual([3, 2, 1, 1, 1]);
+  });
+});

@@ -1,6 +1,6 @@
 import { briefToolName } from "../../mcp/brief-tool.ts";
 import { legacyProtocolVersions, modernProtocolVersions } from "../../mcp/versions.ts";
-import { requestStateTtlSeconds } from "../../mcp/constants.ts";
+import { batchRevision, maxBatchMessages, requestStateTtlSeconds } from "../../mcp/constants.ts";
 
 import { readTools } from "../../mcp/read-tools.ts";
 import { inWords, perWindow, policies } from "../../limits/policies.ts";
@@ -44,7 +44,7 @@ If your client speaks ${modernProtocolVersions.join(", ")} and declares form eli
 
 ## 3. Limits and errors
 
-${quota.quota} requests per ${quota.windowSeconds} seconds per grant with a valid token (the token's \`grant_id\`: each person who approves your client counts apart), per IP address without one (RateLimit headers on every answer; HTTP 429 with Retry-After past it); bodies up to 64 KB. Briefs: ${policies["briefs-per-grant"].quota} ${perWindow(policies["briefs-per-grant"].windowSeconds)} per grant. Errors are JSON-RPC errors whose \`data.code\` matches the REST codes (${url(`${pagePaths.developers}#mcp`)}).
+${quota.quota} requests per ${quota.windowSeconds} seconds per grant with a valid token (the token's \`grant_id\`: each person who approves your client counts apart), per IP address without one (RateLimit headers on every answer; HTTP 429 with Retry-After past it); bodies up to 64 KB. Send one message per POST: JSON-RPC batches are taken only from ${batchRevision} clients (at most ${maxBatchMessages} messages, each counted as a request), and refused with -32600 on every other revision. Briefs: ${policies["briefs-per-grant"].quota} ${perWindow(policies["briefs-per-grant"].windowSeconds)} per grant. Errors are JSON-RPC errors whose \`data.code\` matches the REST codes (${url(`${pagePaths.developers}#mcp`)}).
 `,
   };
 }
