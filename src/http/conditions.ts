@@ -140,7 +140,7 @@ export const conditions = {
     rpc: -32090,
     a2aRest: "RESOURCE_EXHAUSTED",
     title: "Too many requests",
-    when: "The request quota of the client's IP address is exhausted for the current window.",
+    when: "A quota the request counts against is exhausted for the current window: its grant's (a valid token), its address's, or the address's ceiling for all its grants.",
     resolution: "Wait the number of seconds in the Retry-After header, then retry. Pace requests using the RateLimit header.",
   },
   invalid_token: {
