@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { controlCharacters, invisibleCharacter, notTextCharacter } from "./visible-text.ts";
+import { controlCharacters, invisibleCharacter, notTextCharacter, replacementCharacter, spaceOfAnyWidth } from "./visible-text.ts";
 
 /**
  * The project brief: the one write. This zod schema is the only definition; validation, the OpenAPI document,
@@ -15,6 +15,8 @@ import { controlCharacters, invisibleCharacter, notTextCharacter } from "./visib
  * refused for what it is.
  */
 const unseen = (label: string, s: string) => {
+  if (s.includes(replacementCharacter))
+    return `${label} must not contain U+FFFD, the replacement character: it stands where bytes that were not UTF-8 were lost on the way, so the text is not what was written`;
   const notText = notTextCharacter(s);
   if (notText !== undefined)
     return `${label} must contain only characters of text, not private-use, unassigned, noncharacter or lone surrogate code points (found ${notText})`;
@@ -145,7 +147,13 @@ export function briefSchema(siteSizes: readonly [string, ...string[]]) {
           .optional()
           .describe(`Roughly how many pages the site needs, 1 to ${briefLimits.page_count}.`),
         message: text("message", { oneLine: false })
-          .transform((s) => s.replace(/\r\n?/g, "\n").trim())
+          .transform((s) =>
+            s
+              .replace(/\r\n?/g, "\n")
+              .replace(spaceOfAnyWidth, " ")
+              .replace(/[ \t]+$/gm, "")
+              .trim(),
+          )
           .pipe(
             z
               .string()

@@ -13,6 +13,20 @@ import { dualJoining, leftJoining, rightJoining, transparent, viramas } from "./
 export const controlCharacters = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u2028\u2029]/;
 
 /**
+ * U+FFFD, which a decoder writes where it met bytes that were not UTF-8. The core refuses such a body itself, but a
+ * runtime that decodes the body before the function sees it (netlify dev, and Netlify for a body it does not hand on
+ * as base64) delivers text with U+FFFD in place of what was sent: a name or an address with letters lost.
+ */
+export const replacementCharacter = "\uFFFD";
+
+/**
+ * Spaces of every width but the plain one (no-break, thin, ideographic and the rest, Unicode's `Zs`): in the e-mail each
+ * looks like a space or a little wider, so a message's words could carry bits in which one separates them. The message
+ * keeps them as plain spaces, and no line ends in spaces or tabs.
+ */
+export const spaceOfAnyWidth = /[\p{Zs}--\x20]/gv;
+
+/**
  * Invisible characters where some writing needs them, and only there, one at a time.
  *
  * ZWNJ and ZWJ (U+200C, U+200D) follow IDNA's CONTEXTJ rules (RFC 5892, Appendix A.1 and A.2), where a joiner is

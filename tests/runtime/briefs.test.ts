@@ -26,7 +26,7 @@ const post = (body: string | object, headers: Record<string, string> = {}, beare
   fetch(`${base}/api/v1/briefs`, {
     method: "POST",
     headers: { "Content-Type": "application/json", ...(bearer ? { Authorization: `Bearer ${bearer}` } : {}), ...headers },
-    body: typeof body === "string" ? body : JSON.stringify(body),
+    body: typeof body === "string" || body instanceof Blob ? body : JSON.stringify(body),
   });
 const messages = async () => (await (await fetch(`${postmark}/_standin/messages`)).json()) as { attempts: number; sent: SentMessage[] };
 const sentFor = async (leadId: string) =>
@@ -207,6 +207,27 @@ describe("text that hides or fakes things in the studio's e-mail", () => {
           "company_name must contain only characters of text, not private-use, unassigned, noncharacter or lone surrogate code points (found U+D800)",
       },
     ]);
+  });
+
+  it("refuses a name sent in bytes that are not UTF-8, whichever way the runtime hands the body on: nothing filed or sent", async () => {
+    const before = { leads: await store.zcard("leads"), attempts: (await messages()).attempts };
+    const [head, tail] = JSON.stringify(freshBrief({ full_name: "Björk Lovelace" })).split("ö");
+    // "Björk" in Latin-1: 0xF6 is no UTF-8. netlify dev (and Netlify, for a body it does not pass as base64) decodes the
+    // body before the function runs, so the function sees U+FFFD where the byte was; a runtime that passes the bytes
+    // on gets the core's own refusal of the bytes.
+    const res = await post(new Blob([head!, new Uint8Array([0xf6]), tail!]));
+    const body = (await res.json()) as { code: string; detail: string; errors?: { field: string; message: string }[] };
+    if (res.status === 422) {
+      expect(body.code).toBe("invalid_brief");
+      expect(body.errors).toEqual([
+        expect.objectContaining({ field: "/full_name", message: expect.stringContaining("must not contain U+FFFD") }),
+      ]);
+    } else {
+      expect(res.status).toBe(400);
+      expect(body).toMatchObject({ code: "invalid_json", detail: "The body is not valid UTF-8 (RFC 8259 §8.1)." });
+    }
+    expect(await store.zcard("leads")).toBe(before.leads);
+    expect((await messages()).attempts).toBe(before.attempts);
   });
 
   it("files a Persian message whose words need a ZWNJ, and e-mails it as written", async () => {

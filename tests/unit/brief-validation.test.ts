@@ -200,6 +200,23 @@ describe("validateBrief", () => {
     });
   });
 
+  it("refuses U+FFFD in every text field: bytes that were not UTF-8 were lost before the text reached us", () => {
+    for (const field of ["full_name", "company_name", "message", "phone"] as const) {
+      expect(validateBrief(schema, { ...valid, [field]: "Bj\uFFFDrk" }), field).toMatchObject({
+        ok: false,
+        errors: [{ field: `/${field}`, code: "invalid_format", message: expect.stringContaining(`${field} must not contain U+FFFD`) }],
+      });
+    }
+  });
+
+  it("writes a message's spaces of every width as plain spaces, and ends no line in spaces or tabs", () => {
+    const message = "Bonjour\u00A0!\u2009Two\u3000words.  \t\r\nNext\u202Fline\u00A0\n\n\tIndented.\u2003";
+    expect(validateBrief(schema, { ...valid, message })).toMatchObject({
+      ok: true,
+      brief: { message: "Bonjour ! Two words.\nNext line\n\n\tIndented." },
+    });
+  });
+
   it("refuses a name and a company that are nothing but a blank character", () => {
     const result = validateBrief(schema, { ...valid, full_name: "\u2800", company_name: " \u2800 " });
     expect(result).toMatchObject({
