@@ -15,6 +15,7 @@ import { a2aMediaType } from "./media-type.ts";
  * found, and so on). Refusals common to every door (quota, tokens, outages, sizes) come from the conditions table.
  */
 export const a2aProtocolErrors = {
+  method_not_found: -32601,
   invalid_params: -32602,
   unsupported_operation: -32004,
   content_type_not_supported: -32005,
@@ -22,6 +23,8 @@ export const a2aProtocolErrors = {
 } as const;
 
 export type A2AProtocolError = keyof typeof a2aProtocolErrors;
+/** The HTTP+JSON binding has no methods, only routes: its unknown route is a 404 of the conditions table. */
+export type A2ARestProtocolError = Exclude<A2AProtocolError, "method_not_found">;
 
 /** A google.rpc.ErrorInfo (A2A 1.0 §9: error details), naming who defines the code. */
 const errorInfo = (reason: string, domain: string) => [
@@ -50,10 +53,10 @@ const sdkErrors = {
   unsupported_operation: UnsupportedOperationError,
   content_type_not_supported: ContentTypeNotSupportedError,
   version_not_supported: VersionNotSupportedError,
-} as const satisfies Record<A2AProtocolError, unknown>;
+} as const satisfies Record<A2ARestProtocolError, unknown>;
 
 /** An A2A protocol error on the HTTP+JSON binding, rendered by the SDK as its REST handler renders its own. */
-export function restProtocolError(name: A2AProtocolError, message: string): Response {
+export function restProtocolError(name: A2ARestProtocolError, message: string): Response {
   const error = new sdkErrors[name](message);
   const status = restStatusFor(error);
   return Response.json(toRestErrorBody(error, status), {

@@ -20,10 +20,10 @@ import { a2aPath, a2aRestPath } from "../paths.ts";
 import { AuthenticatedCaller, decideRoute, setWaitUntil, storeFailed } from "./caller.ts";
 import type { AgentCardJson } from "./card.ts";
 import { maxA2ABodyBytes } from "./constants.ts";
-import { a2aErrors, a2aRestErrors, protocolError, restProtocolError, type A2AProtocolError } from "./errors.ts";
+import { a2aErrors, a2aRestErrors, protocolError, restProtocolError, type A2ARestProtocolError } from "./errors.ts";
 import { jsonRpcResponseType } from "./media-type.ts";
 import type { SdkRest } from "./rest-bridge.ts";
-import { messageProblem, paramsProblem } from "./params.ts";
+import { knownMethod, messageProblem, paramsProblem } from "./params.ts";
 import { restOperation } from "./rest-routes.ts";
 import { chooseSkill, viewOfJson, type Route } from "./route.ts";
 
@@ -86,6 +86,8 @@ export function createA2AHandler({ baseUrl, card, requestHandler, verifier, limi
     } catch {
       return protocolError("version_not_supported", `A2A-Version ${version} is not served here; send 1.0 or 0.3.`, rpc.id);
     }
+    if (!knownMethod(rpc.method, version))
+      return protocolError("method_not_found", `Method not found: A2A ${version} defines no method of that name.`, rpc.id);
     const message = sendMethods.has(rpc.method) ? (rpc.params?.message ?? null) : undefined;
     const problem = paramsProblem(rpc.method, rpc.params, version) ?? messageProblem(message);
     if (problem) return protocolError("invalid_params", problem, rpc.id);
@@ -241,4 +243,4 @@ const requestedVersion = (c: DoorContext) => (c.req.header("a2a-version") ?? c.r
 
 type JsonRpcError = { code: number; message: string; data?: unknown };
 
-type Admitted = { context: ServerCallContext } | { refused: A2AProtocolError; message: string };
+type Admitted = { context: ServerCallContext } | { refused: A2ARestProtocolError; message: string };

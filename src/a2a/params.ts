@@ -27,6 +27,7 @@ const legacyParams: Record<string, Member[]> = {
   "tasks/pushNotificationConfig/get": [id(), id("pushNotificationConfigId", false)],
   "tasks/pushNotificationConfig/list": [id()],
   "tasks/pushNotificationConfig/delete": [id(), id("pushNotificationConfigId")],
+  "agent/getAuthenticatedExtendedCard": [],
 };
 
 /**
@@ -51,12 +52,19 @@ const currentParams: Record<string, Member[]> = {
 const is = { string: (v: unknown) => typeof v === "string", integer: Number.isInteger, object: isObject };
 const article = (type: Member["type"]) => (type === "integer" ? "a whole number" : `a${type === "object" ? "n" : ""} ${type}`);
 
-/** What is wrong with a request's params, in words, or nothing (unknown methods are the SDK's to answer). */
+const methodsOf = (version: string) => (version.startsWith("0.") ? legacyParams : currentParams);
+
+/**
+ * Whether `method` is a method of A2A `version`. An unknown one is answered here: the SDK checks params before the
+ * method, so an unknown method without params was -32602, where JSON-RPC orders -32601 first. Own members only: a method
+ * named "valueOf" or "constructor" is not one.
+ */
+export const knownMethod = (method: string, version: string) => Object.hasOwn(methodsOf(version), method);
+
+/** What is wrong with a request's params, in words, or nothing (for a known method: see `knownMethod`). */
 export function paramsProblem(method: string, params: unknown, version: string): string | undefined {
-  const table = version.startsWith("0.") ? legacyParams : currentParams;
-  // Own members only: a method named "valueOf" or "constructor" is the SDK's to answer as not found.
-  const members = Object.hasOwn(table, method) ? table[method] : undefined;
-  if (!members) return undefined;
+  if (!knownMethod(method, version)) return undefined;
+  const members = methodsOf(version)[method]!;
   if (params === undefined && members.every((m) => !m.required)) return undefined;
   if (!isObject(params)) return "params must be an object.";
   for (const { name, required, type } of members) {

@@ -91,6 +91,19 @@ describe("found by fuzzing /a2a/v1, after the gate checked params by method", ()
       expect((await expectRpcError(res, 5)).error.code, method).toBe(-32601);
     }
   });
+
+  it("answers an unknown method without params as not found (-32601), not as invalid params, in both versions", async () => {
+    for (const [method, version] of [
+      ["DeleteEverything", "1.0"],
+      ["tasks/delete", "0.3"],
+      ["SendMessage", "0.3"],
+      ["message/send", "1.0"],
+    ]) {
+      const res = await d.a2a(json({ jsonrpc: "2.0", id: 6, method }, { "a2a-version": version! }));
+      expect(res.status, method).toBe(200);
+      expect((await expectRpcError(res, 6)).error, method).toMatchObject({ code: -32601, message: expect.stringContaining(version!) });
+    }
+  });
 });
 
 describe("found by the Upstash fault cases", () => {
