@@ -210,6 +210,16 @@ describe("hostile params", () => {
       error: { code: 400, status: "INVALID_ARGUMENT", message: "message.messageId must be a string." },
     });
   });
+  it("answers a method its version does not define as not found (-32601) with or without params, never as invalid params", async () => {
+    for (const [call, version] of [
+      [{ method: "DeleteEverything" }, "1.0"],
+      [{ method: "message/send" }, "1.0"],
+      [{ method: "tasks/delete", params: {} }, "0.3"],
+    ] as const) {
+      const answer = await (await rpc({ jsonrpc: "2.0", id: 44, ...call }, { "A2A-Version": version })).json();
+      expect(answer, JSON.stringify(call)).toEqual({ jsonrpc: "2.0", id: 44, error: expect.objectContaining({ code: -32601 }) });
+    }
+  });
 });
 
 describe("the HTTP+JSON binding's routes", () => {
