@@ -169,19 +169,24 @@ export function formActionSource(redirectUri: string): string {
   return url.protocol === "https:" || url.protocol === "http:" ? url.origin : url.protocol;
 }
 
-const isLoopback = (url: URL) => url.protocol === "http:" && loopbackHostNames.has(url.hostname);
+/**
+ * A loopback redirect URI as written: its host, its port (1 to 65535, no leading zero) and the rest. Compared as
+ * strings, never as parsed URLs, which would take `http://0x7f.1/cb`, `http:/127.0.0.1/cb` or `/cb/../cb` for
+ * `http://127.0.0.1/cb`.
+ */
+const loopbackParts = /^http:\/\/(127\.0\.0\.1|\[::1\]|localhost)(?::([1-9][0-9]{0,4}))?(\/[^#]*)?$/;
 
 /**
- * The registered URI the request's redirect_uri matches: exactly, or for loopback http with any port (RFC 8252 §7.3,
- * the port of a native app's local listener is chosen at run time).
+ * The registered URI the request's redirect_uri matches: as written, character for character (RFC 9700 §4.1.3), or for
+ * a loopback http URI with another port (RFC 8252 §7.3: a native app's local listener picks its port at run time), the
+ * host and the rest written exactly as registered.
  */
 export function matchRedirectUri(registered: readonly string[], requested: string): string | undefined {
   if (registered.includes(requested)) return requested;
-  const parsed = parse(requested);
-  if (typeof parsed === "string" || !isLoopback(parsed.url)) return undefined;
-  const asked = parsed.url;
+  const asked = loopbackParts.exec(requested);
+  if (!asked || Number(asked[2] ?? 80) > 65535) return undefined;
   return registered.find((candidate) => {
-    const known = new URL(candidate);
-    return isLoopback(known) && known.hostname === asked.hostname && known.pathname === asked.pathname && known.search === asked.search;
+    const known = loopbackParts.exec(candidate);
+    return known !== null && known[1] === asked[1] && (known[3] ?? "/") === (asked[3] ?? "/");
   });
 }

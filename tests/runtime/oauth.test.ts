@@ -174,17 +174,45 @@ describe("no open redirect from the studio's domain (RFC 9700 §4.11.2)", () => 
   });
 
   it("names an application's private-use scheme as where the answer goes, never the host part the application chose", async () => {
-    for (const [redirect_uri, shown] of [
+    const destinations = [
       ["com.evil.app://accounts.google.com/cb", "<strong>com.evil.app</strong>, an application on this device"],
       ["com.evil.app://localhost:8888/cb", "<strong>com.evil.app</strong>, an application on this device"],
       ["com.example.app:/cb", "<strong>com.example.app</strong>, an application on this device"],
       ["http://127.0.0.1:7777/cb", "<strong>127.0.0.1:7777</strong>, an application running on this computer"],
-    ] as const) {
-      const { client_id } = await register(as, { redirect_uris: [redirect_uri], token_endpoint_auth_method: "none" });
+    ] as const;
+    const { client_id } = await register(as, { redirect_uris: destinations.map(([uri]) => uri), token_endpoint_auth_method: "none" });
+    for (const [redirect_uri, shown] of destinations) {
       const url = authorizeUrl(as, { client_id, redirect_uri, code_challenge: "a".repeat(43), state: "s" });
       const { html } = await consentScreen(url);
       expect(html, redirect_uri).toContain(`After you decide, you go back to ${shown}.`);
       expect(html).not.toContain("accounts.google.com");
+    }
+  });
+
+  it("matches a redirect URI as written (RFC 9700 §4.1.3), letting only a loopback port vary: other spellings of it are an error page", async () => {
+    const registered = ["http://127.0.0.1/cb", "http://localhost:9999/x", "com.example.app:/cb"];
+    const { client_id } = await register(as, { redirect_uris: registered, token_endpoint_auth_method: "none" });
+    for (const redirect_uri of [
+      "http://0x7f.1/cb",
+      "http://2130706433/cb",
+      "http://127.1/cb",
+      "http:/127.0.0.1/cb",
+      "http:\\127.0.0.1/cb",
+      "http://127.0.0.1/cb/../cb",
+      "http://127.0.0.1:0/cb",
+      "http://127.0.0.1:080/cb",
+      "http://LOCALHOST:1/x",
+      "com.example.app:/cb/../cb",
+      "COM.EXAMPLE.APP:/cb",
+    ]) {
+      const url = authorizeUrl(as, { client_id, redirect_uri, code_challenge: "a".repeat(43), state: "s" });
+      const res = await fetch(url, { redirect: "manual" });
+      expect([res.status, res.headers.get("location")], redirect_uri).toEqual([400, null]);
+      expect(await res.text(), redirect_uri).toContain("is not one the application registered");
+    }
+    for (const redirect_uri of ["http://127.0.0.1:51234/cb", "http://localhost:1/x", "com.example.app:/cb"]) {
+      const url = authorizeUrl(as, { client_id, redirect_uri, code_challenge: "a".repeat(43), state: "s" });
+      expect((await fetch(url, { redirect: "manual" })).status, redirect_uri).toBe(200);
     }
   });
 

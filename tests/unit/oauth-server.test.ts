@@ -144,6 +144,14 @@ describe("redirect URI matching", () => {
       "https://app.example:444/cb",
       "http://127.0.0.1:5/other",
       "https://evil.example/cb",
+      "http://0x7f.1/cb",
+      "http://127.1/cb",
+      "http:/127.0.0.1/cb",
+      "http://127.0.0.1/cb/../cb",
+      "http://127.0.0.1:0/cb",
+      "http://127.0.0.1:65536/cb",
+      "http://LOCALHOST:9999/cb",
+      "HTTPS://app.example/cb",
     ]) {
       expect(matchRedirectUri(registered, uri), uri).toBeUndefined();
     }
