@@ -119,14 +119,19 @@ export class LeadStore {
     return this.#redis.zrange<string[]>("leads:held", 0, -1);
   }
 
-  /** `source`: a source field (`sourceFields`) whose leads of that day still held are counted too. */
+  /**
+   * `source`: a source field (`sourceFields`) whose leads of that day still held are counted too. The counts are read in
+   * one transaction, so that they agree (the source's no more than the day's, the day's no more than all) while briefs
+   * are being held meanwhile.
+   */
   async heldCounts(day: string, source?: string): Promise<HeldCounts> {
     const start = Date.parse(`${day}T00:00:00Z`);
-    const [today, all, fromSource] = await Promise.all([
-      this.#redis.zcount("leads:held", start, start + 86_400_000 - 1),
-      this.#redis.zcard("leads:held"),
-      source === undefined ? undefined : this.#redis.hget<number>(heldSourcesKey(day), source),
-    ]);
+    const tx = this.#redis
+      .multi()
+      .zcount("leads:held", start, start + 86_400_000 - 1)
+      .zcard("leads:held");
+    if (source !== undefined) tx.hget<number>(heldSourcesKey(day), source);
+    const [today, all, fromSource] = (await tx.exec()) as [number, number, number | null | undefined];
     return { today, all, ...(source === undefined ? {} : { fromSource: Number(fromSource ?? 0) }) };
   }
 

@@ -310,6 +310,19 @@ describe.each(stores)("the day's e-mail limit (%s)", (_name, start) => {
     expect(await redis.get("leads:emailed:2031-03-14")).toBe(20);
   });
 
+  it("reads the counts an alert reports as one snapshot while leads are being held: a source's never above the day's, the day's never above all", async () => {
+    const d = deps({ dailyEmailLimit: 0 });
+    const loop = { owner: consentGrantId(), address: freshAddress() };
+    const reads: { today: number; all: number; fromSource?: number }[] = [];
+    await Promise.all([
+      // Ten: a grant's brief quota for the hour.
+      ...Array.from({ length: 10 }, () => file(d, {}, loop)),
+      ...Array.from({ length: 40 }, async () => reads.push(await d.store.heldCounts("2031-03-14", `owner:${loop.owner}`))),
+    ]);
+    for (const read of reads) expect(read.fromSource! <= read.today && read.today <= read.all, JSON.stringify(read)).toBe(true);
+    expect(await d.store.heldCounts("2031-03-14", `owner:${loop.owner}`)).toEqual({ today: 10, all: 10, fromSource: 10 });
+  });
+
   it("keeps the day's limit exact when many sources file past it at once", async () => {
     const d = deps({ dailyEmailLimit: 5 });
     const results = await Promise.all(Array.from({ length: 12 }, () => file(d)));
