@@ -68,8 +68,21 @@ const invalid = (errors: FieldError[]) =>
 /** What the pipeline answered, or that it could not be reached. */
 type Filing = FilingResult | { kind: "store_unavailable" };
 
-/** What a filing came to, as a tool result: the receipt, the dry run, or why nothing was filed. */
-function resultOf(result: Filing, filing: BriefFiling, confirmed = false): CallToolResult {
+/** The idempotency key of a filing the person confirmed in a form, when the call carried none: the form's own name. */
+const confirmationKeyPrefix = "mcp-confirmation-";
+const confirmationReused =
+  "This form was already answered and its brief filed; an answer with other values was NOT filed. To send another brief, call submit_project_brief again without requestState, and the person is asked again.";
+
+/**
+ * What a filing came to, as a tool result: the receipt, the dry run, or why nothing was filed. `replayedBy` says what
+ * made a replay one: the call's idempotency_key, or the form the person already answered.
+ */
+function resultOf(
+  result: Filing,
+  filing: BriefFiling,
+  confirmed = false,
+  replayedBy: "idempotency_key" | "confirmation" = "idempotency_key",
+): CallToolResult {
   if (result.kind === "store_unavailable")
     return toolError("The lead store is unavailable, so the brief was NOT recorded. Try again in 30 seconds.");
   if (result.kind === "invalid") return invalid(result.errors);
@@ -91,7 +104,10 @@ function resultOf(result: Filing, filing: BriefFiling, confirmed = false): CallT
   const { receipt } = outcome;
   const said = {
     filed: `Filed: lead ${receipt.lead_id}, received ${receipt.received_at}.`,
-    replayed: `Already filed with this idempotency_key: lead ${receipt.lead_id}.`,
+    replayed:
+      replayedBy === "confirmation"
+        ? `Already filed when the person accepted this form: lead ${receipt.lead_id}.`
+        : `Already filed with this idempotency_key: lead ${receipt.lead_id}.`,
     repeat: `You sent this very brief a few minutes ago: it was not filed again. Lead ${receipt.lead_id}.`,
   }[outcome.kind];
   const person = confirmed ? " The person confirmed their name, company and work e-mail in your client's form." : "";
@@ -117,12 +133,16 @@ async function confirmation(
   rounds: Rounds,
   check: (body: Record<string, unknown>) => Promise<Filing>,
   filing: BriefFiling,
-): Promise<{ answer: ToolResult } | { confirmed: Confirmed }> {
+): Promise<{ answer: ToolResult } | { confirmed: Confirmed; form: unknown }> {
   const call = await callDigest(briefToolName, args);
   // Each form asked is a new round, so its state differs from the one answered, even within the same second.
   const round = ((rounds.state as { round?: unknown } | undefined)?.round as number | undefined) ?? 0;
+  // `form` names this form: the filing its answer makes is idempotent under it (`confirmationKey`).
   const ask = async (values: Partial<Confirmed>, problems?: string[]) => ({
-    answer: askToConfirm(confirmationForm(filing.studio, values, problems), await rounds.mint({ call, round: round + 1 })),
+    answer: askToConfirm(
+      confirmationForm(filing.studio, values, problems),
+      await rounds.mint({ call, round: round + 1, form: crypto.randomUUID() }),
+    ),
   });
 
   if (rounds.state === undefined) {
@@ -140,7 +160,7 @@ async function confirmation(
     return ask({ ...sent, ...answer.typed });
   }
   const checked = await check({ ...body, ...answer.values });
-  if (checked.kind === "dry_run") return { confirmed: answer.values };
+  if (checked.kind === "dry_run") return { confirmed: answer.values, form: (rounds.state as { form?: unknown }).form };
   // What the person typed is asked again with the problem named; anything else is the model's to fix.
   const own = (field: string) => (confirmedFields as readonly string[]).includes(field.slice(1));
   if (checked.kind === "invalid" && checked.errors.every((e) => own(e.field)))
@@ -176,14 +196,14 @@ export function briefTool(filing: BriefFiling): Tool {
       if (!caller?.scopes.includes(briefToolScope))
         return toolError(`Filing a brief needs an access token with the scope ${briefToolScope}. Nothing was filed.`);
       const { idempotency_key: idempotencyKey, ...body } = args;
-      const file = async (body: Record<string, unknown>): Promise<Filing> => {
+      const file = async (body: Record<string, unknown>, key = idempotencyKey): Promise<Filing> => {
         try {
           return await filing.file({
             body,
             clientId: caller.clientId,
             owner: caller.grantId,
             address: caller.address,
-            idempotencyKey,
+            idempotencyKey: key,
             waitUntil: caller.waitUntil,
           });
         } catch (error) {
@@ -197,6 +217,11 @@ export function briefTool(filing: BriefFiling): Tool {
         const asked = await confirmation(args, body, rounds, (b) => file({ ...b, dry_run: true }), filing);
         if ("answer" in asked) return asked.answer;
         confirmed = asked.confirmed;
+        // One form answered files once: a retry of the accepted answer replays its receipt, another answer is refused.
+        if (idempotencyKey === undefined && typeof asked.form === "string") {
+          const result = await file({ ...body, ...confirmed }, `${confirmationKeyPrefix}${asked.form}`);
+          return result.kind === "idempotency_conflict" ? toolError(confirmationReused) : resultOf(result, filing, true, "confirmation");
+        }
       }
       return resultOf(await file({ ...body, ...confirmed }), filing, confirmed !== undefined);
     },

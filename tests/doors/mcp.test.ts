@@ -480,6 +480,20 @@ describe("the confirmation's state on the wire (2026-07-28)", () => {
     expect(await leadCount()).toBe(before + 1);
   });
 
+  it("files one answered form once: the same answer again replays its receipt, another answer to it files nothing", async () => {
+    const { result, brief, token } = await asked();
+    const before = await leadCount();
+    const answer = (content: object) =>
+      send({ ...briefCall(brief), inputResponses: accept(content), requestState: result.requestState }, token);
+    const filed = (await answer(brief)).body.result!;
+    const again = (await answer(brief)).body.result!;
+    expect(again.structuredContent.lead_id).toBe(filed.structuredContent.lead_id);
+    expect(again.content[0].text).toContain("Already filed when the person accepted this form");
+    const other = (await answer({ ...brief, full_name: "Mia Mcp2" })).body.result!;
+    expect(other).toMatchObject({ isError: true, content: [{ text: expect.stringContaining("This form was already answered") }] });
+    expect(await leadCount()).toBe(before + 1);
+  });
+
   it("refuses a tampered state, a state replayed with other arguments, by another client or another grant, and an expired one, with -32602", async () => {
     const { result, brief, token, clientId } = await asked();
     const before = await leadCount();

@@ -226,6 +226,43 @@ describe("2026-07-28 on the raw wire, through the emulator", () => {
   });
 });
 
+describe("one answered form files once, through the emulator", () => {
+  it("answering the same form again with other values files nothing, and with the same values replays the receipt", async () => {
+    const token = (await clientCredentialsToken(base, "svc:brief", endpoint)).token;
+    const _meta = {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
+    };
+    const brief = freshBrief();
+    const submit = async (id: number, extra: object = {}) =>
+      (await (
+        await post(
+          { jsonrpc: "2.0", id, method: "tools/call", params: { name: "submit_project_brief", arguments: brief, _meta, ...extra } },
+          {
+            Authorization: `Bearer ${token}`,
+            "MCP-Protocol-Version": "2026-07-28",
+            "Mcp-Method": "tools/call",
+            "Mcp-Name": "submit_project_brief",
+          },
+        )
+      ).json()) as {
+        result: { requestState?: string; isError?: boolean; structuredContent?: { lead_id: string }; content: { text: string }[] };
+      };
+    const { requestState } = (await submit(41)).result;
+    const leads = await store.zcard("leads");
+    const answer = (id: number, content: object) =>
+      submit(id, { requestState, inputResponses: { contact: { action: "accept", content } } });
+    const filed = (await answer(42, brief)).result;
+    expect(filed.structuredContent?.lead_id).toMatch(/./);
+    const edited = (await answer(43, { ...brief, full_name: "Someone Else" })).result;
+    expect(edited.isError).toBe(true);
+    expect(edited.content[0]!.text).toContain("This form was already answered");
+    const again = (await answer(44, brief)).result;
+    expect(again.structuredContent?.lead_id).toBe(filed.structuredContent?.lead_id);
+    expect(await store.zcard("leads")).toBe(leads + 1);
+  });
+});
+
 describe("JSON-RPC batches, through the emulator", () => {
   const reads = (n: number) => Array.from({ length: n }, (_, i) => call("get_company", {}, i + 1));
   const remaining = (res: Response) => Number(/^"mcp";r=(\d+);t=\d+$/.exec(res.headers.get("ratelimit") ?? "")?.[1]);
