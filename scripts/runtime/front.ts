@@ -2,12 +2,14 @@ import { Agent, createServer, request as forward, type IncomingMessage, type Ser
 import { once } from "node:events";
 import { pipeline } from "node:stream";
 import { handedOnHeader, refusalStatusHeader, restoredStatus } from "../../src/http/netlify-dev.ts";
+import { payloadTooLarge } from "./front-refusals.ts";
 
 /**
- * npm start's front: serves PORT and hands every request, streamed both ways, to netlify dev on its internal port
- * (behind-front.ts moved it there). It marks every request as handed on, so a function's or an edge function's 403 or
- * 404 reaches netlify dev as a 200 carrying the real status, which netlify dev does not call again at `.html` and the
- * like (src/http/netlify-dev.ts), and it puts the real status back. A client's own copy of either header is dropped.
+ * npm start's front: serves PORT and hands every request to netlify dev on its internal port (behind-front.ts moved it
+ * there), its body whole (see netlifyDevBodyLimit), and streams every answer back. It marks every request as handed on,
+ * so a function's or an edge function's 403 or 404 reaches netlify dev as a 200 carrying the real status, which netlify
+ * dev does not call again at `.html` and the like (src/http/netlify-dev.ts), and it puts the real status back. A
+ * client's own copy of either header is dropped.
  * Part of the local runtime only: production has no front.
  */
 
@@ -38,7 +40,7 @@ export interface Front {
 /** Listens on `port` (every interface, as netlify dev does) in front of netlify dev at 127.0.0.1:`internalPort`. */
 export async function startFront(port: number, internalPort: number): Promise<Front> {
   const agent = new Agent({ keepAlive: true });
-  const server = createServer((req, res) => handOn(req, res, internalPort, agent));
+  const server = createServer((req, res) => void handOn(req, res, internalPort, agent));
   server.listen({ port });
   await once(server, "listening");
   return {
@@ -71,16 +73,62 @@ export function wellFormedPath(url: string): string {
 /**
  * A request body's Content-Encoding is not handed on: netlify dev inflates such a body itself and answers one it cannot
  * inflate with its stack, where Netlify hands the body to the function as sent, which reads it as JSON (or refuses it).
- * And netlify dev's servers sign every answer `X-Powered-By: Express`, which no function and no Netlify answer says.
+ * Its Content-Length is the front's own (the body is handed on whole). And netlify dev's servers sign every answer
+ * `X-Powered-By: Express`, which no function and no Netlify answer says.
  */
-const notHandedOn = new Set(["content-encoding"]);
+const notHandedOn = new Set(["content-encoding", "content-length"]);
 const notAnswered = new Set(["x-powered-by"]);
 
-function handOn(req: IncomingMessage, res: ServerResponse, internalPort: number, agent: Agent) {
+/**
+ * netlify dev's request listener (netlify-cli's dist/utils/proxy.js) first awaits every body but a GET's, HEAD's or
+ * OPTIONS's whole (at most 6,000,000 bytes, within 30 s), and nothing catches that promise: a client that goes away
+ * mid-body, a larger body or a slower one is an unhandled rejection that ends netlify dev, and the front then has no one
+ * to hand anything on to. So the front reads the body first, up to that limit, and hands it on in one piece or not at
+ * all. Netlify hands functions at most 6 MB too.
+ */
+export const netlifyDevBodyLimit = 6_000_000;
+
+/** The body whole; "gone" when the client went away first; "too large" past `limit` bytes (the rest is discarded). */
+function wholeBody(req: IncomingMessage, limit: number): Promise<Buffer | "gone" | "too large"> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let length = 0;
+    const take = (chunk: Buffer) => {
+      length += chunk.length;
+      if (length <= limit) return void chunks.push(chunk);
+      req.off("data", take).resume();
+      resolve("too large");
+    };
+    req.on("data", take).once("end", () => resolve(Buffer.concat(chunks)));
+    req.once("error", () => resolve("gone")).once("close", () => resolve("gone"));
+  });
+}
+
+/** The URL a request names, on the host it names (the doors' formats link to the origin they were asked at). */
+function requestUrl(req: IncomingMessage): URL {
+  try {
+    return new URL(req.url ?? "/", `http://${req.headers.host}`);
+  } catch {
+    return new URL(req.url ?? "/", "http://localhost");
+  }
+}
+
+/** Sends an answer the front made itself; `close` when the rest of the request was not read. */
+async function answerWith(res: ServerResponse, made: Response, { close = false } = {}) {
+  const body = Buffer.from(await made.arrayBuffer());
+  const headers = { ...Object.fromEntries(made.headers), "Content-Length": String(body.length) };
+  res.writeHead(made.status, close ? { ...headers, Connection: "close" } : headers).end(body);
+}
+
+async function handOn(req: IncomingMessage, res: ServerResponse, internalPort: number, agent: Agent) {
+  const body = await wholeBody(req, netlifyDevBodyLimit);
+  if (body === "gone") return;
+  if (body === "too large") return answerWith(res, await payloadTooLarge(requestUrl(req), netlifyDevBodyLimit), { close: true });
   const headers = passedOn(req.rawHeaders, notHandedOn);
   headers.push(handedOnHeader, "1");
-  // Node frames the body again: chunked, as the client sent it, unless it gave a Content-Length.
-  if (req.headers["transfer-encoding"]) headers.push("Transfer-Encoding", "chunked");
+  if (req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined) {
+    headers.push("Content-Length", String(body.length));
+  }
   const path = wellFormedPath(req.url ?? "/");
   const upstream = forward({ host: "127.0.0.1", port: internalPort, method: req.method, path, headers, agent }, (answer) => {
     res.writeHead(
@@ -98,5 +146,5 @@ function handOn(req: IncomingMessage, res: ServerResponse, internalPort: number,
   res.on("close", () => {
     if (!res.writableFinished) upstream.destroy();
   });
-  req.pipe(upstream);
+  upstream.end(body);
 }

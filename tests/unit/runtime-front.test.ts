@@ -1,5 +1,7 @@
 import { createServer, request, type IncomingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { once } from "node:events";
+import { connect, type AddressInfo } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFront, wellFormedPath, type Front } from "../../scripts/runtime/front.ts";
 import { freePort } from "../../scripts/lib/free-port.ts";
@@ -10,9 +12,11 @@ let upstream: Server;
 let front: Front;
 let base: string;
 let releaseSecondChunk: () => void;
+let requestsSeen = 0;
 
 beforeAll(async () => {
   upstream = createServer((req, res) => {
+    requestsSeen++;
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
@@ -52,17 +56,38 @@ describe("npm start's front", () => {
     expect(res.headers.get("keep-alive")).not.toBe("timeout=77"); // its own connection's, not netlify dev's
   });
 
-  it("streams a request body through, chunked as the client sent it", async () => {
+  it("hands a chunked body on whole, with its length, once the client has sent all of it", async () => {
+    let secondPart: (text: string) => void = () => undefined;
     const body = new ReadableStream({
       start(controller) {
         controller.enqueue(new TextEncoder().encode('{"a":'));
-        controller.enqueue(new TextEncoder().encode("1}"));
-        controller.close();
+        secondPart = (text) => {
+          controller.enqueue(new TextEncoder().encode(text));
+          controller.close();
+        };
       },
     });
-    const seen = await echoed(await fetch(`${base}/mcp`, { method: "POST", body, duplex: "half" } as RequestInit));
+    const before = requestsSeen;
+    const answer = fetch(`${base}/mcp`, { method: "POST", body, duplex: "half" } as RequestInit);
+    await sleep(200);
+    expect(requestsSeen).toBe(before);
+    secondPart("1}");
+    const seen = await echoed(await answer);
     expect(seen).toMatchObject({ method: "POST", body: '{"a":1}' });
-    expect(seen.headers["transfer-encoding"]).toBe("chunked");
+    expect(seen.headers["content-length"]).toBe("7");
+    expect(seen.headers["transfer-encoding"]).toBeUndefined();
+  });
+
+  it("hands nothing on of an upload the client abandons before its body is whole", async () => {
+    const before = requestsSeen;
+    const socket = connect((front.server.address() as AddressInfo).port, "127.0.0.1");
+    await once(socket, "connect");
+    socket.write('POST /briefs HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"a":');
+    await sleep(100);
+    socket.destroy();
+    await sleep(100);
+    expect(requestsSeen).toBe(before);
+    expect((await echoed(await fetch(`${base}/after`))).url).toBe("/after");
   });
 
   it("puts back the refusal status a 200 carries, without the carrying header", async () => {
