@@ -1,8 +1,8 @@
-import { Agent, createServer, request as forward, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { Agent, createServer, request as forward, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { once } from "node:events";
-import { pipeline } from "node:stream";
+import { pipeline, type Duplex } from "node:stream";
 import { handedOnHeader, refusalStatusHeader, restoredStatus } from "../../src/http/netlify-dev.ts";
-import { payloadTooLarge } from "./front-refusals.ts";
+import { methodRefusal, payloadTooLarge } from "./front-refusals.ts";
 
 /**
  * npm start's front: serves PORT and hands every request to netlify dev on its internal port (behind-front.ts moved it
@@ -41,6 +41,7 @@ export interface Front {
 export async function startFront(port: number, internalPort: number): Promise<Front> {
   const agent = new Agent({ keepAlive: true });
   const server = createServer((req, res) => void handOn(req, res, internalPort, agent));
+  server.on("clientError", (error: ClientError, socket: Duplex) => void answerUnparsed(error, socket));
   server.listen({ port });
   await once(server, "listening");
   return {
@@ -105,11 +106,11 @@ function wholeBody(req: IncomingMessage, limit: number): Promise<Buffer | "gone"
 }
 
 /** The URL a request names, on the host it names (the doors' formats link to the origin they were asked at). */
-function requestUrl(req: IncomingMessage): URL {
+function requestUrl(target: string, host: string | undefined): URL {
   try {
-    return new URL(req.url ?? "/", `http://${req.headers.host}`);
+    return new URL(target, `http://${host}`);
   } catch {
-    return new URL(req.url ?? "/", "http://localhost");
+    return new URL(target, "http://localhost");
   }
 }
 
@@ -120,10 +121,41 @@ async function answerWith(res: ServerResponse, made: Response, { close = false }
   res.writeHead(made.status, close ? { ...headers, Connection: "close" } : headers).end(body);
 }
 
+/**
+ * Methods no function or edge function can be handed, answered as their door answers a method it does not take (405 in
+ * its format, with its Allow; production's answer is Netlify's own, see docs/decisions.md): netlify dev builds a fetch
+ * Request for each call, which refuses TRACE (and TRACK), so lambda-local and the edge bootstrap answered 500 with
+ * their stack and this machine's paths; Node's parser, netlify dev's and the front's, refuses any method it does not
+ * know (TRACK, FOO) with a bare 400 before a listener sees it, so those are read from the bytes it gave up on.
+ */
+type ClientError = NodeJS.ErrnoException & { rawPacket?: Buffer };
+const requestLine = /^([!#$%&'*+.^`|~\w-]+) (\S+) HTTP\/1\.[01]\r?\n/;
+
+async function answerUnparsed(error: ClientError, socket: Duplex) {
+  const packet = error.code === "HPE_INVALID_METHOD" ? String(error.rawPacket ?? "") : "";
+  const [, method, target] = requestLine.exec(packet) ?? [];
+  if (!socket.writable) return void socket.destroy();
+  if (!method || !target)
+    return void socket.end(`HTTP/1.1 ${parserRefusals[error.code ?? ""] ?? "400 Bad Request"}\r\nConnection: close\r\n\r\n`);
+  const made = await methodRefusal(method, requestUrl(target, /\nhost:[ \t]*([^\r\n]*)/i.exec(packet)?.[1]));
+  const body = Buffer.from(await made.arrayBuffer());
+  const head = [`HTTP/1.1 ${made.status} ${STATUS_CODES[made.status]}`, ...[...made.headers].map(([name, value]) => `${name}: ${value}`)];
+  socket.end(Buffer.concat([Buffer.from(`${head.join("\r\n")}\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`), body]));
+}
+
+/** Node's own answers to the other errors of its parser, which a clientError listener takes over. */
+const parserRefusals: Record<string, string> = {
+  HPE_HEADER_OVERFLOW: "431 Request Header Fields Too Large",
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: "413 Payload Too Large",
+  ERR_HTTP_REQUEST_TIMEOUT: "408 Request Timeout",
+};
+
 async function handOn(req: IncomingMessage, res: ServerResponse, internalPort: number, agent: Agent) {
   const body = await wholeBody(req, netlifyDevBodyLimit);
   if (body === "gone") return;
-  if (body === "too large") return answerWith(res, await payloadTooLarge(requestUrl(req), netlifyDevBodyLimit), { close: true });
+  const url = () => requestUrl(req.url ?? "/", req.headers.host);
+  if (body === "too large") return answerWith(res, await payloadTooLarge(url(), netlifyDevBodyLimit), { close: true });
+  if (req.method === "TRACE") return answerWith(res, await methodRefusal(req.method, url()));
   const headers = passedOn(req.rawHeaders, notHandedOn);
   headers.push(handedOnHeader, "1");
   if (req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined) {

@@ -1,4 +1,4 @@
-import { request, type IncomingHttpHeaders } from "node:http";
+import { Agent, request, type IncomingHttpHeaders } from "node:http";
 import { connect } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, inject, it } from "vitest";
@@ -19,9 +19,9 @@ interface Answer {
 }
 
 /** A request through node:http, which sends any method (fetch refuses TRACE and TRACK). */
-const send = (method: string, path: string, headers: Record<string, string> = {}, body?: string) =>
+const send = (method: string, path: string, headers: Record<string, string> = {}, body?: string, agent?: Agent) =>
   new Promise<Answer>((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port, method, path, headers: { host, ...headers } }, (res) => {
+    const req = request({ host: "127.0.0.1", port, method, path, headers: { host, ...headers }, agent }, (res) => {
       let text = "";
       res.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
       res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, text }));
@@ -59,5 +59,80 @@ describe("an upload that never ends", () => {
     expect(res.headers["content-type"]).toBe("application/problem+json");
     expect(JSON.parse(res.text)).toMatchObject({ code: "payload_too_large", status: 413 });
     expect(await statusOf(`${base}/api/v1`)).toBe(200);
+  });
+});
+
+/** What names the condition in each door's format: a problem's code, an OAuth error, a JSON-RPC error's code or google.rpc status. */
+function conditionIn(answer: Answer): unknown {
+  const body = JSON.parse(answer.text) as { code?: string; error?: string | { code?: number; status?: string } };
+  return body.code ?? (typeof body.error === "string" ? body.error : { code: body.error?.code, status: body.error?.status });
+}
+
+const leaksNothing = (answer: Answer) => {
+  expect(answer.text).not.toMatch(/node_modules|file:\/\/|\bat (new )?\S+ \(|TypeError/);
+};
+
+describe("a method no function can be handed (a fetch Request refuses TRACE and TRACK; Node's parser, any method it does not know)", () => {
+  // /oauth/authorize answers a wrong method with its error page, for browsers: the front answers TRACE there in JSON.
+  const doorPaths = [
+    "/api/v1/briefs",
+    "/api/v1/offers",
+    "/api/v1/case-studies/harborview-clinics",
+    "/oauth/token",
+    "/oauth/register",
+    "/mcp",
+    "/mcp/server-card",
+    "/a2a/v1",
+    "/a2a/v1/rest/tasks",
+    "/a2a/v1/rest/message:send",
+  ];
+
+  it.each(["TRACE", "TRACK", "FOO"])(
+    "%s is refused on every door's path as the door refuses DELETE there: 405, its Allow, its format",
+    async (method) => {
+      for (const path of doorPaths) {
+        const [refused, deleted] = [await send(method, path), await send("DELETE", path)];
+        expect([refused.status, deleted.status], path).toEqual([405, 405]);
+        expect(refused.headers.allow, path).toBe(deleted.headers.allow);
+        expect(refused.headers["content-type"], path).toBe(deleted.headers["content-type"]);
+        expect(conditionIn(refused), path).toEqual(conditionIn(deleted));
+        expect(refused.text, path).toContain(`${method} is not supported on ${path}.`);
+        leaksNothing(refused);
+      }
+    },
+  );
+
+  it.each(["TRACE", "TRACK", "FOO"])("%s at /oauth/authorize is an OAuth error in JSON, with the door's Allow", async (method) => {
+    const refused = await send(method, "/oauth/authorize");
+    expect([refused.status, refused.headers.allow]).toEqual([405, "GET, POST"]);
+    expect(JSON.parse(refused.text)).toMatchObject({ error: "invalid_request" });
+  });
+
+  it.each(["TRACE", "TRACK", "FOO"])(
+    "%s on the site's paths is a 405 in plain words, Markdown and the catalogs' edge function included",
+    async (method) => {
+      for (const [path, accept] of [
+        ["/offers", "text/html"],
+        ["/offers", "text/markdown"],
+        ["/", "text/markdown"],
+        ["/.well-known/api-catalog", "*/*"],
+        ["/.well-known/ai-catalog.json", "*/*"],
+      ]) {
+        const refused = await send(method, path!, { accept: accept! });
+        expect([refused.status, refused.headers.allow, refused.text], `${path} ${accept}`).toEqual([
+          405,
+          "GET, HEAD",
+          "Method Not Allowed",
+        ]);
+      }
+    },
+  );
+
+  it("TRACE with a body is answered, and the same connection then serves a GET", async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const refused = await send("TRACE", "/mcp", { "content-type": "application/json" }, '{"jsonrpc":"2.0","id":1,"method":"ping"}', agent);
+    const read = await send("GET", "/api/v1", {}, undefined, agent);
+    agent.destroy();
+    expect([refused.status, read.status]).toEqual([405, 200]);
   });
 });

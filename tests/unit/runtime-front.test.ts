@@ -130,6 +130,23 @@ describe("npm start's front", () => {
     expect(res.text).toMatch(/could not reach netlify dev at 127\.0\.0\.1:\d+ \(ECONNREFUSED\)/);
   });
 
+  it("answers what Node's parser refuses, other than a method it does not know, as Node does", async () => {
+    const port = (front.server.address() as AddressInfo).port;
+    const statusLine = async (head: string) => {
+      const socket = connect(port, "127.0.0.1");
+      await once(socket, "connect");
+      socket.end(head);
+      let text = "";
+      for await (const chunk of socket) text += String(chunk);
+      return text.split("\r\n")[0];
+    };
+    expect(await statusLine("G@T / HTTP/1.1\r\nHost: x\r\n\r\n")).toBe("HTTP/1.1 400 Bad Request");
+    expect(await statusLine(`GET / HTTP/1.1\r\nHost: x\r\nX: ${"y".repeat(20_000)}\r\n\r\n`)).toBe(
+      "HTTP/1.1 431 Request Header Fields Too Large",
+    );
+    expect(await statusLine("TRACK /anything HTTP/1.1\r\nHost: x\r\n\r\n")).toBe("HTTP/1.1 405 Method Not Allowed");
+  });
+
   it("hands a path whose escapes do not decode on with each % escaped, and leaves every other path and the query as sent", () => {
     expect(wellFormedPath("/a2a/v1/rest/tasks/%zz")).toBe("/a2a/v1/rest/tasks/%25zz");
     expect(wellFormedPath("/tasks/%00%ff?x=%zz")).toBe("/tasks/%2500%25ff?x=%zz");
