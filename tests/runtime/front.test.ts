@@ -136,3 +136,20 @@ describe("a method no function can be handed (a fetch Request refuses TRACE and 
     expect([refused.status, read.status]).toEqual([405, 200]);
   });
 });
+
+describe("paths no endpoint serves", () => {
+  it.each([
+    ["/oauth/nope", "application/json", { error: "invalid_request" }],
+    ["/oauth/token/", "application/json", { error: "invalid_request" }],
+    ["/mcp/nope", "application/json", { error: { code: -32089 } }],
+    ["/a2a/v1/nope", "application/json", { error: { code: -32089 } }],
+    ["/a2a/v1/rest", "application/a2a+json", { error: { code: 404, status: "NOT_FOUND" } }],
+    ["/a2a/v1/rest/", "application/a2a+json", { error: { code: 404, status: "NOT_FOUND" } }],
+  ])("%s is the door's not_found, in its format, whatever the method", async (path, type, body) => {
+    for (const method of ["GET", "POST"]) {
+      const res = await send(method, path, { "content-type": "application/json" }, method === "POST" ? "{}" : undefined);
+      expect([res.status, res.headers["content-type"]?.split(";")[0]], `${method} ${path}`).toEqual([404, type]);
+      expect(JSON.parse(res.text), `${method} ${path}`).toMatchObject(body);
+    }
+  });
+});
