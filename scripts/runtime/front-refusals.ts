@@ -42,6 +42,9 @@ const doors: Door[] = [
 
 const doorAt = (path: string) => doors.find(({ under }) => path === under || path.startsWith(`${under}/`));
 
+/** Whether a door (a function or an edge function) owns the path. */
+export const ownedByDoor = (path: string) => doorAt(path) !== undefined;
+
 async function rendered(format: Format, url: URL, refusal: Refusal): Promise<Response> {
   const app = door(format);
   app.all("*", () => {

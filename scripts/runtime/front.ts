@@ -2,7 +2,7 @@ import { Agent, createServer, request as forward, STATUS_CODES, type IncomingMes
 import { once } from "node:events";
 import { pipeline, type Duplex } from "node:stream";
 import { handedOnHeader, refusalStatusHeader, restoredStatus } from "../../src/http/netlify-dev.ts";
-import { methodRefusal, payloadTooLarge } from "./front-refusals.ts";
+import { methodRefusal, ownedByDoor, payloadTooLarge } from "./front-refusals.ts";
 
 /**
  * npm start's front: serves PORT and hands every request to netlify dev on its internal port (behind-front.ts moved it
@@ -54,6 +54,11 @@ export async function startFront(port: number, internalPort: number): Promise<Fr
   };
 }
 
+const pathAndRest = (url: string): [path: string, rest: string] => {
+  const at = url.search(/[?#]/);
+  return at < 0 ? [url, ""] : [url.slice(0, at), url.slice(at)];
+};
+
 /**
  * netlify dev's own servers decode a request's path before any function sees it, and an escape that does not decode (a
  * malformed `%zz`, or bytes that are not UTF-8 such as `%ff`) makes them answer with their stack (its functions server)
@@ -61,14 +66,24 @@ export async function startFront(port: number, internalPort: number): Promise<Fr
  * `%` escaped as `%25`: the function then sees a well-formed path that still names nothing, as production's would.
  */
 export function wellFormedPath(url: string): string {
-  const at = url.search(/[?#]/);
-  const [path, rest] = at < 0 ? [url, ""] : [url.slice(0, at), url.slice(at)];
+  const [path, rest] = pathAndRest(url);
   try {
     decodeURIComponent(path);
     return url;
   } catch {
     return `${path.replaceAll("%", "%25")}${rest}`;
   }
+}
+
+/**
+ * netlify dev's static server (@fastify/static) refuses a path that decodes to a backslash with a JSON 403 of its own
+ * (FST_STATIC_FORBIDDEN_PATH), where Netlify's CDN, which has no such file, answers the site's 404 page. Off the doors'
+ * paths (functions and edge functions take theirs as sent), such an escape is handed on with its % escaped: the static
+ * server looks for a file by that name, finds none, and answers the 404 page.
+ */
+export function withoutEscapedBackslash(url: string): string {
+  const [path, rest] = pathAndRest(url);
+  return ownedByDoor(path) ? url : `${path.replace(/%5c/gi, "%255C")}${rest}`;
 }
 
 /**
@@ -161,7 +176,7 @@ async function handOn(req: IncomingMessage, res: ServerResponse, internalPort: n
   if (req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined) {
     headers.push("Content-Length", String(body.length));
   }
-  const path = wellFormedPath(req.url ?? "/");
+  const path = withoutEscapedBackslash(wellFormedPath(req.url ?? "/"));
   const upstream = forward({ host: "127.0.0.1", port: internalPort, method: req.method, path, headers, agent }, (answer) => {
     res.writeHead(
       restoredStatus(answer.statusCode ?? 502, answer.headers[refusalStatusHeader] as string | undefined),

@@ -138,6 +138,14 @@ describe("a method no function can be handed (a fetch Request refuses TRACE and 
 });
 
 describe("paths no endpoint serves", () => {
+  it("a backslash escaped in a site path is the site's 404 page, not netlify dev's static server refusing it", async () => {
+    for (const path of ["/%5Cevil.example", "/%5cevil.example", "/work/%5C..%5Coffers", "/mcp%5C"]) {
+      const res = await send("GET", path, { accept: "text/html" });
+      expect([res.status, res.headers["content-type"]], path).toEqual([404, "text/html; charset=utf-8"]);
+      expect(res.text, path).toContain("<title>Page not found");
+    }
+  });
+
   it.each([
     ["/oauth/nope", "application/json", { error: "invalid_request" }],
     ["/oauth/token/", "application/json", { error: "invalid_request" }],

@@ -3,7 +3,7 @@ import { once } from "node:events";
 import { connect, type AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFront, wellFormedPath, type Front } from "../../scripts/runtime/front.ts";
+import { startFront, wellFormedPath, withoutEscapedBackslash, type Front } from "../../scripts/runtime/front.ts";
 import { freePort } from "../../scripts/lib/free-port.ts";
 import { handedOnHeader, refusalStatusHeader } from "../../src/http/netlify-dev.ts";
 
@@ -152,6 +152,15 @@ describe("npm start's front", () => {
     expect(wellFormedPath("/tasks/%00%ff?x=%zz")).toBe("/tasks/%2500%25ff?x=%zz");
     expect(wellFormedPath("/%ZZ")).toBe("/%25ZZ");
     for (const sent of ["/", "/api/v1/offers?page=2", "/a/%20b/%C3%A9", "/x%2Fy"]) expect(wellFormedPath(sent)).toBe(sent);
+  });
+
+  it("hands a site path holding an escaped backslash on with its % escaped, and every door's path as sent", () => {
+    expect(withoutEscapedBackslash("/%5Cevil.example")).toBe("/%255Cevil.example");
+    expect(withoutEscapedBackslash("/a%5cb/%5C?x=%5C")).toBe("/a%255Cb/%255C?x=%5C");
+    expect(withoutEscapedBackslash("/mcp%5C")).toBe("/mcp%255C");
+    for (const sent of ["/api/v1/%5C", "/mcp/%5C", "/oauth/%5C", "/a2a/v1/rest/%5C", "/offers", "/%255C"]) {
+      expect(withoutEscapedBackslash(sent)).toBe(sent);
+    }
   });
 
   it("hands on no Content-Encoding of a request, and answers with no X-Powered-By", async () => {
