@@ -168,9 +168,9 @@ const parserRefusals: Record<string, string> = {
 async function handOn(req: IncomingMessage, res: ServerResponse, internalPort: number, agent: Agent) {
   const body = await wholeBody(req, netlifyDevBodyLimit);
   if (body === "gone") return;
-  const url = () => requestUrl(req.url ?? "/", req.headers.host);
-  if (body === "too large") return answerWith(res, await payloadTooLarge(url(), netlifyDevBodyLimit), { close: true });
-  if (req.method === "TRACE") return answerWith(res, await methodRefusal(req.method, url()));
+  const url = requestUrl(req.url ?? "/", req.headers.host);
+  if (body === "too large") return answerWith(res, await payloadTooLarge(url, netlifyDevBodyLimit), { close: true });
+  if (req.method === "TRACE") return answerWith(res, await methodRefusal(req.method, url));
   const headers = passedOn(req.rawHeaders, notHandedOn);
   headers.push(handedOnHeader, "1");
   if (req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined) {
