@@ -14,4 +14,5 @@ export default netlifyFunction(async () => {
   return a2aHandlerFromEnv(platformEnv, json as PrebuiltResources);
 }, platformEnv);
 
-export const config: Config = { path: ["/a2a/v1", "/a2a/v1/rest/*"] };
+// Every path under the endpoint too, so that one it does not serve is its not_found (in the binding's format), not the site's page.
+export const config: Config = { path: ["/a2a/v1", "/a2a/v1/*"] };

@@ -15,4 +15,5 @@ export default netlifyFunction(async () => {
   return mcpHandlerFromEnv(platformEnv, json as PrebuiltResources, card);
 }, platformEnv);
 
-export const config: Config = { path: ["/mcp", "/mcp/server-card"] };
+// Every path under /mcp, so that one it does not serve is its not_found (a JSON-RPC error), not the site's page.
+export const config: Config = { path: ["/mcp", "/mcp/*"] };

@@ -7,4 +7,5 @@ const door = () => import(new URL("../build/doors/oauth.mjs", import.meta.url).h
 
 export default netlifyFunction(async () => (await door()).oauthHandlerFromEnv(platformEnv), platformEnv);
 
-export const config: Config = { path: ["/oauth/register", "/oauth/token", "/oauth/authorize"] };
+// Every path under /oauth, so that one it does not serve is its not_found (an OAuth error), not the site's page.
+export const config: Config = { path: ["/oauth/*"] };

@@ -5,8 +5,8 @@ import { isMainThread } from "node:worker_threads";
  * Preloaded (`node --import`) into netlify dev's main process by npm start. netlify dev believes it serves at PORT
  * (its URL, the site URL it hands edge functions, where edge functions' next() calls back); this moves only the HTTP
  * server it binds on PORT to the internal port named in this module's URL, on loopback, so that npm start's front
- * (front.ts) can take PORT. netlify dev's check that PORT is free, a plain TCP probe, is left alone: it runs before the
- * front listens. Only the main thread binds servers; a worker that loaded this would leave everything alone.
+ * (front.ts) can take PORT. netlify dev's check that PORT is free (get-port binds it a moment, a plain net.Server) is
+ * left alone: it runs before the front listens, which is why a restart of netlify dev waits for the front to let go. Only the main thread binds servers; a worker that loaded this would leave everything alone.
  */
 const query = new URL(import.meta.url).searchParams;
 const publicPort = Number(query.get("port"));

@@ -1,13 +1,15 @@
-import { Agent, createServer, request as forward, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { Agent, createServer, request as forward, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { once } from "node:events";
-import { pipeline } from "node:stream";
+import { pipeline, type Duplex } from "node:stream";
 import { handedOnHeader, refusalStatusHeader, restoredStatus } from "../../src/http/netlify-dev.ts";
+import { methodRefusal, ownedByDoor, payloadTooLarge } from "./front-refusals.ts";
 
 /**
- * npm start's front: serves PORT and hands every request, streamed both ways, to netlify dev on its internal port
- * (behind-front.ts moved it there). It marks every request as handed on, so a function's or an edge function's 403 or
- * 404 reaches netlify dev as a 200 carrying the real status, which netlify dev does not call again at `.html` and the
- * like (src/http/netlify-dev.ts), and it puts the real status back. A client's own copy of either header is dropped.
+ * npm start's front: serves PORT and hands every request to netlify dev on its internal port (behind-front.ts moved it
+ * there), its body whole (see netlifyDevBodyLimit), and streams every answer back. It marks every request as handed on,
+ * so a function's or an edge function's 403 or 404 reaches netlify dev as a 200 carrying the real status, which netlify
+ * dev does not call again at `.html` and the like (src/http/netlify-dev.ts), and it puts the real status back. A
+ * client's own copy of either header is dropped.
  * Part of the local runtime only: production has no front.
  */
 
@@ -38,7 +40,8 @@ export interface Front {
 /** Listens on `port` (every interface, as netlify dev does) in front of netlify dev at 127.0.0.1:`internalPort`. */
 export async function startFront(port: number, internalPort: number): Promise<Front> {
   const agent = new Agent({ keepAlive: true });
-  const server = createServer((req, res) => handOn(req, res, internalPort, agent));
+  const server = createServer((req, res) => void handOn(req, res, internalPort, agent));
+  server.on("clientError", (error: ClientError, socket: Duplex) => void answerUnparsed(error, socket));
   server.listen({ port });
   await once(server, "listening");
   return {
@@ -51,6 +54,11 @@ export async function startFront(port: number, internalPort: number): Promise<Fr
   };
 }
 
+const pathAndRest = (url: string): [path: string, rest: string] => {
+  const at = url.search(/[?#]/);
+  return at < 0 ? [url, ""] : [url.slice(0, at), url.slice(at)];
+};
+
 /**
  * netlify dev's own servers decode a request's path before any function sees it, and an escape that does not decode (a
  * malformed `%zz`, or bytes that are not UTF-8 such as `%ff`) makes them answer with their stack (its functions server)
@@ -58,8 +66,7 @@ export async function startFront(port: number, internalPort: number): Promise<Fr
  * `%` escaped as `%25`: the function then sees a well-formed path that still names nothing, as production's would.
  */
 export function wellFormedPath(url: string): string {
-  const at = url.search(/[?#]/);
-  const [path, rest] = at < 0 ? [url, ""] : [url.slice(0, at), url.slice(at)];
+  const [path, rest] = pathAndRest(url);
   try {
     decodeURIComponent(path);
     return url;
@@ -69,19 +76,107 @@ export function wellFormedPath(url: string): string {
 }
 
 /**
+ * netlify dev's static server (@fastify/static) refuses a path that decodes to a backslash with a JSON 403 of its own
+ * (FST_STATIC_FORBIDDEN_PATH), where Netlify's CDN, which has no such file, answers the site's 404 page. Off the doors'
+ * paths (functions and edge functions take theirs as sent), such an escape is handed on with its % escaped: the static
+ * server looks for a file by that name, finds none, and answers the 404 page.
+ */
+export function withoutEscapedBackslash(url: string): string {
+  const [path, rest] = pathAndRest(url);
+  return ownedByDoor(path) ? url : `${path.replace(/%5c/gi, "%255C")}${rest}`;
+}
+
+/**
  * A request body's Content-Encoding is not handed on: netlify dev inflates such a body itself and answers one it cannot
  * inflate with its stack, where Netlify hands the body to the function as sent, which reads it as JSON (or refuses it).
- * And netlify dev's servers sign every answer `X-Powered-By: Express`, which no function and no Netlify answer says.
+ * Its Content-Length is the front's own (the body is handed on whole). And netlify dev's servers sign every answer
+ * `X-Powered-By: Express`, which no function and no Netlify answer says.
  */
-const notHandedOn = new Set(["content-encoding"]);
+const notHandedOn = new Set(["content-encoding", "content-length"]);
 const notAnswered = new Set(["x-powered-by"]);
 
-function handOn(req: IncomingMessage, res: ServerResponse, internalPort: number, agent: Agent) {
+/**
+ * netlify dev's request listener (netlify-cli's dist/utils/proxy.js) first awaits every body but a GET's, HEAD's or
+ * OPTIONS's whole (at most 6,000,000 bytes, within 30 s), and nothing catches that promise: a client that goes away
+ * mid-body, a larger body or a slower one is an unhandled rejection that ends netlify dev, and the front then has no one
+ * to hand anything on to. So the front reads the body first, up to that limit, and hands it on in one piece or not at
+ * all. Netlify hands functions at most 6 MB too.
+ */
+export const netlifyDevBodyLimit = 6_000_000;
+
+/** The body whole; "gone" when the client went away first; "too large" past `limit` bytes (the rest is discarded). */
+function wholeBody(req: IncomingMessage, limit: number): Promise<Buffer | "gone" | "too large"> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let length = 0;
+    const take = (chunk: Buffer) => {
+      length += chunk.length;
+      if (length <= limit) return void chunks.push(chunk);
+      req.off("data", take).resume();
+      resolve("too large");
+    };
+    req.on("data", take).once("end", () => resolve(Buffer.concat(chunks)));
+    req.once("error", () => resolve("gone")).once("close", () => resolve("gone"));
+  });
+}
+
+/** The URL a request names, on the host it names (the doors' formats link to the origin they were asked at). */
+function requestUrl(target: string, host: string | undefined): URL {
+  try {
+    return new URL(target, `http://${host}`);
+  } catch {
+    return new URL(target, "http://localhost");
+  }
+}
+
+/** Sends an answer the front made itself; `close` when the rest of the request was not read. */
+async function answerWith(res: ServerResponse, made: Response, { close = false } = {}) {
+  const body = Buffer.from(await made.arrayBuffer());
+  const headers = { ...Object.fromEntries(made.headers), "Content-Length": String(body.length) };
+  res.writeHead(made.status, close ? { ...headers, Connection: "close" } : headers).end(body);
+}
+
+/**
+ * Methods no function or edge function can be handed, answered as their door answers a method it does not take (405 in
+ * its format, with its Allow; production's answer is Netlify's own, see docs/decisions.md): netlify dev builds a fetch
+ * Request for each call, which refuses TRACE (and TRACK), so lambda-local and the edge bootstrap answered 500 with
+ * their stack and this machine's paths; Node's parser, netlify dev's and the front's, refuses any method it does not
+ * know (TRACK, FOO) with a bare 400 before a listener sees it, so those are read from the bytes it gave up on.
+ */
+type ClientError = NodeJS.ErrnoException & { rawPacket?: Buffer };
+const requestLine = /^([!#$%&'*+.^`|~\w-]+) (\S+) HTTP\/1\.[01]\r?\n/;
+
+async function answerUnparsed(error: ClientError, socket: Duplex) {
+  const packet = error.code === "HPE_INVALID_METHOD" ? String(error.rawPacket ?? "") : "";
+  const [, method, target] = requestLine.exec(packet) ?? [];
+  if (!socket.writable) return void socket.destroy();
+  if (!method || !target)
+    return void socket.end(`HTTP/1.1 ${parserRefusals[error.code ?? ""] ?? "400 Bad Request"}\r\nConnection: close\r\n\r\n`);
+  const made = await methodRefusal(method, requestUrl(target, /\nhost:[ \t]*([^\r\n]*)/i.exec(packet)?.[1]));
+  const body = Buffer.from(await made.arrayBuffer());
+  const head = [`HTTP/1.1 ${made.status} ${STATUS_CODES[made.status]}`, ...[...made.headers].map(([name, value]) => `${name}: ${value}`)];
+  socket.end(Buffer.concat([Buffer.from(`${head.join("\r\n")}\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`), body]));
+}
+
+/** Node's own answers to the other errors of its parser, which a clientError listener takes over. */
+const parserRefusals: Record<string, string> = {
+  HPE_HEADER_OVERFLOW: "431 Request Header Fields Too Large",
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: "413 Payload Too Large",
+  ERR_HTTP_REQUEST_TIMEOUT: "408 Request Timeout",
+};
+
+async function handOn(req: IncomingMessage, res: ServerResponse, internalPort: number, agent: Agent) {
+  const body = await wholeBody(req, netlifyDevBodyLimit);
+  if (body === "gone") return;
+  const url = requestUrl(req.url ?? "/", req.headers.host);
+  if (body === "too large") return answerWith(res, await payloadTooLarge(url, netlifyDevBodyLimit), { close: true });
+  if (req.method === "TRACE") return answerWith(res, await methodRefusal(req.method, url));
   const headers = passedOn(req.rawHeaders, notHandedOn);
   headers.push(handedOnHeader, "1");
-  // Node frames the body again: chunked, as the client sent it, unless it gave a Content-Length.
-  if (req.headers["transfer-encoding"]) headers.push("Transfer-Encoding", "chunked");
-  const path = wellFormedPath(req.url ?? "/");
+  if (req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined) {
+    headers.push("Content-Length", String(body.length));
+  }
+  const path = withoutEscapedBackslash(wellFormedPath(req.url ?? "/"));
   const upstream = forward({ host: "127.0.0.1", port: internalPort, method: req.method, path, headers, agent }, (answer) => {
     res.writeHead(
       restoredStatus(answer.statusCode ?? 502, answer.headers[refusalStatusHeader] as string | undefined),
@@ -98,5 +193,5 @@ function handOn(req: IncomingMessage, res: ServerResponse, internalPort: number,
   res.on("close", () => {
     if (!res.writableFinished) upstream.destroy();
   });
-  req.pipe(upstream);
+  upstream.end(body);
 }

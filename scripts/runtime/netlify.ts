@@ -81,8 +81,7 @@ async function waitUntil(what: string, child: ChildProcess, timeoutMs: number, r
 
 /** Stops netlify dev and everything it started (the static server, the functions server, Deno). */
 export async function stopProcessGroup(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.pid === undefined) return;
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  if (child.pid === undefined) return;
   const signal = (name: NodeJS.Signals) => {
     try {
       process.kill(-child.pid!, name);
@@ -90,6 +89,9 @@ export async function stopProcessGroup(child: ChildProcess): Promise<void> {
       // already gone
     }
   };
+  // Killed, or ended by an error of its own: what it started may still run.
+  if (child.exitCode !== null || child.signalCode !== null) return signal("SIGTERM");
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   signal("SIGTERM");
   const timer = setTimeout(() => signal("SIGKILL"), 5000);
   await exited;

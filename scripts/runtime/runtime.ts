@@ -1,4 +1,5 @@
 import { deliverLeadsFunctionPath } from "../../src/paths.ts";
+import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
@@ -65,21 +66,28 @@ export async function startRuntime({ root, env = process.env, log = console.log,
       mode: 0o600,
     });
 
-    // netlify dev checks that PORT is free, then binds on the internal port (behind-front.ts); the front takes PORT.
-    const internalPort = await freePort();
-    const child = spawnNetlifyDev(root, config.port, internalPort, config.baseUrl, env);
-    child.stdout?.setEncoding("utf8").on("data", (chunk: string) => output?.(chunk));
-    child.stderr?.setEncoding("utf8").on("data", (chunk: string) => output?.(chunk));
-    let front: Front | undefined;
-    try {
-      await waitUntilListening(internalPort, child, 90_000);
-      front = await startFront(config.port, internalPort);
-      await waitUntilServing(`http://localhost:${config.port}/`, child, 90_000);
-    } catch (error) {
-      await front?.close();
-      await stopProcessGroup(child);
-      throw error;
-    }
+    let serving = await serveBehindFront(root, config, env, output);
+    let stopping = false;
+    let restarting: Promise<void> | undefined;
+    // netlify dev ends itself on any error it does not catch (netlify-cli's uncaughtException handler), after which the
+    // front could only answer 502: it is started again, on a fresh internal port behind a fresh front.
+    const restartWhenItExits = (netlifyDev: ChildProcess) =>
+      netlifyDev.once("exit", (code, signal) => {
+        if (stopping) return;
+        log(`netlify dev exited (${signal ?? `code ${code}`}); starting it again.`);
+        restarting = (async () => {
+          await serving.front.close();
+          await stopProcessGroup(netlifyDev);
+          try {
+            serving = await serveBehindFront(root, config, env, output);
+            restartWhenItExits(serving.netlifyDev);
+            log(`netlify dev is serving again at http://localhost:${config.port}.`);
+          } catch (error) {
+            log(`netlify dev could not be started again (${String(error)}); stop npm start (Ctrl+C) and run it again.`);
+          }
+        })();
+      });
+    restartWhenItExits(serving.netlifyDev);
 
     const url = `http://localhost:${config.port}`;
     const retries = scheduleLeadDelivery(url, log);
@@ -88,9 +96,11 @@ export async function startRuntime({ root, env = process.env, log = console.log,
       url,
       store,
       async stop() {
+        stopping = true;
         clearInterval(retries);
-        await front?.close();
-        await stopProcessGroup(child);
+        await restarting;
+        await serving.front.close();
+        await stopProcessGroup(serving.netlifyDev);
         await doors?.dispose();
         await store?.close();
       },
@@ -98,6 +108,33 @@ export async function startRuntime({ root, env = process.env, log = console.log,
   } catch (error) {
     await doors?.dispose();
     await store?.close();
+    throw error;
+  }
+}
+
+/**
+ * netlify dev on a fresh internal port with the front on PORT before it; resolves once the site answers there. netlify
+ * dev first checks that PORT is free, so the front takes it only once netlify dev listens (behind-front.ts).
+ */
+async function serveBehindFront(
+  root: string,
+  config: RuntimeConfig,
+  env: NodeJS.ProcessEnv,
+  output?: (chunk: string) => void,
+): Promise<{ netlifyDev: ChildProcess; front: Front }> {
+  const internalPort = await freePort();
+  const netlifyDev = spawnNetlifyDev(root, config.port, internalPort, config.baseUrl, env);
+  netlifyDev.stdout?.setEncoding("utf8").on("data", (chunk: string) => output?.(chunk));
+  netlifyDev.stderr?.setEncoding("utf8").on("data", (chunk: string) => output?.(chunk));
+  let front: Front | undefined;
+  try {
+    await waitUntilListening(internalPort, netlifyDev, 90_000);
+    front = await startFront(config.port, internalPort);
+    await waitUntilServing(`http://localhost:${config.port}/`, netlifyDev, 90_000);
+    return { netlifyDev, front };
+  } catch (error) {
+    await front?.close();
+    await stopProcessGroup(netlifyDev);
     throw error;
   }
 }

@@ -43,7 +43,7 @@ export const conditions = {
     status: 404,
     problem: "not_found",
     oauth: "invalid_request",
-    // A path under /mcp or /a2a/v1 that is not the endpoint (the platform routes only the endpoints there).
+    // A path under /mcp or /a2a/v1 that is not an endpoint (each function takes every path under its own).
     rpc: -32089,
     a2aRest: "NOT_FOUND",
     title: "Not found",

@@ -3,15 +3,14 @@ import madge from "madge";
 import { describe, expect, it } from "vitest";
 import {
   a2aPath,
-  a2aRestPath,
   aiCatalogPath,
   apiCatalogPath,
   briefsPath,
   mcpPath,
+  oauthBase,
   oauthPaths,
   pagePaths,
   protectedResourceMetadataPath,
-  serverCardPath,
   serverCardWellKnownPath,
 } from "../../src/paths.ts";
 
@@ -40,10 +39,10 @@ describe("the literals Netlify reads statically", () => {
   };
 
   it.each([
-    ["functions/oauth.ts", [oauthPaths.register, oauthPaths.token, oauthPaths.authorize]],
+    ["functions/oauth.ts", [`${oauthBase}/*`]],
     ["functions/jwks.ts", [oauthPaths.jwks]],
-    ["functions/mcp.ts", [mcpPath, serverCardPath]],
-    ["functions/a2a.ts", [a2aPath, `${a2aRestPath}/*`]],
+    ["functions/mcp.ts", [mcpPath, `${mcpPath}/*`]],
+    ["functions/a2a.ts", [a2aPath, `${a2aPath}/*`]],
     ["functions/briefs.ts", [briefsPath]],
     ["functions/contact.ts", [pagePaths.contact]],
     ["functions/edge/media-types.ts", [apiCatalogPath, aiCatalogPath, serverCardWellKnownPath]],

@@ -1,7 +1,9 @@
 import { createServer, request, type IncomingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { once } from "node:events";
+import { connect, type AddressInfo } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFront, wellFormedPath, type Front } from "../../scripts/runtime/front.ts";
+import { startFront, wellFormedPath, withoutEscapedBackslash, type Front } from "../../scripts/runtime/front.ts";
 import { freePort } from "../../scripts/lib/free-port.ts";
 import { handedOnHeader, refusalStatusHeader } from "../../src/http/netlify-dev.ts";
 
@@ -10,9 +12,11 @@ let upstream: Server;
 let front: Front;
 let base: string;
 let releaseSecondChunk: () => void;
+let requestsSeen = 0;
 
 beforeAll(async () => {
   upstream = createServer((req, res) => {
+    requestsSeen++;
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
@@ -52,17 +56,38 @@ describe("npm start's front", () => {
     expect(res.headers.get("keep-alive")).not.toBe("timeout=77"); // its own connection's, not netlify dev's
   });
 
-  it("streams a request body through, chunked as the client sent it", async () => {
+  it("hands a chunked body on whole, with its length, once the client has sent all of it", async () => {
+    let secondPart: (text: string) => void = () => undefined;
     const body = new ReadableStream({
       start(controller) {
         controller.enqueue(new TextEncoder().encode('{"a":'));
-        controller.enqueue(new TextEncoder().encode("1}"));
-        controller.close();
+        secondPart = (text) => {
+          controller.enqueue(new TextEncoder().encode(text));
+          controller.close();
+        };
       },
     });
-    const seen = await echoed(await fetch(`${base}/mcp`, { method: "POST", body, duplex: "half" } as RequestInit));
+    const before = requestsSeen;
+    const answer = fetch(`${base}/mcp`, { method: "POST", body, duplex: "half" } as RequestInit);
+    await sleep(200);
+    expect(requestsSeen).toBe(before);
+    secondPart("1}");
+    const seen = await echoed(await answer);
     expect(seen).toMatchObject({ method: "POST", body: '{"a":1}' });
-    expect(seen.headers["transfer-encoding"]).toBe("chunked");
+    expect(seen.headers["content-length"]).toBe("7");
+    expect(seen.headers["transfer-encoding"]).toBeUndefined();
+  });
+
+  it("hands nothing on of an upload the client abandons before its body is whole", async () => {
+    const before = requestsSeen;
+    const socket = connect((front.server.address() as AddressInfo).port, "127.0.0.1");
+    await once(socket, "connect");
+    socket.write('POST /briefs HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"a":');
+    await sleep(100);
+    socket.destroy();
+    await sleep(100);
+    expect(requestsSeen).toBe(before);
+    expect((await echoed(await fetch(`${base}/after`))).url).toBe("/after");
   });
 
   it("puts back the refusal status a 200 carries, without the carrying header", async () => {
@@ -105,11 +130,37 @@ describe("npm start's front", () => {
     expect(res.text).toMatch(/could not reach netlify dev at 127\.0\.0\.1:\d+ \(ECONNREFUSED\)/);
   });
 
+  it("answers what Node's parser refuses, other than a method it does not know, as Node does", async () => {
+    const port = (front.server.address() as AddressInfo).port;
+    const statusLine = async (head: string) => {
+      const socket = connect(port, "127.0.0.1");
+      await once(socket, "connect");
+      socket.end(head);
+      let text = "";
+      for await (const chunk of socket) text += String(chunk);
+      return text.split("\r\n")[0];
+    };
+    expect(await statusLine("G@T / HTTP/1.1\r\nHost: x\r\n\r\n")).toBe("HTTP/1.1 400 Bad Request");
+    expect(await statusLine(`GET / HTTP/1.1\r\nHost: x\r\nX: ${"y".repeat(20_000)}\r\n\r\n`)).toBe(
+      "HTTP/1.1 431 Request Header Fields Too Large",
+    );
+    expect(await statusLine("TRACK /anything HTTP/1.1\r\nHost: x\r\n\r\n")).toBe("HTTP/1.1 405 Method Not Allowed");
+  });
+
   it("hands a path whose escapes do not decode on with each % escaped, and leaves every other path and the query as sent", () => {
     expect(wellFormedPath("/a2a/v1/rest/tasks/%zz")).toBe("/a2a/v1/rest/tasks/%25zz");
     expect(wellFormedPath("/tasks/%00%ff?x=%zz")).toBe("/tasks/%2500%25ff?x=%zz");
     expect(wellFormedPath("/%ZZ")).toBe("/%25ZZ");
     for (const sent of ["/", "/api/v1/offers?page=2", "/a/%20b/%C3%A9", "/x%2Fy"]) expect(wellFormedPath(sent)).toBe(sent);
+  });
+
+  it("hands a site path holding an escaped backslash on with its % escaped, and every door's path as sent", () => {
+    expect(withoutEscapedBackslash("/%5Cevil.example")).toBe("/%255Cevil.example");
+    expect(withoutEscapedBackslash("/a%5cb/%5C?x=%5C")).toBe("/a%255Cb/%255C?x=%5C");
+    expect(withoutEscapedBackslash("/mcp%5C")).toBe("/mcp%255C");
+    for (const sent of ["/api/v1/%5C", "/mcp/%5C", "/oauth/%5C", "/a2a/v1/rest/%5C", "/offers", "/%255C"]) {
+      expect(withoutEscapedBackslash(sent)).toBe(sent);
+    }
   });
 
   it("hands on no Content-Encoding of a request, and answers with no X-Powered-By", async () => {

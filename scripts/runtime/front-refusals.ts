@@ -1,0 +1,77 @@
+import { STATUS_CODES } from "node:http";
+import { a2aErrors, a2aRestErrors } from "../../src/a2a/errors.ts";
+import { matchRoute } from "../../src/api/routes.ts";
+import { door } from "../../src/http/door.ts";
+import { oauthJson, problemJson, type Format } from "../../src/http/formats.ts";
+import { Refusal } from "../../src/http/refusal.ts";
+import { mcpErrors } from "../../src/mcp/errors.ts";
+import { a2aPath, a2aRestPath, mcpPath, oauthBase, oauthPaths, serverCardPath } from "../../src/paths.ts";
+
+/**
+ * What npm start's front answers itself, for requests netlify dev cannot take (front.ts): each door's refusal rendered
+ * by the door's own format (src/http/formats.ts) from the conditions table, on the paths the door owns; on the site's
+ * paths, the status in plain words, as netlify dev's static server answers a method it does not take.
+ */
+interface Door {
+  /** The door owns this path and every path below it. */
+  under: string;
+  format: (origin: string) => Format;
+  /** The door's Allow at a path; undefined where it serves nothing (it answers not_found, whatever the method). */
+  allow: (path: string) => string | undefined;
+}
+
+const oauthAllow = new Map<string, string>([
+  [oauthPaths.register, "POST"],
+  [oauthPaths.token, "POST"],
+  [oauthPaths.authorize, "GET, POST"],
+]);
+const mcpAllow = new Map<string, string>([
+  [mcpPath, "POST"],
+  [serverCardPath, "GET, HEAD"],
+]);
+
+/** Most specific first. tests/runtime/front.test.ts holds each Allow to the one its door answers. */
+const doors: Door[] = [
+  { under: "/api", format: problemJson, allow: (path) => matchRoute(path)?.methods.join(", ") },
+  // At /oauth/authorize the door answers refusals with a page, for browsers; no browser sends what the front refuses.
+  { under: oauthBase, format: () => oauthJson, allow: (path) => oauthAllow.get(path) },
+  { under: a2aRestPath, format: () => a2aRestErrors, allow: () => "GET, POST, OPTIONS" },
+  { under: a2aPath, format: () => a2aErrors, allow: (path) => (path === a2aPath ? "POST, OPTIONS" : undefined) },
+  { under: mcpPath, format: mcpErrors, allow: (path) => mcpAllow.get(path) },
+];
+
+const doorAt = (path: string) => doors.find(({ under }) => path === under || path.startsWith(`${under}/`));
+
+/** Whether a door (a function or an edge function) owns the path. */
+export const ownedByDoor = (path: string) => doorAt(path) !== undefined;
+
+async function rendered(format: Format, url: URL, refusal: Refusal): Promise<Response> {
+  const app = door(format);
+  app.all("*", () => {
+    throw refusal;
+  });
+  return app.fetch(new Request(url));
+}
+
+const inPlainWords = (status: number, headers: Record<string, string> = {}) =>
+  new Response(STATUS_CODES[status], { status, headers: { ...headers, "Content-Type": "text/plain; charset=utf-8" } });
+
+/** `method` refused at `url`: 405 with the door's Allow, or the door's not_found where it serves nothing. */
+export function methodRefusal(method: string, url: URL): Promise<Response> {
+  const owner = doorAt(url.pathname);
+  if (!owner) return Promise.resolve(inPlainWords(405, { Allow: "GET, HEAD" }));
+  const allow = owner.allow(url.pathname);
+  const refusal =
+    allow === undefined
+      ? new Refusal("not_found")
+      : new Refusal("method_not_allowed", { detail: `${method} is not supported on ${url.pathname}.`, headers: { Allow: allow } });
+  return rendered(owner.format(url.origin), url, refusal);
+}
+
+/** A body over `limit` bytes refused at `url`. */
+export function payloadTooLarge(url: URL, limit: number): Promise<Response> {
+  const owner = doorAt(url.pathname);
+  if (!owner) return Promise.resolve(inPlainWords(413));
+  const detail = `The body is larger than ${limit} bytes, the most the platform hands a function.`;
+  return rendered(owner.format(url.origin), url, new Refusal("payload_too_large", { detail }));
+}

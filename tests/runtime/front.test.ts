@@ -1,0 +1,163 @@
+import { Agent, request, type IncomingHttpHeaders } from "node:http";
+import { connect } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
+import { describe, expect, inject, it } from "vitest";
+import { statusOf } from "../support/http.ts";
+
+/**
+ * npm start's front (scripts/runtime/front.ts) under attack through the local runtime: what netlify dev cannot take
+ * must never reach it, and what the front answers itself is the door's own answer. The front's own behaviour against a
+ * stand-in for netlify dev is in tests/unit/runtime-front.test.ts.
+ */
+const base = inject("baseUrl");
+const { host, port } = new URL(base);
+
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+}
+
+/** A request through node:http, which sends any method (fetch refuses TRACE and TRACK). */
+const send = (method: string, path: string, headers: Record<string, string> = {}, body?: string, agent?: Agent) =>
+  new Promise<Answer>((resolve, reject) => {
+    const req = request({ host: "127.0.0.1", port, method, path, headers: { host, ...headers }, agent }, (res) => {
+      let text = "";
+      res.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
+      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, text }));
+    });
+    req.on("error", reject).end(body);
+  });
+
+/** Sends `raw` on a connection of its own and closes it before any answer, as a client that gives up mid-upload. */
+async function cutShort(raw: string) {
+  const socket = connect(Number(port), "127.0.0.1");
+  socket.on("error", () => undefined);
+  await new Promise((resolve) => socket.once("connect", resolve));
+  socket.write(raw);
+  await sleep(300);
+  socket.destroy();
+  await sleep(300);
+}
+
+describe("an upload that never ends", () => {
+  it.each([
+    ["Content-Length: 100", '{"a":'],
+    ["Transfer-Encoding: chunked", '5\r\n{"a":\r\n'],
+  ])("cut short (%s) leaves netlify dev serving every later request", async (framing, part) => {
+    for (const path of ["/api/v1/briefs", "/mcp", "/a2a/v1", "/oauth/token", "/contact"]) {
+      await cutShort(`POST ${path} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\n${framing}\r\n\r\n${part}`);
+      expect(await statusOf(`${base}/api/v1`), `after ${path}`).toBe(200);
+    }
+    expect(await statusOf(`${base}/offers`)).toBe(200);
+    expect(await statusOf(`${base}/mcp/server-card`)).toBe(200);
+  });
+
+  it("larger than netlify dev takes whole (6,000,000 bytes) is refused in the door's format, and netlify dev keeps serving", async () => {
+    const res = await send("POST", "/api/v1/briefs", { "content-type": "application/json" }, "x".repeat(6_000_001));
+    expect(res.status).toBe(413);
+    expect(res.headers["content-type"]).toBe("application/problem+json");
+    expect(JSON.parse(res.text)).toMatchObject({ code: "payload_too_large", status: 413 });
+    expect(await statusOf(`${base}/api/v1`)).toBe(200);
+  });
+});
+
+/** What names the condition in each door's format: a problem's code, an OAuth error, a JSON-RPC error's code or google.rpc status. */
+function conditionIn(answer: Answer): unknown {
+  const body = JSON.parse(answer.text) as { code?: string; error?: string | { code?: number; status?: string } };
+  return body.code ?? (typeof body.error === "string" ? body.error : { code: body.error?.code, status: body.error?.status });
+}
+
+const leaksNothing = (answer: Answer) => {
+  expect(answer.text).not.toMatch(/node_modules|file:\/\/|\bat (new )?\S+ \(|TypeError/);
+};
+
+describe("a method no function can be handed (a fetch Request refuses TRACE and TRACK; Node's parser, any method it does not know)", () => {
+  // /oauth/authorize answers a wrong method with its error page, for browsers: the front answers TRACE there in JSON.
+  const doorPaths = [
+    "/api/v1/briefs",
+    "/api/v1/offers",
+    "/api/v1/case-studies/harborview-clinics",
+    "/oauth/token",
+    "/oauth/register",
+    "/mcp",
+    "/mcp/server-card",
+    "/a2a/v1",
+    "/a2a/v1/rest/tasks",
+    "/a2a/v1/rest/message:send",
+  ];
+
+  it.each(["TRACE", "TRACK", "FOO"])(
+    "%s is refused on every door's path as the door refuses DELETE there: 405, its Allow, its format",
+    async (method) => {
+      for (const path of doorPaths) {
+        const [refused, deleted] = [await send(method, path), await send("DELETE", path)];
+        expect([refused.status, deleted.status], path).toEqual([405, 405]);
+        expect(refused.headers.allow, path).toBe(deleted.headers.allow);
+        expect(refused.headers["content-type"], path).toBe(deleted.headers["content-type"]);
+        expect(conditionIn(refused), path).toEqual(conditionIn(deleted));
+        expect(refused.text, path).toContain(`${method} is not supported on ${path}.`);
+        leaksNothing(refused);
+      }
+    },
+  );
+
+  it.each(["TRACE", "TRACK", "FOO"])("%s at /oauth/authorize is an OAuth error in JSON, with the door's Allow", async (method) => {
+    const refused = await send(method, "/oauth/authorize");
+    expect([refused.status, refused.headers.allow]).toEqual([405, "GET, POST"]);
+    expect(JSON.parse(refused.text)).toMatchObject({ error: "invalid_request" });
+  });
+
+  it.each(["TRACE", "TRACK", "FOO"])(
+    "%s on the site's paths is a 405 in plain words, Markdown and the catalogs' edge function included",
+    async (method) => {
+      for (const [path, accept] of [
+        ["/offers", "text/html"],
+        ["/offers", "text/markdown"],
+        ["/", "text/markdown"],
+        ["/.well-known/api-catalog", "*/*"],
+        ["/.well-known/ai-catalog.json", "*/*"],
+      ]) {
+        const refused = await send(method, path!, { accept: accept! });
+        expect([refused.status, refused.headers.allow, refused.text], `${path} ${accept}`).toEqual([
+          405,
+          "GET, HEAD",
+          "Method Not Allowed",
+        ]);
+      }
+    },
+  );
+
+  it("TRACE with a body is answered, and the same connection then serves a GET", async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const refused = await send("TRACE", "/mcp", { "content-type": "application/json" }, '{"jsonrpc":"2.0","id":1,"method":"ping"}', agent);
+    const read = await send("GET", "/api/v1", {}, undefined, agent);
+    agent.destroy();
+    expect([refused.status, read.status]).toEqual([405, 200]);
+  });
+});
+
+describe("paths no endpoint serves", () => {
+  it("a backslash escaped in a site path is the site's 404 page, not netlify dev's static server refusing it", async () => {
+    for (const path of ["/%5Cevil.example", "/%5cevil.example", "/work/%5C..%5Coffers", "/mcp%5C"]) {
+      const res = await send("GET", path, { accept: "text/html" });
+      expect([res.status, res.headers["content-type"]], path).toEqual([404, "text/html; charset=utf-8"]);
+      expect(res.text, path).toContain("<title>Page not found");
+    }
+  });
+
+  it.each([
+    ["/oauth/nope", "application/json", { error: "invalid_request" }],
+    ["/oauth/token/", "application/json", { error: "invalid_request" }],
+    ["/mcp/nope", "application/json", { error: { code: -32089 } }],
+    ["/a2a/v1/nope", "application/json", { error: { code: -32089 } }],
+    ["/a2a/v1/rest", "application/a2a+json", { error: { code: 404, status: "NOT_FOUND" } }],
+    ["/a2a/v1/rest/", "application/a2a+json", { error: { code: 404, status: "NOT_FOUND" } }],
+  ])("%s is the door's not_found, in its format, whatever the method", async (path, type, body) => {
+    for (const method of ["GET", "POST"]) {
+      const res = await send(method, path, { "content-type": "application/json" }, method === "POST" ? "{}" : undefined);
+      expect([res.status, res.headers["content-type"]?.split(";")[0]], `${method} ${path}`).toEqual([404, type]);
+      expect(JSON.parse(res.text), `${method} ${path}`).toMatchObject(body);
+    }
+  });
+});
