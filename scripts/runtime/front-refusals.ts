@@ -75,3 +75,15 @@ export function payloadTooLarge(url: URL, limit: number): Promise<Response> {
   const detail = `The body is larger than ${limit} bytes, the most the platform hands a function.`;
   return rendered(owner.format(url.origin), url, new Refusal("payload_too_large", { detail }));
 }
+
+/** A request the front cannot hand on as sent, refused at `url` as invalid_request: 400 in the door's format. */
+export function badRequest(url: URL, detail: string): Promise<Response> {
+  const owner = doorAt(url.pathname);
+  if (!owner) return Promise.resolve(inPlainWords(400));
+  return rendered(owner.format(url.origin), url, new Refusal("invalid_request", { detail }));
+}
+
+/** Nothing at `url`, where only the door can say so: its not_found, in its format. */
+export function notFound(url: URL): Promise<Response> {
+  return rendered(doorAt(url.pathname)!.format(url.origin), url, new Refusal("not_found"));
+}

@@ -2,7 +2,7 @@ import { Agent, createServer, request as forward, STATUS_CODES, type IncomingMes
 import { once } from "node:events";
 import { pipeline, type Duplex } from "node:stream";
 import { handedOnHeader, refusalStatusHeader, restoredStatus } from "../../src/http/netlify-dev.ts";
-import { methodRefusal, ownedByDoor, payloadTooLarge } from "./front-refusals.ts";
+import { badRequest, methodRefusal, notFound, ownedByDoor, payloadTooLarge } from "./front-refusals.ts";
 
 /**
  * npm start's front: serves PORT and hands every request to netlify dev on its internal port (behind-front.ts moved it
@@ -85,6 +85,40 @@ export function withoutEscapedBackslash(url: string): string {
   const [path, rest] = pathAndRest(url);
   return ownedByDoor(path) ? url : `${path.replace(/%5c/gi, "%255C")}${rest}`;
 }
+
+/**
+ * netlify dev's proxy builds a URL of every request's Host header, and one that names no host (`[::1`) is an exception
+ * nothing catches: a 500 that names an edge function, then the end of netlify dev. Netlify's edge answers such a request
+ * itself; here the door (or the site) answers 400.
+ */
+const namesAHost = (host: string | undefined) => {
+  try {
+    return host !== undefined && new URL(`http://${host}`).host !== "";
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * JSON has no charset parameter (RFC 8259 §11: it is always UTF-8, and a charset "has no effect"), and the doors read it
+ * as UTF-8 whatever one says. netlify dev's body parser decodes by it first and answers one it does not know with its own
+ * HTML page (`UnsupportedMediaTypeError`), where Netlify hands the body on as sent. So a JSON body's type is handed on
+ * without its parameters.
+ */
+export function withoutJsonParameters(contentType: string): string {
+  const type = contentType.split(";")[0]!.trim();
+  return /^application\/(?:[\w.+-]+\+)?json$/i.test(type) ? type : contentType;
+}
+
+/**
+ * netlify dev's static server looks every path up as a file first, and answers one that cannot be a file name (a segment
+ * over 255 bytes, the most a file system takes) with a JSON 403 of its own (FST_STATIC_FORBIDDEN_PATH), where Netlify's
+ * CDN finds nothing. On a door's path the door answers not_found; on the site's, the path is handed on cut short, which
+ * names no file either, and the site's 404 page answers.
+ */
+const longestFileName = 255;
+export const tooLongForAFile = (path: string) => path.split("/").some((segment) => Buffer.byteLength(segment) > longestFileName);
+const cutShort = (path: string) => path.slice(0, 200).replace(/%[0-9a-f]?$/i, "");
 
 /**
  * A request body's Content-Encoding is not handed on: netlify dev inflates such a body itself and answers one it cannot
@@ -171,12 +205,19 @@ async function handOn(req: IncomingMessage, res: ServerResponse, internalPort: n
   const url = requestUrl(req.url ?? "/", req.headers.host);
   if (body === "too large") return answerWith(res, await payloadTooLarge(url, netlifyDevBodyLimit), { close: true });
   if (req.method === "TRACE") return answerWith(res, await methodRefusal(req.method, url));
+  if (!namesAHost(req.headers.host)) return answerWith(res, await badRequest(url, "The Host header names no host (RFC 9110 §7.2)."));
+  let path = withoutEscapedBackslash(wellFormedPath(req.url ?? "/"));
+  if (tooLongForAFile(pathAndRest(path)[0])) {
+    if (ownedByDoor(url.pathname)) return answerWith(res, await notFound(url));
+    path = cutShort(pathAndRest(path)[0]);
+  }
   const headers = passedOn(req.rawHeaders, notHandedOn);
+  for (let i = 0; i < headers.length; i += 2)
+    if (headers[i]!.toLowerCase() === "content-type") headers[i + 1] = withoutJsonParameters(headers[i + 1]!);
   headers.push(handedOnHeader, "1");
   if (req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined) {
     headers.push("Content-Length", String(body.length));
   }
-  const path = withoutEscapedBackslash(wellFormedPath(req.url ?? "/"));
   const upstream = forward({ host: "127.0.0.1", port: internalPort, method: req.method, path, headers, agent }, (answer) => {
     res.writeHead(
       restoredStatus(answer.statusCode ?? 502, answer.headers[refusalStatusHeader] as string | undefined),

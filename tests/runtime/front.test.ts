@@ -161,3 +161,38 @@ describe("paths no endpoint serves", () => {
     }
   });
 });
+
+describe("what netlify dev's own servers trip on", () => {
+  it("a Host header that names no host is the door's invalid_request, and netlify dev keeps serving", async () => {
+    for (const [path, match] of [
+      ["/api/v1/company", /application\/problem\+json/],
+      ["/mcp", /application\/json/],
+    ] as const) {
+      const res = await send("GET", path, { host: "[::1" });
+      expect([res.status, res.headers["content-type"]], path).toEqual([400, expect.stringMatching(match)]);
+      expect(res.text, path).not.toMatch(/Invalid URL|Edge Function|at /);
+    }
+    expect((await send("GET", "/api/v1/company")).status).toBe(200);
+  });
+
+  it("a charset on a JSON body, which means nothing for JSON (RFC 8259 §11), is read as UTF-8 as the function reads it, never body-parser's page", async () => {
+    for (const [path, charset] of [
+      ["/api/v1/briefs", "klingon"],
+      ["/mcp", "latin1"],
+      ["/a2a/v1", "klingon"],
+    ] as const) {
+      const res = await send("POST", path, { "content-type": `application/json; charset=${charset}`, "a2a-version": "1.0" }, "{}");
+      expect(res.headers["content-type"], path).toMatch(/json/);
+      expect(res.text, path).not.toMatch(/UnsupportedMediaTypeError|<pre>|charset/i);
+    }
+  });
+
+  it("a path segment longer than a file name can be is not found, in the door's format or as the site's 404 page", async () => {
+    const long = "x".repeat(8000);
+    const api = await send("GET", `/api/v1/case-studies/${long}`);
+    expect([api.status, api.headers["content-type"]]).toEqual([404, "application/problem+json"]);
+    const site = await send("GET", `/work/${long}`, { accept: "text/html" });
+    expect([site.status, site.headers["content-type"]]).toEqual([404, "text/html; charset=utf-8"]);
+    expect(site.text).not.toContain("FST_");
+  });
+});
