@@ -87,3 +87,20 @@ export function badRequest(url: URL, detail: string): Promise<Response> {
 export function notFound(url: URL): Promise<Response> {
   return rendered(doorAt(url.pathname)!.format(url.origin), url, new Refusal("not_found"));
 }
+
+/**
+ * netlify dev did not answer (it ended mid-request; runtime.ts starts it again): on a door's path its 503 in its format,
+ * as when a store it depends on is down; on the site's, what went wrong in plain words for the developer.
+ */
+export function unreachable(url: URL, why: string): Promise<Response> {
+  const owner = doorAt(url.pathname);
+  const detail = `npm start's netlify dev did not answer (${why}); it starts again by itself if it ended.`;
+  if (!owner)
+    return Promise.resolve(
+      new Response(`${detail} Try again in a few seconds.\n`, {
+        status: 502,
+        headers: { "Content-Type": "text/plain; charset=utf-8", "Retry-After": "20" },
+      }),
+    );
+  return rendered(owner.format(url.origin), url, new Refusal("service_unavailable", { detail, headers: { "Retry-After": "20" } }));
+}

@@ -2,7 +2,7 @@ import { Agent, createServer, request as forward, STATUS_CODES, type IncomingMes
 import { once } from "node:events";
 import { pipeline, type Duplex } from "node:stream";
 import { handedOnHeader, refusalStatusHeader, restoredStatus } from "../../src/http/netlify-dev.ts";
-import { badRequest, methodRefusal, notFound, ownedByDoor, payloadTooLarge } from "./front-refusals.ts";
+import { badRequest, methodRefusal, notFound, ownedByDoor, payloadTooLarge, unreachable } from "./front-refusals.ts";
 
 /**
  * npm start's front: serves PORT and hands every request to netlify dev on its internal port (behind-front.ts moved it
@@ -225,10 +225,9 @@ async function handOn(req: IncomingMessage, res: ServerResponse, internalPort: n
     );
     pipeline(answer, res, () => undefined);
   });
-  upstream.on("error", (error: NodeJS.ErrnoException) => {
+  upstream.on("error", async (error: NodeJS.ErrnoException) => {
     if (res.headersSent) return void res.destroy();
-    const text = `npm start's front could not reach netlify dev at 127.0.0.1:${internalPort} (${error.code ?? error.message}). Is it still running?\n`;
-    res.writeHead(502, { "Content-Type": "text/plain; charset=utf-8", "Content-Length": Buffer.byteLength(text) }).end(text);
+    await answerWith(res, await unreachable(url, error.code ?? "no answer"));
   });
   // A client gone before its answer ends: netlify dev's answer is dropped too (never a finished one's pooled socket).
   res.on("close", () => {

@@ -112,22 +112,29 @@ describe("npm start's front", () => {
     expect(new TextDecoder().decode((await reader.read()).value)).toBe("data: second\n\n");
   });
 
-  it("answers 502 in plain words when netlify dev does not answer", async () => {
+  it("answers 502 in plain words on the site's paths when netlify dev does not answer, and a door's 503 in its format on a door's", async () => {
     const closed = await startFront(await freePort(), await freePort());
     const port = (closed.server.address() as AddressInfo).port;
-    const res = await new Promise<{ status?: number; type?: string; text: string }>((resolve, reject) =>
-      request({ host: "127.0.0.1", port, path: "/" }, (answer) => {
-        let text = "";
-        answer.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
-        answer.on("end", () => resolve({ status: answer.statusCode, type: answer.headers["content-type"], text }));
-      })
-        .on("error", reject)
-        .end(),
-    );
+    const get = (path: string) =>
+      new Promise<{ status?: number; type?: string; text: string; retry?: string }>((resolve, reject) =>
+        request({ host: "127.0.0.1", port, path }, (answer) => {
+          let text = "";
+          answer.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
+          answer.on("end", () =>
+            resolve({ status: answer.statusCode, type: answer.headers["content-type"], text, retry: answer.headers["retry-after"] }),
+          );
+        })
+          .on("error", reject)
+          .end(),
+      );
+    const door = await get("/api/v1/company");
+    const res = await get("/");
     await closed.close();
+    expect([door.status, door.type, door.retry]).toEqual([503, "application/problem+json", "20"]);
+    expect(JSON.parse(door.text)).toMatchObject({ code: "service_unavailable", detail: expect.stringContaining("ECONNREFUSED") });
     expect(res.status).toBe(502);
     expect(res.type).toBe("text/plain; charset=utf-8");
-    expect(res.text).toMatch(/could not reach netlify dev at 127\.0\.0\.1:\d+ \(ECONNREFUSED\)/);
+    expect(res.text).toMatch(/netlify dev did not answer \(ECONNREFUSED\)/);
   });
 
   it("answers what Node's parser refuses, other than a method it does not know, as Node does", async () => {
