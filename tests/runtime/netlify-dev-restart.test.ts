@@ -1,8 +1,7 @@
-import { readdir, readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { readdir, readFile } from "node:fs/promises";
+import { describe, expect, it } from "vitest";
 import { startIsolatedRuntime } from "../../scripts/runtime/isolated.ts";
+import { besideTheSuite, root } from "../support/beside-the-suite.ts";
 import { statusOf } from "../support/http.ts";
 
 /**
@@ -10,20 +9,7 @@ import { statusOf } from "../support/http.ts";
  * A runtime of its own (a dead netlify dev in the suite's would fail the next files while it restarts), on the suite's
  * base URL and keys so that dist/ is not rebuilt under the suite; the suite's .env.runtime is put back after it.
  */
-const root = fileURLToPath(new URL("../..", import.meta.url));
-const envRuntime = join(root, ".env.runtime");
-let suiteEnvRuntime: string;
-let sameSite: NodeJS.ProcessEnv;
-
-beforeAll(async () => {
-  suiteEnvRuntime = await readFile(envRuntime, "utf8");
-  const keys = await readFile(join(inject("dataDir"), "signing-keys.json"), "utf8");
-  sameSite = { URL: inject("baseUrl"), OAUTH_SIGNING_KEYS: JSON.stringify(JSON.parse(keys)) };
-});
-
-afterAll(async () => {
-  await writeFile(envRuntime, suiteEnvRuntime, { mode: 0o600 });
-});
+const sameSite = besideTheSuite();
 
 /** netlify dev's main process for the runtime at `port`: the one whose preload names it (scripts/runtime/netlify.ts). */
 async function netlifyDevAt(port: string): Promise<number | undefined> {
@@ -38,7 +24,7 @@ const answers = (url: string) => statusOf(url).catch(() => 0);
 
 describe("npm start, when netlify dev dies", () => {
   it("starts it again behind a new front, which then serves as before", { timeout: 240_000 }, async () => {
-    const runtime = await startIsolatedRuntime(root, sameSite);
+    const runtime = await startIsolatedRuntime(root, sameSite());
     try {
       const { port } = new URL(runtime.url);
       const first = await netlifyDevAt(port);

@@ -2,15 +2,15 @@ import { spawn } from "node:child_process";
 import { appendFile, copyFile, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Redis } from "@upstash/redis";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { freePort } from "../../scripts/lib/free-port.ts";
 import { startIsolatedRuntime } from "../../scripts/runtime/isolated.ts";
 import { startDataStore, type Runtime } from "../../scripts/runtime/runtime.ts";
 import { upstashLimiter } from "../../src/limits/limiter.ts";
 import { policies } from "../../src/limits/policies.ts";
 import type { Lead } from "../../src/briefs/lead.ts";
+import { besideTheSuite, root } from "../support/beside-the-suite.ts";
 import { freshBrief } from "../support/briefs.ts";
 
 /**
@@ -18,20 +18,10 @@ import { freshBrief } from "../support/briefs.ts";
  * own: they take its base URL and signing keys so that dist/ is not rebuilt under it, and put back the .env.runtime
  * that `npm run leads` finds the suite's running store through.
  */
-const root = fileURLToPath(new URL("../..", import.meta.url));
-const envRuntime = join(root, ".env.runtime");
-let suiteEnvRuntime: string;
-let sameSite: NodeJS.ProcessEnv;
+const sameSite = besideTheSuite();
 const folders: string[] = [];
 
-beforeAll(async () => {
-  suiteEnvRuntime = await readFile(envRuntime, "utf8");
-  const keys = await readFile(join(inject("dataDir"), "signing-keys.json"), "utf8");
-  sameSite = { URL: inject("baseUrl"), OAUTH_SIGNING_KEYS: JSON.stringify(JSON.parse(keys)) };
-});
-
 afterAll(async () => {
-  await writeFile(envRuntime, suiteEnvRuntime, { mode: 0o600 });
   for (const folder of folders) await rm(folder, { recursive: true, force: true });
 });
 
@@ -97,7 +87,7 @@ describe("npm start, stopped and started again over the same data folder", () =>
 
   it("answers a write without rewriting its snapshot, and stopped, saves everything into the snapshot", async () => {
     folder = await dataFolder();
-    const first = await startIsolatedRuntime(root, sameSite, { dataDir: folder });
+    const first = await startIsolatedRuntime(root, sameSite(), { dataDir: folder });
     try {
       const token = await briefToken(first.url);
       const snapshot = await readFile(join(folder, "store.json"), "utf8");
@@ -183,7 +173,7 @@ describe("npm start, stopped and started again over the same data folder", () =>
     const unreadable = '{"format":"frontdoor-local-store/1","keys":[{"key":"lead:lead_1","type":"string","value":';
     await writeFile(join(folder, "store.json"), unreadable);
 
-    const env: NodeJS.ProcessEnv = { ...process.env, ...sameSite, FRONTDOOR_DATA_DIR: folder, PORT: String(await freePort()) };
+    const env: NodeJS.ProcessEnv = { ...process.env, ...sameSite(), FRONTDOOR_DATA_DIR: folder, PORT: String(await freePort()) };
     const start = await npmStart(env);
 
     expect(start.code).toBe(1);
