@@ -25,7 +25,6 @@ export function oauthHandlerFromEnv(env: Env) {
       baseUrl,
       keys: await signingKeysFromEnv(env),
       redis,
-      // Under netlify dev the tests reset quota windows in the store, which an in-memory cache would not see.
       limiter: upstashLimiter(redis),
       page: pageShell(),
       allowLoopbackMetadataDocuments: env(loopbackMetadataDocumentsVariable) === "1" && isLocal(baseUrl),
