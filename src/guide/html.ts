@@ -31,6 +31,10 @@ export function codeRanges(markdown: string): [number, number][] {
   return ranges;
 }
 
+/** A generated block's scrolling tables as focusable regions named by the heading (its id) they sit under. */
+const withScrollRegions = (html: string, heading: string) =>
+  html.replaceAll('<div class="table-scroll">', `<div class="table-scroll" role="region" tabindex="0" aria-labelledby="${heading}">`);
+
 /** A heading's anchor: its words as a slug, prefixed with the section's anchor unless they already start with it. */
 export function headingAnchor(sectionId: string, heading: string): string {
   const slug = heading
@@ -66,6 +70,10 @@ export function sectionHtml(markdown: string, options: { sectionId: string; wide
   const column = (node: HastNode, ctx: HastVisitorContext) => {
     if (wide && atRoot(node, ctx)) ctx.setProperty(node, "className", ["column"]);
   };
+  // A table that scrolls sideways must be reachable by keyboard (WCAG 2.1.1, axe's scrollable-region-focusable): it is a
+  // focusable region named by the heading it sits under.
+  let heading = sectionId;
+  const scrollRegion = () => ({ className: ["table-scroll"], role: "region", tabindex: "0", "aria-labelledby": heading });
   const layout = defineHastPlugin({
     name: "frontdoor-guide-layout",
     element: [
@@ -73,7 +81,7 @@ export function sectionHtml(markdown: string, options: { sectionId: string; wide
         filter: ["p"],
         visit(node, ctx) {
           const block = blocks.get(ctx.textContent(node).trim());
-          if (block && atRoot(node, ctx)) ctx.replaceNode(node, { type: "raw", value: block.html(wide) });
+          if (block && atRoot(node, ctx)) ctx.replaceNode(node, { type: "raw", value: withScrollRegions(block.html(wide), heading) });
           else column(node, ctx);
         },
       },
@@ -81,14 +89,15 @@ export function sectionHtml(markdown: string, options: { sectionId: string; wide
       {
         filter: ["h3", "h4", "h5", "h6"],
         visit(node, ctx) {
-          ctx.setProperty(node, "id", headingAnchor(sectionId, ctx.textContent(node)));
+          heading = headingAnchor(sectionId, ctx.textContent(node));
+          ctx.setProperty(node, "id", heading);
           column(node, ctx);
         },
       },
       {
         filter: ["table"],
         visit(node, ctx) {
-          ctx.wrapNode(node, { type: "element", tagName: "div", properties: { className: ["table-scroll"] }, children: [] });
+          ctx.wrapNode(node, { type: "element", tagName: "div", properties: scrollRegion(), children: [] });
         },
       },
       { filter: ["th"], visit: (node, ctx) => ctx.setProperty(node, "scope", "col") },

@@ -59,6 +59,20 @@ describe("the build output", () => {
     expect(await readJson(".well-known/mcp/server-card.json")).toEqual(serverCard(prebuiltResources(site)));
   });
 
+  it("makes every table that scrolls sideways a keyboard-reachable region named by a heading of its page (WCAG 2.1.1)", async () => {
+    for (const page of ["developers.html", "services.html", "offers.html"]) {
+      const html = await read(page);
+      const wrappers = html.match(/<div class="table-scroll"[^>]*>/g) ?? [];
+      expect(wrappers.length, page).toBeGreaterThan(0);
+      expect(wrappers.length, page).toBe((html.match(/<table[ >]/g) ?? []).length);
+      for (const wrapper of wrappers) {
+        expect(wrapper, page).toMatch(/ role="region" tabindex="0" aria-labelledby="[^"]+"/);
+        const id = /aria-labelledby="([^"]+)"/.exec(wrapper)![1]!;
+        expect(html, `${page}: #${id}`).toMatch(new RegExp(`<h[2-6][^>]* id="${id}"`));
+      }
+    }
+  });
+
   it("generates per-page headers: Vary and the Markdown alternate on pages, the exact token count on twins", async () => {
     const headers = await read("_headers");
     const offersMd = await read("offers.md");
