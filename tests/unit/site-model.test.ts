@@ -37,6 +37,14 @@ describe("buildSite", () => {
     expect(site.company.summary).toMatch(/^Osprey \*Works\* is a nine-person/);
   });
 
+  it("holds a resolved field to its limit", async () => {
+    const raw = await sample();
+    raw.company[0]!.data.name = "The Northwest Digital Design Collective";
+    expect(() => buildSite(raw, "https://example.com")).toThrow(
+      /pages\/home\.md: title: must be at most 70 characters once its placeholders are filled in/,
+    );
+  });
+
   it("names the file and the placeholder when a content file names a value the site does not have", async () => {
     const raw = await sample();
     raw.caseStudies[0]!.data.summary = "Built by {{site:owner}}.";
