@@ -1,4 +1,4 @@
-import { ContentError } from "../site/model.ts";
+import { ContentError } from "../site/content-error.ts";
 
 /**
  * `{{kind:name}}` in the guide's Markdown: a value (`{{limit:mcp}}`, anywhere, prose and code alike) or a generated

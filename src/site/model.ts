@@ -5,6 +5,7 @@ import { contactSchema, type Contact } from "../schemas/contact.ts";
 import { offerSchema, type CarePlan, type Offer, type SiteOffer } from "../schemas/offer.ts";
 import type { GuideSection } from "../schemas/guide-section.ts";
 import { pageSchema, type Page } from "../schemas/page.ts";
+import { ContentError } from "./content-error.ts";
 import { resolveFields, resolveMarkdown, siteValues } from "./placeholders.ts";
 import { notFoundPageId } from "./routes.ts";
 import { pagePaths, type PageId } from "../paths.ts";
@@ -57,13 +58,7 @@ export interface Site {
   developerGuide: SiteGuideSection[];
 }
 
-/** A content problem that the schemas cannot see on their own, reported like a schema error. */
-export class ContentError extends Error {
-  constructor(file: string, field: string, problem: string) {
-    super(`${file}: ${field}: ${problem}`);
-    this.name = "ContentError";
-  }
-}
+export { ContentError };
 
 const fileOf = (entry: Entry<unknown>, fallback: string) => entry.filePath ?? fallback;
 
