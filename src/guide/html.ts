@@ -7,6 +7,7 @@ import {
   type HastVisitorContext,
   type HastNode,
 } from "satteri";
+import { text } from "../markdown/syntax.ts";
 import type { Block } from "./block.ts";
 
 /**
@@ -30,6 +31,16 @@ export function codeRanges(markdown: string): [number, number][] {
   walk(markdownToMdast(markdown, { features }) as Tree);
   return ranges;
 }
+
+/** How a value is written at a placeholder of this Markdown: as it is in code, escaped as text everywhere else. */
+export function valuesIn(markdown: string) {
+  const code = codeRanges(markdown);
+  const inCode = (p: { start: number; end: number }) => code.some(([start, end]) => p.start >= start && p.end <= end);
+  return { inCode, write: (value: string, p: { start: number; end: number }) => (inCode(p) ? value : text(value)) };
+}
+
+/** A content body (a page's introduction, a case study's story) as HTML, as Astro renders a collection entry's Markdown. */
+export const contentHtml = (markdown: string) => markdownToHtml(markdown, { features: { gfm: true, smartPunctuation: true } }).html;
 
 /** A generated block's scrolling tables as focusable regions named by the heading (its id) they sit under. */
 const withScrollRegions = (html: string, heading: string) =>

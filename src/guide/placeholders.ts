@@ -1,4 +1,4 @@
-import { ContentError } from "../site/model.ts";
+import { ContentError } from "../site/content-error.ts";
 
 /**
  * `{{kind:name}}` in the guide's Markdown: a value (`{{limit:mcp}}`, anywhere, prose and code alike) or a generated
@@ -26,6 +26,33 @@ export function findPlaceholders(markdown: string, file: string): Placeholder[] 
   const open = rest.indexOf("{{");
   if (open >= 0) throw new ContentError(file, rest.slice(open, open + 30).split("\n")[0]!, "a placeholder is not closed with }}");
   return found;
+}
+
+/** What placeholders can name, by kind and name: values (text) or, in the guide, generated blocks. */
+export type Known = Record<string, Record<string, unknown>>;
+
+/** Fails the build, naming the file and the placeholder, on a kind or a name that `known` does not have. */
+export function checkKnown(p: Placeholder, file: string, known: Known, kinds = `the kinds are ${Object.keys(known).join(", ")}`): void {
+  if (!Object.hasOwn(known, p.kind)) throw new ContentError(file, p.source, `there is no kind "${p.kind}": ${kinds}`);
+  if (!Object.hasOwn(known[p.kind]!, p.name)) {
+    throw new ContentError(
+      file,
+      p.source,
+      `the code provides no ${p.kind} "${p.name}" (it has: ${Object.keys(known[p.kind]!).join(", ")})`,
+    );
+  }
+}
+
+/** `source` with every value placeholder replaced by `write(value, placeholder)`; an unknown one fails the build. */
+export function resolveValues(
+  source: string,
+  file: string,
+  values: Record<string, Record<string, string>>,
+  write = (value: string, _p: Placeholder) => value,
+): string {
+  const placeholders = findPlaceholders(source, file);
+  for (const p of placeholders) checkKnown(p, file, values);
+  return splice(source, placeholders, (p) => write(values[p.kind]![p.name]!, p));
 }
 
 /** A block placeholder is a paragraph of its own: alone on its line, unindented, with a blank line (or the end) on either side. */

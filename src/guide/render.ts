@@ -1,13 +1,12 @@
 import { deprecations as liveDeprecations, type Deprecation } from "../api/deprecations.ts";
 import { problemAnchor, problems } from "../api/problems.ts";
 import { absolutizeLinks } from "../markdown/common.ts";
-import { text } from "../markdown/syntax.ts";
 import { mcpErrorsAnchor } from "../mcp/errors.ts";
 import { absolute, pagePaths } from "../paths.ts";
 import { ContentError, type Site, type SiteGuideSection } from "../site/model.ts";
 import type { Block } from "./block.ts";
-import { codeRanges, sectionHtml } from "./html.ts";
-import { findPlaceholders, splice, standsAlone, type Placeholder } from "./placeholders.ts";
+import { sectionHtml, valuesIn } from "./html.ts";
+import { checkKnown, findPlaceholders, splice, standsAlone, type Placeholder } from "./placeholders.ts";
 import { guideBlocks } from "./registry.ts";
 import { guideValues } from "./values.ts";
 
@@ -50,18 +49,11 @@ export function renderGuide(site: Site, deprecations: readonly Deprecation[] = l
       if (!built.has(key)) built.set(key, blocks[p.kind]![p.name]!());
       return built.get(key)!;
     };
-    const code = codeRanges(body);
-    const inCode = (p: Placeholder) => code.some(([start, end]) => p.start >= start && p.end <= end);
+    const { inCode, write } = valuesIn(body);
     const isBlock = (p: Placeholder) => Object.hasOwn(blocks, p.kind);
+    const kinds = `values are ${Object.keys(values).join(", ")}; blocks are ${Object.keys(blocks).join(", ")}`;
     for (const p of placeholders) {
-      const known = Object.hasOwn(values, p.kind) ? values[p.kind] : isBlock(p) ? blocks[p.kind] : undefined;
-      if (!known) {
-        const kinds = `values are ${Object.keys(values).join(", ")}; blocks are ${Object.keys(blocks).join(", ")}`;
-        throw new ContentError(file, p.source, `there is no kind "${p.kind}": ${kinds}`);
-      }
-      if (!Object.hasOwn(known, p.name)) {
-        throw new ContentError(file, p.source, `the code provides no ${p.kind} "${p.name}" (it has: ${Object.keys(known).join(", ")})`);
-      }
+      checkKnown(p, file, { ...blocks, ...values }, kinds);
       if (isBlock(p) && (inCode(p) || !standsAlone(body, p))) {
         throw new ContentError(
           file,
@@ -70,7 +62,7 @@ export function renderGuide(site: Site, deprecations: readonly Deprecation[] = l
         );
       }
     }
-    const value = (p: Placeholder) => (inCode(p) ? values[p.kind]![p.name]! : text(values[p.kind]![p.name]!));
+    const value = (p: Placeholder) => write(values[p.kind]![p.name]!, p);
 
     const markdown = splice(body, placeholders, (p) => (isBlock(p) ? blockOf(p).markdown : value(p))).trim();
     const markers = new Map(placeholders.filter(isBlock).map((p) => [`{{${p.kind}:${p.name}}}`, blockOf(p)]));

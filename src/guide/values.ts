@@ -55,6 +55,7 @@ import {
   llmsPath,
 } from "../paths.ts";
 import type { Site } from "../site/model.ts";
+import { siteValues } from "../site/placeholders.ts";
 
 const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? "" : "s"}`;
 
@@ -159,7 +160,7 @@ export function guideValues(site: Site) {
       "a2a-security-schemes": Object.values(securitySchemeNames).join(", "),
       "client-assertion-algorithms": clientAssertionAlgorithms.join(", "),
     },
-    site: { studio: site.company.name },
+    ...siteValues(site.company),
     name: { "server-card-media-type": serverCardMediaType, "ai-catalog-media-type": aiCatalogMediaType },
     "a2a-error": Object.fromEntries(Object.entries(a2aErrors).map(([name, code]) => [name, String(code)])),
   } satisfies Record<string, Record<string, string>>;

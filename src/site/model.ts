@@ -1,9 +1,12 @@
-import type { CaseStudy } from "../schemas/case-study.ts";
-import type { Company } from "../schemas/company.ts";
-import type { Contact } from "../schemas/contact.ts";
-import type { CarePlan, Offer, SiteOffer } from "../schemas/offer.ts";
+import type { z } from "zod";
+import { caseStudySchema, type CaseStudy } from "../schemas/case-study.ts";
+import { companySchema, type Company } from "../schemas/company.ts";
+import { contactSchema, type Contact } from "../schemas/contact.ts";
+import { offerSchema, type CarePlan, type Offer, type SiteOffer } from "../schemas/offer.ts";
 import type { GuideSection } from "../schemas/guide-section.ts";
-import type { Page } from "../schemas/page.ts";
+import { pageSchema, type Page } from "../schemas/page.ts";
+import { ContentError } from "./content-error.ts";
+import { resolveFields, resolveMarkdown, siteValues } from "./placeholders.ts";
 import { notFoundPageId } from "./routes.ts";
 import { pagePaths, type PageId } from "../paths.ts";
 
@@ -55,13 +58,7 @@ export interface Site {
   developerGuide: SiteGuideSection[];
 }
 
-/** A content problem that the schemas cannot see on their own, reported like a schema error. */
-export class ContentError extends Error {
-  constructor(file: string, field: string, problem: string) {
-    super(`${file}: ${field}: ${problem}`);
-    this.name = "ContentError";
-  }
-}
+export { ContentError };
 
 const fileOf = (entry: Entry<unknown>, fallback: string) => entry.filePath ?? fallback;
 
@@ -71,13 +68,28 @@ function single<T>(entries: Entry<T>[], file: string): Entry<T> {
   return entry;
 }
 
-/** Checks what crosses files (references, required pages, exactly one care plan) and assembles the site. */
+/**
+ * Checks what crosses files (references, required pages, exactly one care plan), resolves the `{{site:…}}` placeholders
+ * of every file but the developer guide's (src/guide/ resolves those, with the code's values too) and assembles the site.
+ */
 export function buildSite(raw: RawContent, baseUrl: string): Site {
-  const company = single(raw.company, "content/company.yaml").data;
-  const contact = single(raw.contact, "content/contact.yaml").data;
+  const companyEntry = single(raw.company, "content/company.yaml");
+  const values = siteValues(companyEntry.data);
+  // Checked again once resolved: a longer name must not take a title past its limit unseen.
+  const resolved = <T>(entry: Entry<T>, file: string, schema: z.ZodType<T>): Entry<T> => {
+    const data = schema.safeParse(resolveFields(entry.data, file, values));
+    if (!data.success) {
+      const [issue] = data.error.issues;
+      throw new ContentError(file, issue!.path.join("."), `${issue!.message} once its placeholders are filled in`);
+    }
+    return { ...entry, data: data.data, body: entry.body === undefined ? undefined : resolveMarkdown(entry.body, file, values) };
+  };
+  const company = resolved(companyEntry, fileOf(companyEntry, "content/company.yaml"), companySchema).data;
+  const contactEntry = single(raw.contact, "content/contact.yaml");
+  const contact = resolved(contactEntry, fileOf(contactEntry, "content/contact.yaml"), contactSchema).data;
 
   const byOrder = <T extends { data: { order: number } }>(a: T, b: T) => a.data.order - b.data.order;
-  const offers = [...raw.offers].sort(byOrder);
+  const offers = raw.offers.map((o) => resolved(o, fileOf(o, `content/offers/${o.id}.yaml`), offerSchema)).sort(byOrder);
   const siteOffers = offers.flatMap((o) => (o.data.kind === "site" ? [{ id: o.id, ...o.data }] : []));
   const carePlans = offers.flatMap((o) => (o.data.kind === "care_plan" ? [{ id: o.id, ...o.data }] : []));
   if (siteOffers.length === 0) throw new ContentError("content/offers/", "kind", 'no offer has kind "site"');
@@ -88,8 +100,9 @@ export function buildSite(raw: RawContent, baseUrl: string): Site {
   const offerIds = new Set(offers.map((o) => o.id));
   const serviceIds = new Set(company.services.map((s) => s.id));
   const caseStudies = raw.caseStudies
-    .map((entry) => {
-      const file = fileOf(entry, `content/case-studies/${entry.id}.md`);
+    .map((original) => {
+      const file = fileOf(original, `content/case-studies/${original.id}.md`);
+      const entry = resolved(original, file, caseStudySchema);
       if (!offerIds.has(entry.data.offer)) {
         throw new ContentError(file, "offer", `"${entry.data.offer}" is not an offer (known: ${[...offerIds].join(", ")})`);
       }
@@ -110,8 +123,10 @@ export function buildSite(raw: RawContent, baseUrl: string): Site {
   const required = [...Object.keys(pagePaths), notFoundPageId] as (PageId | typeof notFoundPageId)[];
   const pages = Object.fromEntries(
     required.map((id) => {
-      const entry = pageEntries.get(id);
-      if (!entry) throw new ContentError(`content/pages/${id}.md`, "(file)", "is missing; every page of the site needs one");
+      const file = `content/pages/${id}.md`;
+      const original = pageEntries.get(id);
+      if (!original) throw new ContentError(file, "(file)", "is missing; every page of the site needs one");
+      const entry = resolved(original, fileOf(original, file), pageSchema);
       return [id, { id, ...entry.data, body: (entry.body ?? "").trim() }];
     }),
   ) as Site["pages"];

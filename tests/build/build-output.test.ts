@@ -1,6 +1,6 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Tiktoken } from "js-tiktoken/lite";
 import o200k_base from "js-tiktoken/ranks/o200k_base";
@@ -126,8 +126,11 @@ describe("the developer page", () => {
   });
 });
 
-/** Builds a copy of content/ with one change, into a throw-away folder: the build's exit code, its output and the files asked for. */
-async function buildEdited(edit: (dir: string) => Promise<void>, files: string[] = []) {
+/**
+ * Builds a copy of content/ with one change, into a throw-away folder: the build's exit code, its output and the files
+ * asked for ("all": every file it wrote).
+ */
+async function buildEdited(edit: (dir: string) => Promise<void>, files: string[] | "all" = []) {
   const work = await mkdtemp(join(tmpdir(), "frontdoor-broken-"));
   try {
     await cp(join(root, "content"), join(work, "content"), { recursive: true });
@@ -135,7 +138,9 @@ async function buildEdited(edit: (dir: string) => Promise<void>, files: string[]
     const outDir = join(work, "dist");
     const build = await buildContentInto(root, { contentDir: join(work, "content"), outDir, cacheDir: join(work, "cache") });
     const read = async (file: string) => [file, build.code === 0 ? await readFile(join(outDir, file), "utf8") : ""] as const;
-    return { ...build, files: Object.fromEntries(await Promise.all(files.map(read))) };
+    const written = async () =>
+      (await readdir(outDir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => relative(outDir, join(e.parentPath, e.name)));
+    return { ...build, files: Object.fromEntries(await Promise.all((files === "all" ? build.code === 0 ? await written() : [] : files).map(read))) };
   } finally {
     await rm(work, { recursive: true, force: true });
   }
@@ -162,6 +167,42 @@ describe("a content error", () => {
     );
     expect(code).not.toBe(0);
     expect(output).toMatch(/case-studies\/brightline-analytics\.md: offer: "mega-site" is not an offer/);
+  });
+});
+
+describe("a placeholder in a page", () => {
+  it("fails the build when the site has no such value, naming the file and the placeholder", async () => {
+    const { code, output } = await buildEdited((dir) => replaceIn(join(dir, "pages/work.md"), "{{site:studio}}", "{{site:studo}}"));
+    expect(code).not.toBe(0);
+    expect(output).toMatch(/pages\/work\.md: \{\{site:studo\}\}: the code provides no site "studo" \(it has: studio\)/);
+  });
+});
+
+describe("a fork", () => {
+  // Files that may still name the sample studio after a fork edits only company.yaml and contact.yaml: prose a fork
+  // rewrites anyway, such as a case study's story, may name it in words. None does today: the sample's titles,
+  // descriptions and summary name the studio as {{site:studio}}.
+  const exempt: string[] = [];
+
+  it("renames the studio and its addresses everywhere by editing company.yaml and contact.yaml", async () => {
+    const { code, output, files } = await buildEdited(async (dir) => {
+      await replaceIn(join(dir, "company.yaml"), "name: Kestrel Studio\n", "name: Osprey Works\n");
+      await replaceIn(join(dir, "company.yaml"), "legal_name: Kestrel Studio LLC", "legal_name: Osprey Works Ltd");
+      await replaceIn(join(dir, "contact.yaml"), "hello@kestrel.example.com", "hello@osprey.example.org");
+      await replaceIn(join(dir, "contact.yaml"), "https://cal.example.com/kestrel/intro-call", "https://cal.example.org/osprey");
+    }, "all");
+    expect(code, output).toBe(0);
+    // Every page, twin, JSON resource, llms.txt, the cards, the skills, OpenAPI and the other discovery documents.
+    expect(Object.keys(files)).toEqual(
+      expect.arrayContaining(["index.html", "index.md", "api/v1/company.json", "api/v1/openapi.json", "llms.txt", "llms-full.txt"]),
+    );
+    expect(Object.keys(files)).toEqual(expect.arrayContaining([".well-known/agent-card.json", ".well-known/mcp/server-card.json"]));
+    expect(Object.keys(files).filter((file) => file.endsWith("SKILL.md")).length).toBeGreaterThan(0);
+    const naming = Object.entries(files).filter(([file, text]) => /kestrel/i.test(text) && !exempt.includes(file));
+    expect(naming.map(([file, text]) => `${file}: ${/.{0,40}kestrel.{0,40}/is.exec(text)![0]}`)).toEqual([]);
+    expect(files["index.html"]).toContain("<title>Osprey Works, web development for B2B companies");
+    expect(files["index.html"]).toMatch(/<meta name="description" content="Osprey Works designs/);
+    expect(files["llms.txt"]).toContain("Osprey Works is a nine-person web-development studio");
   });
 });
 

@@ -26,6 +26,35 @@ describe("buildSite", () => {
     expect(() => buildSite(raw, "https://example.com")).toThrow(/services\[1\]: "seo" is not a service id/);
   });
 
+  it("resolves {{site:studio}} in every file but the guide's, from company.yaml's name: as text in fields, escaped in Markdown prose", async () => {
+    const raw = await sample();
+    raw.company[0]!.data.name = "Osprey *Works*";
+    const home = raw.pages.find((p) => p.id === "home")!;
+    home.body = "Ask {{site:studio}}: `{{site:studio}}`.";
+    const site = buildSite(raw, "https://example.com");
+    expect(site.pages.home.title).toBe("Osprey *Works*, web development for B2B companies");
+    expect(site.pages.home.body).toBe("Ask Osprey \\*Works\\*: `Osprey *Works*`.");
+    expect(site.company.summary).toMatch(/^Osprey \*Works\* is a nine-person/);
+  });
+
+  it("holds a resolved field to its limit", async () => {
+    const raw = await sample();
+    raw.company[0]!.data.name = "The Northwest Digital Design Collective";
+    expect(() => buildSite(raw, "https://example.com")).toThrow(
+      /pages\/home\.md: title: must be at most 70 characters once its placeholders are filled in/,
+    );
+  });
+
+  it("names the file and the placeholder when a content file names a value the site does not have", async () => {
+    const raw = await sample();
+    raw.caseStudies[0]!.data.summary = "Built by {{site:owner}}.";
+    expect(() => buildSite(raw, "https://example.com")).toThrow(
+      /case-studies\/.*\.md: \{\{site:owner\}\}: the code provides no site "owner" \(it has: studio\)/,
+    );
+    raw.caseStudies[0]!.data.summary = "At most {{limit:mcp}} requests.";
+    expect(() => buildSite(raw, "https://example.com")).toThrow(/\{\{limit:mcp\}\}: there is no kind "limit": the kinds are site/);
+  });
+
   it("requires exactly one care plan and every page", async () => {
     const noPlan = await sample();
     noPlan.offers = noPlan.offers.filter((o) => o.data.kind !== "care_plan");
