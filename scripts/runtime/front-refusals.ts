@@ -5,7 +5,7 @@ import { door } from "../../src/http/door.ts";
 import { oauthJson, problemJson, type Format } from "../../src/http/formats.ts";
 import { Refusal } from "../../src/http/refusal.ts";
 import { mcpErrors } from "../../src/mcp/errors.ts";
-import { a2aPath, a2aRestPath, mcpPath, oauthBase, oauthPaths, serverCardPath } from "../../src/paths.ts";
+import { a2aPath, a2aRestPath, mcpPath, oauthBase, oauthPaths, pagePaths, serverCardPath } from "../../src/paths.ts";
 
 /**
  * What npm start's front answers itself, for requests netlify dev cannot take (front.ts): each door's refusal rendered
@@ -56,10 +56,13 @@ async function rendered(format: Format, url: URL, refusal: Refusal): Promise<Res
 const inPlainWords = (status: number, headers: Record<string, string> = {}) =>
   new Response(STATUS_CODES[status], { status, headers: { ...headers, "Content-Type": "text/plain; charset=utf-8" } });
 
-/** `method` refused at `url`: 405 with the door's Allow, or the door's not_found where it serves nothing. */
+/** What a path of the site (no door's) takes: its files GET and HEAD, and /contact the form's POST (functions/contact.ts). */
+export const siteAllow = (path: string) => (path === pagePaths.contact ? "GET, HEAD, POST" : "GET, HEAD");
+
+/** `method` refused at `url`: 405 with the door's Allow (the site's off the doors' paths), or the door's not_found where it serves nothing. */
 export function methodRefusal(method: string, url: URL): Promise<Response> {
   const owner = doorAt(url.pathname);
-  if (!owner) return Promise.resolve(inPlainWords(405, { Allow: "GET, HEAD" }));
+  if (!owner) return Promise.resolve(inPlainWords(405, { Allow: siteAllow(url.pathname) }));
   const allow = owner.allow(url.pathname);
   const refusal =
     allow === undefined

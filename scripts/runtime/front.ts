@@ -1,8 +1,17 @@
-import { Agent, createServer, request as forward, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import {
+  Agent,
+  createServer,
+  METHODS,
+  request as forward,
+  STATUS_CODES,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import { once } from "node:events";
 import { pipeline, type Duplex } from "node:stream";
 import { handedOnHeader, refusalStatusHeader, restoredStatus } from "../../src/http/netlify-dev.ts";
-import { badRequest, methodRefusal, notFound, ownedByDoor, payloadTooLarge, unreachable } from "./front-refusals.ts";
+import { badRequest, methodRefusal, notFound, ownedByDoor, payloadTooLarge, siteAllow, unreachable } from "./front-refusals.ts";
 
 /**
  * npm start's front: serves PORT and hands every request to netlify dev on its internal port (behind-front.ts moved it
@@ -138,6 +147,14 @@ const notAnswered = new Set(["x-powered-by"]);
  */
 export const netlifyDevBodyLimit = 6_000_000;
 
+/**
+ * netlify dev's static server answers a file (or its 405) without reading the request's body, and its proxy, still
+ * writing a body of a few megabytes, then fails and writes its answer's headers a second time: an uncaught error that
+ * ends netlify dev. A body means nothing to a GET or HEAD (RFC 9110 §9.3.1) or to a path of the site's files, so none is
+ * handed on there; the contact form's POST is handed its body.
+ */
+const takesNoBody = (method: string, site: boolean) => method === "GET" || method === "HEAD" || (site && method !== "POST");
+
 /** The body whole; "gone" when the client went away first; "too large" past `limit` bytes (the rest is discarded). */
 function wholeBody(req: IncomingMessage, limit: number): Promise<Buffer | "gone" | "too large"> {
   return new Promise((resolve) => {
@@ -184,7 +201,9 @@ async function answerUnparsed(error: ClientError, socket: Duplex) {
   const packet = error.code === "HPE_INVALID_METHOD" ? String(error.rawPacket ?? "") : "";
   const [, method, target] = requestLine.exec(packet) ?? [];
   if (!socket.writable) return void socket.destroy();
-  if (!method || !target)
+  // Only a method Node does not know is one to answer as a method: bytes after a request that sent a body without saying
+  // so (a GET with no Content-Length) begin with no method at all, though the packet still holds that request's line.
+  if (!method || !target || METHODS.includes(method))
     return void socket.end(`HTTP/1.1 ${parserRefusals[error.code ?? ""] ?? "400 Bad Request"}\r\nConnection: close\r\n\r\n`);
   const made = await methodRefusal(method, requestUrl(target, /\nhost:[ \t]*([^\r\n]*)/i.exec(packet)?.[1]));
   const body = Buffer.from(await made.arrayBuffer());
@@ -205,6 +224,10 @@ async function handOn(req: IncomingMessage, res: ServerResponse, internalPort: n
   const url = requestUrl(req.url ?? "/", req.headers.host);
   if (body === "too large") return answerWith(res, await payloadTooLarge(url, netlifyDevBodyLimit), { close: true });
   if (req.method === "TRACE") return answerWith(res, await methodRefusal(req.method, url));
+  const site = !ownedByDoor(url.pathname) && !url.pathname.startsWith("/.netlify/");
+  if (site && !["OPTIONS", ...siteAllow(url.pathname).split(", ")].includes(req.method!))
+    return answerWith(res, await methodRefusal(req.method!, url));
+  const handedBody = takesNoBody(req.method!, site) ? Buffer.alloc(0) : body;
   if (!namesAHost(req.headers.host)) return answerWith(res, await badRequest(url, "The Host header names no host (RFC 9110 §7.2)."));
   let path = withoutEscapedBackslash(wellFormedPath(req.url ?? "/"));
   if (tooLongForAFile(pathAndRest(path)[0])) {
@@ -216,7 +239,7 @@ async function handOn(req: IncomingMessage, res: ServerResponse, internalPort: n
     if (headers[i]!.toLowerCase() === "content-type") headers[i + 1] = withoutJsonParameters(headers[i + 1]!);
   headers.push(handedOnHeader, "1");
   if (req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined) {
-    headers.push("Content-Length", String(body.length));
+    headers.push("Content-Length", String(handedBody.length));
   }
   const upstream = forward({ host: "127.0.0.1", port: internalPort, method: req.method, path, headers, agent }, (answer) => {
     res.writeHead(
@@ -233,5 +256,5 @@ async function handOn(req: IncomingMessage, res: ServerResponse, internalPort: n
   res.on("close", () => {
     if (!res.writableFinished) upstream.destroy();
   });
-  upstream.end(body);
+  upstream.end(handedBody);
 }

@@ -72,6 +72,27 @@ const leaksNothing = (answer: Answer) => {
   expect(answer.text).not.toMatch(/node_modules|file:\/\/|\bat (new )?\S+ \(|TypeError/);
 };
 
+describe("a body a static file would be answered with", () => {
+  it("of a few megabytes, sent to a page or a prebuilt read, leaves netlify dev serving: the page's 405 or the read's answer", async () => {
+    const body = "a".repeat(4_000_000);
+    const page = await send("POST", "/", { "content-type": "text/plain" }, body);
+    expect([page.status, page.headers.allow]).toEqual([405, "GET, HEAD"]);
+    const read = await send("GET", "/api/v1/company", { "content-type": "text/plain", "content-length": String(body.length) }, body);
+    expect(read.status).toBe(200);
+    const offers = await send("PUT", "/offers", { "content-type": "text/plain" }, body);
+    expect(offers.status).toBe(405);
+    await sleep(500);
+    expect(await statusOf(`${base}/api/v1`)).toBe(200);
+  });
+
+  it("names the contact form's POST among the methods /contact takes", async () => {
+    for (const method of ["PATCH", "TRACE"]) {
+      const res = await send(method, "/contact");
+      expect([res.status, res.headers.allow], method).toEqual([405, "GET, HEAD, POST"]);
+    }
+  });
+});
+
 describe("a method no function can be handed (a fetch Request refuses TRACE and TRACK; Node's parser, any method it does not know)", () => {
   // /oauth/authorize answers a wrong method with its error page, for browsers: the front answers TRACE there in JSON.
   const doorPaths = [
@@ -137,7 +158,8 @@ describe("a method no function can be handed (a fetch Request refuses TRACE and 
 
   it("TRACE with a body is answered, and the same connection then serves a GET", async () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-    const refused = await send("TRACE", "/mcp", { "content-type": "application/json" }, '{"jsonrpc":"2.0","id":1,"method":"ping"}', agent);
+    const ping = '{"jsonrpc":"2.0","id":1,"method":"ping"}';
+    const refused = await send("TRACE", "/mcp", { "content-type": "application/json", "content-length": String(ping.length) }, ping, agent);
     const read = await send("GET", "/api/v1", {}, undefined, agent);
     agent.destroy();
     expect([refused.status, read.status]).toEqual([405, 200]);

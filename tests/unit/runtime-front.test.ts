@@ -171,7 +171,7 @@ describe("npm start's front", () => {
   });
 
   it("hands on no Content-Encoding of a request, and answers with no X-Powered-By", async () => {
-    const res = await fetch(`${base}/echo`, {
+    const res = await fetch(`${base}/mcp`, {
       method: "POST",
       headers: { "content-encoding": "gzip", "content-type": "application/json" },
       body: "{}",
