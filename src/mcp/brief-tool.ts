@@ -137,12 +137,11 @@ async function confirmation(
   const call = await callDigest(briefToolName, args);
   // Each form asked is a new round, so its state differs from the one answered, even within the same second.
   const round = ((rounds.state as { round?: unknown } | undefined)?.round as number | undefined) ?? 0;
-  // `form` names this form: the filing its answer makes is idempotent under it (`confirmationKey`).
+  // `form` names this confirmation, kept through every round it is asked again: the one filing an answer to it makes is
+  // idempotent under it (`confirmationKeyPrefix`), whichever of its rounds' states the answer comes with.
+  const form = ((rounds.state as { form?: unknown } | undefined)?.form as string | undefined) ?? crypto.randomUUID();
   const ask = async (values: Partial<Confirmed>, problems?: string[]) => ({
-    answer: askToConfirm(
-      confirmationForm(filing.studio, values, problems),
-      await rounds.mint({ call, round: round + 1, form: crypto.randomUUID() }),
-    ),
+    answer: askToConfirm(confirmationForm(filing.studio, values, problems), await rounds.mint({ call, round: round + 1, form })),
   });
 
   if (rounds.state === undefined) {

@@ -494,6 +494,26 @@ describe("the confirmation's state on the wire (2026-07-28)", () => {
     expect(await leadCount()).toBe(before + 1);
   });
 
+  it("files one brief for a confirmation asked again in several rounds, whichever round's state an answer comes with", async () => {
+    const { result, brief, token } = await asked();
+    const before = await leadCount();
+    const answer = (state: string, content: object) =>
+      send({ ...briefCall(brief), inputResponses: accept(content), requestState: state }, token);
+    // Two unusable answers to the first form: each asks again, with a state of its own.
+    const again = [
+      (await answer(result.requestState, { ...brief, work_email: "bad0" })).body.result!,
+      (await answer(result.requestState, { ...brief, work_email: "bad1" })).body.result!,
+    ];
+    expect(again.map((r) => r.resultType)).toEqual(["input_required", "input_required"]);
+    const filed = (await answer(again[0]!.requestState, brief)).body.result!;
+    expect(filed.structuredContent.lead_id).toMatch(/^lead_/);
+    const other = (await answer(again[1]!.requestState, { ...brief, work_email: `other-${brief.work_email}` })).body.result!;
+    expect(other).toMatchObject({ isError: true, content: [{ text: expect.stringContaining("This form was already answered") }] });
+    const first = (await answer(result.requestState, brief)).body.result!;
+    expect(first.structuredContent.lead_id).toBe(filed.structuredContent.lead_id);
+    expect(await leadCount()).toBe(before + 1);
+  });
+
   it("refuses a tampered state, a state replayed with other arguments, by another client or another grant, and an expired one, with -32602", async () => {
     const { result, brief, token, clientId } = await asked();
     const before = await leadCount();

@@ -259,6 +259,15 @@ describe("one answered form files once, through the emulator", () => {
     expect(edited.content[0]!.text).toContain("This form was already answered");
     const again = (await answer(44, brief)).result;
     expect(again.structuredContent?.lead_id).toBe(filed.structuredContent?.lead_id);
+    // An unusable answer asks again in a new round, which is still the same form: its accepted answer files nothing new.
+    const round = (await answer(45, { ...brief, work_email: "not an address" })).result;
+    const reanswered = (
+      await submit(46, {
+        requestState: round.requestState,
+        inputResponses: { contact: { action: "accept", content: { ...brief, work_email: `other-${brief.work_email}` } } },
+      })
+    ).result;
+    expect(reanswered.content[0]!.text).toContain("This form was already answered");
     expect(await store.zcard("leads")).toBe(leads + 1);
   });
 });
