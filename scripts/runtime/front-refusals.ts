@@ -40,7 +40,11 @@ const doors: Door[] = [
   { under: mcpPath, format: mcpErrors, allow: (path) => mcpAllow.get(path) },
 ];
 
-const doorAt = (path: string) => doors.find(({ under }) => path === under || path.startsWith(`${under}/`));
+// netlify dev matches a function's path in any case (/API/v1/briefs reaches the briefs function, which answers not_found).
+const doorAt = (path: string) => {
+  const lower = path.toLowerCase();
+  return doors.find(({ under }) => lower === under || lower.startsWith(`${under}/`));
+};
 
 /** Whether a door (a function or an edge function) owns the path. */
 export const ownedByDoor = (path: string) => doorAt(path) !== undefined;
@@ -57,7 +61,7 @@ const inPlainWords = (status: number, headers: Record<string, string> = {}) =>
   new Response(STATUS_CODES[status], { status, headers: { ...headers, "Content-Type": "text/plain; charset=utf-8" } });
 
 /** What a path of the site (no door's) takes: its files GET and HEAD, and /contact the form's POST (functions/contact.ts). */
-export const siteAllow = (path: string) => (path === pagePaths.contact ? "GET, HEAD, POST" : "GET, HEAD");
+export const siteAllow = (path: string) => (path.toLowerCase() === pagePaths.contact ? "GET, HEAD, POST" : "GET, HEAD");
 
 /** `method` refused at `url`: 405 with the door's Allow (the site's off the doors' paths), or the door's not_found where it serves nothing. */
 export function methodRefusal(method: string, url: URL): Promise<Response> {

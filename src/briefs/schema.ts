@@ -31,12 +31,25 @@ const visibleOnly = (label: string) =>
     { error: (issue: { input: unknown }) => unseen(label, String(issue.input)), abort: true },
   ] as const;
 
-/** The free text fields: no control characters (one-line fields: no line breaks either), only text, nothing invisible. */
+/**
+ * An RFC 2047 encoded word (`=?utf-8?q?Urgent=3A_approved?=`): a mail client decodes one in a header, so a name or a
+ * company written as one would reach the subject line as text the validator never saw.
+ */
+const encodedWord = /=\?[^?\s]*\?[bq]\?[^?\s]*\?=/i;
+
+/**
+ * The free text fields: no control characters (one-line fields: no line breaks, and no encoded word, since they can
+ * reach a header), only text, nothing invisible.
+ */
 const text = (label: string, { oneLine }: { oneLine: boolean }) =>
   z
     .string({ error: `${label} must be a string` })
     .refine((s) => !controlCharacters.test(s) && !(oneLine && /[\r\n]/.test(s)), {
       message: oneLine ? `${label} must be one line of text without control characters` : `${label} must not contain control characters`,
+      abort: true,
+    })
+    .refine((s) => !(oneLine && encodedWord.test(s)), {
+      message: `${label} must not contain an RFC 2047 encoded word (=?charset?B or Q?text?=): an e-mail header would show it decoded`,
       abort: true,
     })
     .refine(...visibleOnly(label));

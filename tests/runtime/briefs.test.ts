@@ -230,6 +230,22 @@ describe("text that hides or fakes things in the studio's e-mail", () => {
     expect((await messages()).attempts).toBe(before.attempts);
   });
 
+  it("refuses a name or company written as an RFC 2047 encoded word, which the subject line would show decoded", async () => {
+    const before = await store.zcard("leads");
+    const res = await post(
+      freshBrief({
+        full_name: "=?utf-8?b?4oCuU1RVRElPIE5PVEU6IHdpcmUgZGVwb3NpdCBub3c=?=",
+        company_name: "=?utf-8?q?Urgent=3A_approved_by_studio?=",
+      }),
+    );
+    expect(res.status).toBe(422);
+    expect((await problem(res)).errors!.map((e) => [e.field, e.code])).toEqual([
+      ["/full_name", "invalid_format"],
+      ["/company_name", "invalid_format"],
+    ]);
+    expect(await store.zcard("leads")).toBe(before);
+  });
+
   it("files a Persian message whose words need a ZWNJ, and e-mails it as written", async () => {
     // "I want to build a site with Persian text; the books are ready." می‌خواهم and کتاب‌ها, each with its ZWNJ.
     const message =

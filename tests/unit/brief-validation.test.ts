@@ -209,6 +209,23 @@ describe("validateBrief", () => {
     }
   });
 
+  it("refuses an RFC 2047 encoded word in a one-line field, which an e-mail header would show decoded; the message may quote one", () => {
+    const result = validateBrief(schema, {
+      ...valid,
+      full_name: "=?utf-8?b?4oCuU1RVRElPIE5PVEU6IHdpcmUgZGVwb3NpdCBub3c=?=",
+      company_name: "=?UTF-8?Q?Urgent=3A_approved_by_studio?=",
+      message: "Our old mailer wrote =?utf-8?q?caf=C3=A9?= in subjects.",
+    });
+    expect(result).toMatchObject({
+      ok: false,
+      errors: [
+        { field: "/full_name", code: "invalid_format", message: expect.stringContaining("RFC 2047 encoded word") },
+        { field: "/company_name", code: "invalid_format", message: expect.stringContaining("RFC 2047 encoded word") },
+      ],
+    });
+    expect(validateBrief(schema, { ...valid, full_name: "Ada =? Lovelace", company_name: "Q&A? Ltd =" }).ok).toBe(true);
+  });
+
   it("writes a message's spaces of every width as plain spaces, and ends no line in spaces or tabs", () => {
     const message = "Bonjour\u00A0!\u2009Two\u3000words.  \t\r\nNext\u202Fline\u00A0\n\n\tIndented.\u2003";
     expect(validateBrief(schema, { ...valid, message })).toMatchObject({
