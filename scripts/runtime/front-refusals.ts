@@ -83,12 +83,11 @@ export function payloadTooLarge(url: URL, limit: number): Promise<Response> {
   return rendered(owner.format(url.origin), url, new Refusal("payload_too_large", { detail }));
 }
 
-/** A request the front cannot hand on as sent, refused at `url` as invalid_request: 400 in the door's format. */
-export function badRequest(url: URL, detail: string): Promise<Response> {
-  const owner = doorAt(url.pathname);
-  if (!owner) return Promise.resolve(inPlainWords(400));
-  return rendered(owner.format(url.origin), url, new Refusal("invalid_request", { detail }));
-}
+/**
+ * A request that names no host: no door's (a door links to the origin it was asked at, and there is none), answered in
+ * plain words, as Netlify's edge answers it before any door.
+ */
+export const noHost = () => inPlainWords(400);
 
 /** Nothing at `url`, where only the door can say so: its not_found, in its format. */
 export function notFound(url: URL): Promise<Response> {

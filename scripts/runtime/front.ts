@@ -11,7 +11,7 @@ import {
 import { once } from "node:events";
 import { pipeline, type Duplex } from "node:stream";
 import { handedOnHeader, refusalStatusHeader, restoredStatus } from "../../src/http/netlify-dev.ts";
-import { badRequest, methodRefusal, notFound, ownedByDoor, payloadTooLarge, siteAllow, unreachable } from "./front-refusals.ts";
+import { methodRefusal, noHost, notFound, ownedByDoor, payloadTooLarge, siteAllow, unreachable } from "./front-refusals.ts";
 
 /**
  * npm start's front: serves PORT and hands every request to netlify dev on its internal port (behind-front.ts moved it
@@ -98,7 +98,7 @@ export function withoutEscapedBackslash(url: string): string {
 /**
  * netlify dev's proxy builds a URL of every request's Host header, and one that names no host (`[::1`) is an exception
  * nothing catches: a 500 that names an edge function, then the end of netlify dev. Netlify's edge answers such a request
- * itself; here the door (or the site) answers 400.
+ * itself, before any door; so does the front, 400 in plain words.
  */
 const namesAHost = (host: string | undefined) => {
   try {
@@ -221,6 +221,7 @@ const parserRefusals: Record<string, string> = {
 async function handOn(req: IncomingMessage, res: ServerResponse, internalPort: number, agent: Agent) {
   const body = await wholeBody(req, netlifyDevBodyLimit);
   if (body === "gone") return;
+  if (!namesAHost(req.headers.host)) return answerWith(res, noHost(), { close: body === "too large" });
   const url = requestUrl(req.url ?? "/", req.headers.host);
   if (body === "too large") return answerWith(res, await payloadTooLarge(url, netlifyDevBodyLimit), { close: true });
   if (req.method === "TRACE") return answerWith(res, await methodRefusal(req.method, url));
@@ -228,7 +229,6 @@ async function handOn(req: IncomingMessage, res: ServerResponse, internalPort: n
   if (site && !["OPTIONS", ...siteAllow(url.pathname).split(", ")].includes(req.method!))
     return answerWith(res, await methodRefusal(req.method!, url));
   const handedBody = takesNoBody(req.method!, site) ? Buffer.alloc(0) : body;
-  if (!namesAHost(req.headers.host)) return answerWith(res, await badRequest(url, "The Host header names no host (RFC 9110 §7.2)."));
   let path = withoutEscapedBackslash(wellFormedPath(req.url ?? "/"));
   if (tooLongForAFile(pathAndRest(path)[0])) {
     if (ownedByDoor(url.pathname)) return answerWith(res, await notFound(url));

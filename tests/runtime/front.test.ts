@@ -192,14 +192,10 @@ describe("paths no endpoint serves", () => {
 });
 
 describe("what netlify dev's own servers trip on", () => {
-  it("a Host header that names no host is the door's invalid_request, and netlify dev keeps serving", async () => {
-    for (const [path, match] of [
-      ["/api/v1/company", /application\/problem\+json/],
-      ["/mcp", /application\/json/],
-    ] as const) {
+  it("a Host header that names no host, or none, is a 400 in plain words before any door, and netlify dev keeps serving", async () => {
+    for (const path of ["/api/v1/company", "/mcp"]) {
       const res = await send("GET", path, { host: "[::1" });
-      expect([res.status, res.headers["content-type"]], path).toEqual([400, expect.stringMatching(match)]);
-      expect(res.text, path).not.toMatch(/Invalid URL|Edge Function|at /);
+      expect([res.status, res.headers["content-type"], res.text], path).toEqual([400, "text/plain; charset=utf-8", "Bad Request"]);
     }
     expect((await send("GET", "/api/v1/company")).status).toBe(200);
   });
