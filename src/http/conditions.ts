@@ -238,8 +238,13 @@ const sdkDoorConditions = [
   "service_unavailable",
 ] as const satisfies ConditionName[];
 
-/** What a JSON-RPC door (/mcp, /a2a/v1) refuses before its SDK sees a request, for their documentation. */
-export const jsonRpcDoorConditions = ["invalid_json", "invalid_request", ...sdkDoorConditions] as const satisfies ConditionName[];
+/** What a JSON-RPC door (/mcp, /a2a/v1) refuses before its SDK sees a request (a path under it that is not the endpoint: not_found), for their documentation. */
+export const jsonRpcDoorConditions = [
+  "not_found",
+  "invalid_json",
+  "invalid_request",
+  ...sdkDoorConditions,
+] as const satisfies ConditionName[];
 
 /** What A2A's HTTP+JSON binding refuses before the SDK's REST handler sees a request, for its documentation. */
 export const a2aRestDoorConditions = ["not_found", "invalid_json", ...sdkDoorConditions] as const satisfies ConditionName[];
