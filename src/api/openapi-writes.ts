@@ -13,27 +13,29 @@ import { siteSizeIds } from "../resources/prebuilt.ts";
 import { problems, type ProblemCode } from "./problems.ts";
 import { schemaObject } from "./schema-object.ts";
 import { oauthPaths } from "../paths.ts";
-import { fileBriefOperation } from "../resources/operations.ts";
+import { fileBriefOperation, pascal } from "../resources/operations.ts";
 
 /** The parts of the OpenAPI document about writes: the brief, and the OAuth endpoints that issue its token. */
 const ref = (kind: "schemas" | "responses" | "headers", name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
-/** Problem responses by status; a status shared by several codes lists them all. */
+/** Problem responses by status: a code alone at its status is its response component; a shared status lists them all. */
 export function problemsByStatus(codes: ProblemCode[], headers: Record<string, unknown>) {
   const byStatus = new Map<number, ProblemCode[]>();
   for (const code of codes) byStatus.set(problems[code].status, [...(byStatus.get(problems[code].status) ?? []), code]);
   return Object.fromEntries(
     [...byStatus].map(([status, group]) => [
       String(status),
-      {
-        description: group.map((c) => `\`${c}\`: ${problems[c].condition}`).join(" "),
-        headers,
-        content: {
-          "application/problem+json": {
-            schema: group.includes("invalid_brief") ? ref("schemas", "InvalidBriefProblem") : ref("schemas", "Problem"),
+      group.length === 1
+        ? ref("responses", pascal(group[0]!))
+        : {
+            description: group.map((c) => `\`${c}\`: ${problems[c].condition}`).join(" "),
+            headers,
+            content: {
+              "application/problem+json": {
+                schema: group.includes("invalid_brief") ? ref("schemas", "InvalidBriefProblem") : ref("schemas", "Problem"),
+              },
+            },
           },
-        },
-      },
     ]),
   );
 }
@@ -206,6 +208,7 @@ export function writePaths(quotaHeaders: Record<string, unknown>) {
       post: {
         operationId: "registerClient",
         summary: "Register an OAuth client (RFC 7591), anonymously",
+        description: `Anyone may register: no account, no approval. An app with a stable https URL may skip this and use the URL of a client metadata document it publishes as its client_id. Registrations never expire, so at most ${registrations.quota} are taken ${perWindow(registrations.windowSeconds)} from one IP address (policy "oauth-register").`,
         tags: ["OAuth"],
         security: [],
         requestBody: { required: true, content: { "application/json": { schema: ref("schemas", "ClientRegistration") } } },
@@ -225,6 +228,7 @@ export function writePaths(quotaHeaders: Record<string, unknown>) {
       post: {
         operationId: "issueToken",
         summary: "Issue an access token (client_credentials, or authorization_code with PKCE)",
+        description: `client_credentials for a program acting on its own behalf (client_secret_post, or private_key_jwt for a client metadata document that declares it); authorization_code with the PKCE verifier for a person's app, once they approved it on the consent screen at ${oauthPaths.authorize}. No refresh tokens are issued: ask for a new token when one expires. Counted per grant or client (policy "oauth-token").`,
         tags: ["OAuth"],
         security: [],
         requestBody: { required: true, content: { "application/x-www-form-urlencoded": { schema: ref("schemas", "TokenRequest") } } },
@@ -245,6 +249,8 @@ export function writePaths(quotaHeaders: Record<string, unknown>) {
       get: {
         operationId: "authorize",
         summary: "The consent screen of the authorization code flow (PKCE S256 required)",
+        description:
+          "Shows the person which client asks, for which scopes and where it returns. Only their decision, the screen's form posted to this URL, goes back to the redirect URI; every problem found before it is an error page, never a redirect.",
         tags: ["OAuth"],
         security: [],
         parameters: [

@@ -49,12 +49,14 @@ export function openApiDocument(site: Site, deprecations: readonly Deprecation[]
   const problemResponses = (codes: ProblemCode[]) =>
     Object.fromEntries(codes.map((code) => [String(problems[code].status), ref("responses", pascal(code))]));
 
+  const quotaWords = `Counted against the quota of ${policy.quota} requests ${perWindow(policy.windowSeconds)} per client IP address (policy "public-api").`;
   const read = (path: string, operationId: string, summary: string, schemaName: string, extraCodes: ProblemCode[] = []) => {
     const deprecation = findDeprecation(deprecations, "GET", path);
     return {
       get: {
         operationId,
         summary,
+        description: `Prebuilt from the site's content at each deploy; no key, token or account. HEAD answers with the same headers and no body, and If-None-Match with an earlier ETag answers 304. ${quotaWords}`,
         tags: ["Public facts"],
         security: [],
         ...(deprecation ? { deprecated: true, "x-sunset": deprecation.sunsetAt.toISOString() } : {}),
@@ -99,6 +101,7 @@ export function openApiDocument(site: Site, deprecations: readonly Deprecation[]
       get: {
         operationId: "getOpenApiDocument",
         summary: "The OpenAPI description of this API (this document)",
+        description: `Generated from the schemas, problem table, quota policies and deprecations the service itself runs on, so it describes what the service does. ${quotaWords}`,
         tags: ["Public facts"],
         security: [],
         responses: {
@@ -113,6 +116,12 @@ export function openApiDocument(site: Site, deprecations: readonly Deprecation[]
       },
     },
   };
+
+  const allPaths: Record<string, unknown> = { ...paths, ...writePaths(quotaHeaders) };
+  // A problem response component exists only where an operation refers to it (linters flag unused components).
+  const referenced = (Object.keys(problems) as ProblemCode[]).filter((code) =>
+    JSON.stringify(allPaths).includes(`"#/components/responses/${pascal(code)}"`),
+  );
 
   return {
     openapi: "3.1.1",
@@ -136,7 +145,7 @@ export function openApiDocument(site: Site, deprecations: readonly Deprecation[]
       { name: "Briefs", description: "The one write: a project brief that becomes a real lead." },
       { name: "OAuth", description: "Self-serve, anonymous clients and tokens for filing briefs." },
     ],
-    paths: { ...paths, ...writePaths(quotaHeaders) } as Record<string, unknown>,
+    paths: allPaths,
     components: {
       schemas: {
         Problem: schemaObject(problemSchema),
@@ -169,15 +178,17 @@ export function openApiDocument(site: Site, deprecations: readonly Deprecation[]
         "Cache-Control": { description: "How long the response may be reused.", schema: { type: "string" } },
       },
       responses: Object.fromEntries(
-        (Object.keys(problems) as ProblemCode[]).map((code) => [
+        referenced.map((code) => [
           pascal(code),
           {
-            description: `${problems[code].condition} See ${developers}#${problemAnchor(code)}.`,
+            description: `\`${code}\`: ${problems[code].condition} See ${developers}#${problemAnchor(code)}.`,
             headers: {
               ...quotaHeaders,
               ...(code === "rate_limited" || code === "service_unavailable" ? { "Retry-After": ref("headers", "Retry-After") } : {}),
             },
-            content: { "application/problem+json": { schema: ref("schemas", "Problem") } },
+            content: {
+              "application/problem+json": { schema: ref("schemas", code === "invalid_brief" ? "InvalidBriefProblem" : "Problem") },
+            },
           },
         ]),
       ),

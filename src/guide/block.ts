@@ -86,7 +86,8 @@ export function codeBlock(language: string, code: string): Block {
   const fence = "`".repeat(Math.max(2, ...(code.match(/`+/g) ?? []).map((run) => run.length)) + 1);
   return {
     markdown: `${fence}${language}\n${code}\n${fence}`,
-    html: (wide) => `<pre${wide ? ' class="column"' : ""}><code>${escapeHtml(code)}</code></pre>`,
+    // Focusable: a long line scrolls sideways, and a keyboard must reach it (WCAG 2.1.1).
+    html: (wide) => `<pre tabindex="0"${wide ? ' class="column"' : ""}><code>${escapeHtml(code)}</code></pre>`,
   };
 }
 

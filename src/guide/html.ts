@@ -42,9 +42,9 @@ export function valuesIn(markdown: string) {
 /** A content body (a page's introduction, a case study's story) as HTML, as Astro renders a collection entry's Markdown. */
 export const contentHtml = (markdown: string) => markdownToHtml(markdown, { features: { gfm: true, smartPunctuation: true } }).html;
 
-/** A generated block's scrolling tables as focusable regions named by the heading (its id) they sit under. */
+/** A generated block's scrolling tables as focusable groups named by the heading (its id) they sit under. */
 const withScrollRegions = (html: string, heading: string) =>
-  html.replaceAll('<div class="table-scroll">', `<div class="table-scroll" role="region" tabindex="0" aria-labelledby="${heading}">`);
+  html.replaceAll('<div class="table-scroll">', `<div class="table-scroll" role="group" tabindex="0" aria-labelledby="${heading}">`);
 
 /** A heading's anchor: its words as a slug, prefixed with the section's anchor unless they already start with it. */
 export function headingAnchor(sectionId: string, heading: string): string {
@@ -81,10 +81,11 @@ export function sectionHtml(markdown: string, options: { sectionId: string; wide
   const column = (node: HastNode, ctx: HastVisitorContext) => {
     if (wide && atRoot(node, ctx)) ctx.setProperty(node, "className", ["column"]);
   };
-  // A table that scrolls sideways must be reachable by keyboard (WCAG 2.1.1, axe's scrollable-region-focusable): it is a
-  // focusable region named by the heading it sits under.
+  // A table or code block that scrolls sideways must be reachable by keyboard (WCAG 2.1.1, axe's
+  // scrollable-region-focusable). A table is a focusable group named by the heading it sits under: a group, not a region,
+  // since the section is already the landmark of that name (axe's landmark-unique).
   let heading = sectionId;
-  const scrollRegion = () => ({ className: ["table-scroll"], role: "region", tabindex: "0", "aria-labelledby": heading });
+  const scrollRegion = () => ({ className: ["table-scroll"], role: "group", tabindex: "0", "aria-labelledby": heading });
   const layout = defineHastPlugin({
     name: "frontdoor-guide-layout",
     element: [
@@ -96,7 +97,14 @@ export function sectionHtml(markdown: string, options: { sectionId: string; wide
           else column(node, ctx);
         },
       },
-      { filter: ["ul", "ol", "pre", "blockquote"], visit: column },
+      { filter: ["ul", "ol", "blockquote"], visit: column },
+      {
+        filter: ["pre"],
+        visit(node, ctx) {
+          ctx.setProperty(node, "tabindex", "0");
+          column(node, ctx);
+        },
+      },
       {
         filter: ["h3", "h4", "h5", "h6"],
         visit(node, ctx) {

@@ -59,14 +59,14 @@ describe("the build output", () => {
     expect(await readJson(".well-known/mcp/server-card.json")).toEqual(serverCard(prebuiltResources(site)));
   });
 
-  it("makes every table that scrolls sideways a keyboard-reachable region named by a heading of its page (WCAG 2.1.1)", async () => {
+  it("makes every table that scrolls sideways a keyboard-reachable group named by a heading of its page (WCAG 2.1.1)", async () => {
     for (const page of ["developers.html", "services.html", "offers.html"]) {
       const html = await read(page);
       const wrappers = html.match(/<div class="table-scroll"[^>]*>/g) ?? [];
       expect(wrappers.length, page).toBeGreaterThan(0);
       expect(wrappers.length, page).toBe((html.match(/<table[ >]/g) ?? []).length);
       for (const wrapper of wrappers) {
-        expect(wrapper, page).toMatch(/ role="region" tabindex="0" aria-labelledby="[^"]+"/);
+        expect(wrapper, page).toMatch(/ role="group" tabindex="0" aria-labelledby="[^"]+"/);
         const id = /aria-labelledby="([^"]+)"/.exec(wrapper)![1]!;
         expect(html, `${page}: #${id}`).toMatch(new RegExp(`<h[2-6][^>]* id="${id}"`));
       }

@@ -65,7 +65,7 @@ describe("the developer guide", () => {
     expect(trial.markdown).toContain("| `briefs-per-grant` | 10 | 3600 s |");
     expect(trial.html).toContain(`<p class="column">At most ${said}.</p>`);
     expect(trial.html).toContain(
-      '<div class="table-scroll" role="region" tabindex="0" aria-labelledby="trial"><table><thead><tr><th scope="col">Policy</th>',
+      '<div class="table-scroll" role="group" tabindex="0" aria-labelledby="trial"><table><thead><tr><th scope="col">Policy</th>',
     );
     expect(trial.html).toContain('<tr><th scope="row"><code>briefs-per-grant</code></th><td>10</td><td>3600 s</td>');
   });
@@ -87,14 +87,14 @@ describe("the developer guide", () => {
     expect(wide).toContain('<p class="column">Words.</p>');
     expect(wide).toContain('<h3 id="trial-limits-here" class="column">Limits here</h3>');
     expect(wide).toMatch(
-      /<div class="table-scroll" role="region" tabindex="0" aria-labelledby="trial-limits-here"><table>\s*<thead>\s*<tr>\s*<th scope="col">Name<\/th>/,
+      /<div class="table-scroll" role="group" tabindex="0" aria-labelledby="trial-limits-here"><table>\s*<thead>\s*<tr>\s*<th scope="col">Name<\/th>/,
     );
     expect(wide).toMatch(/<tr>\s*<th scope="row"><code>a<\/code><\/th>\s*<td>b<\/td>/);
     expect(wide).toContain('<ul class="column">');
-    expect(wide).toContain('<pre class="column"><code>RateLimit-Policy: ');
+    expect(wide).toContain('<pre tabindex="0" class="column"><code>RateLimit-Policy: ');
     const column = section(siteWith("trial", body, { layout: "column" }), "trial").html;
     expect(column).not.toContain('class="column"');
-    expect(column).toContain("<pre><code>RateLimit-Policy: ");
+    expect(column).toContain('<pre tabindex="0"><code>RateLimit-Policy: ');
   });
 
   it("makes in-page links absolute in the twin only", () => {

@@ -27,7 +27,10 @@ describe("the OpenAPI document", () => {
         "/api/v1/contact",
       ]),
     );
-    expect(Object.keys(doc.components.responses)).toHaveLength(Object.keys(problems).length);
+    for (const code of Object.keys(problems)) expect(JSON.stringify(doc.components.schemas.Problem)).toContain(`"${code}"`);
+    // Only the problem responses an operation refers to are components.
+    for (const name of Object.keys(doc.components.responses))
+      expect(JSON.stringify(doc.paths)).toContain(`"#/components/responses/${name}"`);
     expect(doc.components.headers).toHaveProperty("RateLimit-Policy");
     expect(Object.keys(doc.paths)).toEqual(
       expect.arrayContaining(["/api/v1/briefs", "/oauth/register", "/oauth/token", "/oauth/authorize"]),
@@ -40,7 +43,10 @@ describe("the OpenAPI document", () => {
     expect(oauthPaths["/oauth/authorize"]!.get!.responses["429"]!.description).toContain('policy "oauth-client-metadata"');
     // The consent screen's GET never redirects: only the person's decision (the form's POST) goes back to the client.
     expect(Object.keys(oauthPaths["/oauth/authorize"]!.get!.responses)).toEqual(["200", "400", "429"]);
-    const responses = JSON.stringify((doc.paths as Record<string, { post?: { responses: unknown } }>)["/api/v1/briefs"]?.post?.responses);
+    const components = doc.components.responses as Record<string, unknown>;
+    const briefResponses = (doc.paths as Record<string, { post: { responses: Record<string, { $ref?: string }> } }>)["/api/v1/briefs"]!.post
+      .responses;
+    const responses = JSON.stringify(Object.values(briefResponses).map((r) => (r.$ref ? components[r.$ref.split("/").pop()!] : r)));
     for (const code of [
       "invalid_json",
       "invalid_token",
