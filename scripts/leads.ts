@@ -9,7 +9,8 @@ import type { Lead } from "../src/briefs/lead.ts";
 import type { LeadStore } from "../src/briefs/store.ts";
 import type { PrebuiltResources } from "../src/resources/prebuilt.ts";
 import { startLocalStore, type LocalStore } from "./local-store/store.ts";
-import { readDotEnv, resolveConfig } from "./runtime/config.ts";
+import { settingsFrom } from "../src/config/settings.ts";
+import { readDotEnv, resolveConfig, setLocalRuntimeVariables } from "./runtime/config.ts";
 
 const usage = `npm run leads                   list leads, newest first, with their delivery state
 npm run leads -- show <id>      one lead in full
@@ -51,9 +52,10 @@ async function environment(): Promise<{ env: (name: string) => string | undefine
     local = await startLocalStore({ token: "leads-cli", snapshotFile: join(resolve(root, config.dataDir), "store.json") });
     Object.assign(values, { UPSTASH_REDIS_REST_URL: local.url, UPSTASH_REDIS_REST_TOKEN: local.token });
   }
-  values.FRONTDOOR_OUTBOX_DIR ??= join(resolve(root, config.dataDir), "outbox");
   // The local runtime's rules apply (the outbox when Postmark is not configured).
-  return { env: (name) => (name === "NETLIFY_DEV" ? "true" : values[name]), local };
+  values.FRONTDOOR_OUTBOX_DIR ??= join(resolve(root, config.dataDir), "outbox");
+  setLocalRuntimeVariables(values);
+  return { env: (name) => values[name], local };
 }
 
 const row = (l: Lead) =>
@@ -129,7 +131,7 @@ async function main() {
     }),
   ) as PrebuiltResources;
   const { env, local } = await environment();
-  const deps = pipelineFromEnv(env, prebuilt);
+  const deps = pipelineFromEnv(settingsFrom(env), prebuilt);
   try {
     switch (command) {
       case "list": {

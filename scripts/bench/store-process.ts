@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Env } from "../../src/config/env.ts";
+import { settingsFrom } from "../../src/config/settings.ts";
 import { redisFromEnv } from "../../src/store/node-requester.ts";
 import { edgeRedisFromEnv } from "../../src/store/redis.ts";
 import { startLocalStore } from "../local-store/store.ts";
@@ -28,9 +29,9 @@ export async function startStoreProcess() {
     url,
     token: "bench",
     /** The store's client as the functions build it (node:http). */
-    functionsRedis: () => redisFromEnv(env),
+    functionsRedis: () => redisFromEnv(settingsFrom(env)),
     /** The store's client as the edge builds it (the Upstash client's fetch). */
-    edgeRedis: () => edgeRedisFromEnv(env),
+    edgeRedis: () => edgeRedisFromEnv(settingsFrom(env)),
     close: () =>
       new Promise<void>((resolve) => {
         child.once("exit", () => resolve());

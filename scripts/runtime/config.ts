@@ -1,10 +1,11 @@
 import { readFile } from "node:fs/promises";
 import { parseEnv } from "node:util";
-import { dailyEmailLimitFrom } from "../../src/briefs/held.ts";
+import { aboutSetting, parseSetting, settingNames, type SettingName } from "../../src/config/settings.ts";
+import { localStoreTimeoutMs } from "../../src/store/redis.ts";
 
 /**
  * The configuration of the local runtime: defaults, then .env, then the shell environment (the shell wins,
- * as under netlify dev). Every variable is documented in the README's configuration table.
+ * as under netlify dev). Every variable is in src/config/settings.ts and the README's configuration table.
  */
 export interface RuntimeConfig {
   port: number;
@@ -16,19 +17,22 @@ export interface RuntimeConfig {
   env: Record<string, string>;
 }
 
-/** The variables the product reads. Others in .env or the shell are passed through untouched by netlify dev. */
-export const productVariables = [
-  "URL",
-  "UPSTASH_REDIS_REST_URL",
-  "UPSTASH_REDIS_REST_TOKEN",
-  "POSTMARK_SERVER_TOKEN",
-  "POSTMARK_API_URL",
-  "LEADS_TO",
-  "LEADS_FROM",
-  "LEADS_EMAIL_DAILY_LIMIT",
-  "OAUTH_SIGNING_KEYS",
-  "FRONTDOOR_ALLOW_LOOPBACK_CIMD",
-] as const;
+const ofKind = (...kinds: string[]) => settingNames.filter((name) => kinds.includes(aboutSetting(name).kind));
+/** The variables the functions read that npm start takes from .env and the shell. */
+export const productVariables: SettingName[] = ofKind("product");
+/** Every variable npm start hands the functions in .env.runtime; others in the shell reach netlify dev untouched. */
+export const functionVariables: SettingName[] = ofKind("product", "internal");
+
+/**
+ * What the local runtime sets for the functions on top of the configuration (without Postmark, npm start also points
+ * FRONTDOOR_OUTBOX_DIR at its outbox): a sender and an inbox for the outbox or the stand-in, and the local store's
+ * deadline.
+ */
+export function setLocalRuntimeVariables(env: Record<string, string | undefined>) {
+  env.LEADS_TO ??= "leads@localhost";
+  env.LEADS_FROM ??= "website@localhost";
+  env.FRONTDOOR_STORE_TIMEOUT_MS = String(localStoreTimeoutMs);
+}
 
 export async function readDotEnv(file: string): Promise<Record<string, string>> {
   try {
@@ -40,20 +44,18 @@ export async function readDotEnv(file: string): Promise<Record<string, string>> 
 }
 
 export function resolveConfig(shell: NodeJS.ProcessEnv, dotEnv: Record<string, string>): RuntimeConfig {
-  const pick = (name: string) => shell[name] ?? dotEnv[name];
-  const portText = pick("PORT") ?? "8888";
-  const port = Number(portText);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`PORT must be a port number, got "${portText}"`);
-  const baseUrl = (pick("URL") ?? `http://localhost:${port}`).replace(/\/+$/, "");
+  const pick = (name: SettingName) => shell[name] ?? dotEnv[name];
+  const port = parseSetting("PORT", pick("PORT")) ?? 8888;
+  const baseUrl = parseSetting("URL", pick("URL")) ?? `http://localhost:${port}`;
   const env: Record<string, string> = {};
   for (const name of productVariables) {
     const value = pick(name);
+    // Refused here too, so npm start stops with the reason rather than a door answering 503.
+    parseSetting(name, value);
     if (value !== undefined && value !== "") env[name] = value;
   }
   env.URL = baseUrl;
-  // Refused here too, so npm start stops with the reason rather than every brief answering 503.
-  dailyEmailLimitFrom(env.LEADS_EMAIL_DAILY_LIMIT);
-  return { port, baseUrl, dataDir: pick("FRONTDOOR_DATA_DIR") ?? ".data", env };
+  return { port, baseUrl, dataDir: parseSetting("FRONTDOOR_DATA_DIR", pick("FRONTDOOR_DATA_DIR")), env };
 }
 
 /**

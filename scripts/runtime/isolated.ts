@@ -1,18 +1,9 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { settingNames } from "../../src/config/settings.ts";
 import { freePort } from "../lib/free-port.ts";
 import { startRuntime, type Runtime } from "./runtime.ts";
-
-/** The product's own variables: a runtime started beside the developer's shell must not pick theirs up. */
-const shellVariables = [
-  "URL",
-  "UPSTASH_REDIS_REST_URL",
-  "UPSTASH_REDIS_REST_TOKEN",
-  "OAUTH_SIGNING_KEYS",
-  "POSTMARK_SERVER_TOKEN",
-  "LEADS_EMAIL_DAILY_LIMIT",
-];
 
 export interface IsolatedRuntimeOptions {
   /** A data folder to start from (and keep); by default a throw-away one that stop() removes. */
@@ -23,7 +14,8 @@ export interface IsolatedRuntimeOptions {
 
 /**
  * The local runtime exactly as `npm start` runs it, for the tests and the benches: a free port, its own data folder,
- * none of the shell's product variables (so the local store, generated keys and the outbox) unless `env` sets them.
+ * none of the shell's settings (every variable of src/config/settings.ts: so the local store, generated keys and the
+ * outbox) unless `env` sets them.
  * What it prints is kept, and shown only when it fails to start. It builds dist/ when needed.
  */
 export async function startIsolatedRuntime(
@@ -33,9 +25,9 @@ export async function startIsolatedRuntime(
 ): Promise<Runtime & { dataDir: string }> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), "frontdoor-runtime-")));
   const removeDataDir = () => (options.dataDir ? Promise.resolve() : rm(dataDir, { recursive: true, force: true }));
-  const environment: NodeJS.ProcessEnv = { ...process.env, PORT: String(await freePort()), FRONTDOOR_DATA_DIR: dataDir };
-  for (const name of shellVariables) delete environment[name];
-  Object.assign(environment, env);
+  const environment: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of settingNames) delete environment[name];
+  Object.assign(environment, { PORT: String(await freePort()), FRONTDOOR_DATA_DIR: dataDir }, env);
   const output: string[] = [];
   const runtime = await startRuntime({
     root,

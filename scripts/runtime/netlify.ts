@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { connect } from "node:net";
 import { delimiter, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { productVariables } from "./config.ts";
+import { functionVariables } from "./config.ts";
 
 /**
  * Runs `netlify dev --offline` (framework #static, publish dist, per netlify.toml). Offline it needs Deno from
@@ -21,7 +21,7 @@ export function spawnNetlifyDev(
   // [dev] envFiles); shell copies would only shadow them for functions. URL is the exception: netlify dev
   // sets its own (http://localhost:<the port it is told>, the front's, not the internal one), which a value in the
   // process environment overrides for functions.
-  const shell = Object.fromEntries(Object.entries(environment).filter(([name]) => !(productVariables as readonly string[]).includes(name)));
+  const shell = Object.fromEntries(Object.entries(environment).filter(([name]) => !(functionVariables as string[]).includes(name)));
   const bin = join(root, "node_modules", ".bin");
   const preload = pathToFileURL(join(root, "scripts/runtime/behind-front.ts"));
   preload.search = new URLSearchParams({ port: String(port), internal: String(internalPort) }).toString();

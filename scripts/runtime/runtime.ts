@@ -6,7 +6,7 @@ import { join, resolve } from "node:path";
 import { buildDoors, type DoorBuild } from "../lib/doors.ts";
 import { startLocalStore, type LocalStore } from "../local-store/store.ts";
 import { buildIfNeeded } from "./build.ts";
-import { formatEnv, readDotEnv, resolveConfig, type RuntimeConfig } from "./config.ts";
+import { formatEnv, readDotEnv, resolveConfig, setLocalRuntimeVariables, type RuntimeConfig } from "./config.ts";
 import { freePort } from "../lib/free-port.ts";
 import { startFront, type Front } from "./front.ts";
 import { spawnNetlifyDev, stopProcessGroup, waitUntilListening, waitUntilServing } from "./netlify.ts";
@@ -48,8 +48,9 @@ export async function startRuntime({ root, env = process.env, log = console.log,
     );
   }
 
-  // Without Postmark, lead e-mails become files here (see src/briefs/config.ts).
+  // Without Postmark, lead e-mails become files here (see src/briefs/delivery-config.ts).
   if (!config.env.POSTMARK_SERVER_TOKEN) config.env.FRONTDOOR_OUTBOX_DIR = join(dataDir, "outbox");
+  setLocalRuntimeVariables(config.env);
 
   let doors: DoorBuild | undefined;
   try {

@@ -2,7 +2,8 @@ import { AgentCard } from "@a2a-js/sdk";
 import { DefaultRequestHandler } from "@a2a-js/sdk/server";
 import { pipelineFromEnv } from "../briefs/config.ts";
 import type { PipelineDeps } from "../briefs/pipeline.ts";
-import { baseUrlFrom, type Env } from "../config/env.ts";
+import type { Env } from "../config/env.ts";
+import { settingsFrom } from "../config/settings.ts";
 import { upstashLimiter } from "../limits/limiter.ts";
 import { publicJwksFromEnv } from "../oauth/keys.ts";
 import { createAccessTokenVerifier } from "../oauth/verify.ts";
@@ -26,12 +27,13 @@ export function a2aRequestHandler(baseUrl: string, prebuilt: PrebuiltResources, 
 
 /** POST /a2a/v1 wired to the deployment: Upstash (tasks, quota), the shared token verifier, the brief pipeline. */
 export function a2aHandlerFromEnv(env: Env, prebuilt: PrebuiltResources) {
+  const settings = settingsFrom(env);
   const build = async () => {
-    const baseUrl = baseUrlFrom(env);
-    const verifier = createAccessTokenVerifier({ baseUrl, jwks: publicJwksFromEnv(env) });
-    const redis = redisFromEnv(env);
+    const baseUrl = settings.required("URL");
+    const verifier = createAccessTokenVerifier({ baseUrl, jwks: publicJwksFromEnv(settings) });
+    const redis = redisFromEnv(settings);
     let pipeline: PipelineDeps | undefined;
-    const lazyPipeline = () => (pipeline ??= pipelineFromEnv(env, prebuilt));
+    const lazyPipeline = () => (pipeline ??= pipelineFromEnv(settings, prebuilt));
     const { card, requestHandler } = a2aRequestHandler(baseUrl, prebuilt, new UpstashTaskStore(redis), lazyPipeline);
     return createA2AHandler({ baseUrl, card, requestHandler, verifier, limiter: upstashLimiter(redis) });
   };

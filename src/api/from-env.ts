@@ -1,4 +1,5 @@
-import { baseUrlFrom, type Env } from "../config/env.ts";
+import type { Env } from "../config/env.ts";
+import { settingsFrom } from "../config/settings.ts";
 import { problemJson } from "../http/formats.ts";
 import { builtOnFirstUse } from "../http/door.ts";
 import { upstashLimiter } from "../limits/limiter.ts";
@@ -12,11 +13,12 @@ import { createApiGateway } from "./gateway.ts";
  * next request tries again.
  */
 export function apiGatewayFromEnv(env: Env) {
+  const settings = settingsFrom(env);
   return builtOnFirstUse(
     async () =>
       createApiGateway({
-        baseUrl: baseUrlFrom(env),
-        limiter: upstashLimiter(edgeRedisFromEnv(env)),
+        baseUrl: settings.required("URL"),
+        limiter: upstashLimiter(edgeRedisFromEnv(settings)),
         deprecations,
       }),
     (refusal, c) => problemJson(new URL(c.req.url).origin)(refusal, c),

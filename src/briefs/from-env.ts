@@ -1,4 +1,5 @@
-import { baseUrlFrom, type Env } from "../config/env.ts";
+import type { Env } from "../config/env.ts";
+import { settingsFrom } from "../config/settings.ts";
 import { builtOnFirstUse } from "../http/door.ts";
 import { problemJson } from "../http/formats.ts";
 import { publicJwksFromEnv } from "../oauth/keys.ts";
@@ -9,13 +10,14 @@ import { createBriefsHandler } from "./http.ts";
 
 /** POST /api/v1/briefs wired to the deployment: the shared token verifier, the lead store, the mailer. */
 export function briefsHandlerFromEnv(env: Env, prebuilt: PrebuiltResources) {
+  const settings = settingsFrom(env);
   return builtOnFirstUse(
     async () => {
-      const baseUrl = baseUrlFrom(env);
+      const baseUrl = settings.required("URL");
       return createBriefsHandler({
         baseUrl,
-        verifier: createAccessTokenVerifier({ baseUrl, jwks: publicJwksFromEnv(env) }),
-        pipeline: pipelineFromEnv(env, prebuilt),
+        verifier: createAccessTokenVerifier({ baseUrl, jwks: publicJwksFromEnv(settings) }),
+        pipeline: pipelineFromEnv(settings, prebuilt),
         responseTime: prebuilt.site.response_time,
       });
     },

@@ -1,4 +1,4 @@
-import { ConfigurationError } from "../config/env.ts";
+import { parseSetting } from "../config/settings.ts";
 import type { Delivery } from "./lead.ts";
 import { escapeHtml, type Addresses, type MailMessage } from "./mail.ts";
 
@@ -7,15 +7,10 @@ import { escapeHtml, type Addresses, type MailMessage } from "./mail.ts";
  * more than its share of them (`emailShares`). Later ones are recorded as usual (the client sees no difference) but
  * held, and the studio gets an e-mail the first time each kind of hold (`HeldReason`) starts that day: at most three.
  */
-export const defaultDailyEmailLimit = 50;
+export { defaultDailyEmailLimit } from "../config/settings.ts";
 
 /** LEADS_EMAIL_DAILY_LIMIT: a whole number; 0 holds every lead (e-mailing paused). Anything else is refused. */
-export function dailyEmailLimitFrom(value: string | undefined): number {
-  if (value === undefined || value.trim() === "") return defaultDailyEmailLimit;
-  if (!/^\d+$/.test(value.trim()))
-    throw new ConfigurationError(`LEADS_EMAIL_DAILY_LIMIT must be a whole number of leads a day (0 holds every lead), not "${value}"`);
-  return Number(value.trim());
-}
+export const dailyEmailLimitFrom = (value: string | undefined): number => parseSetting("LEADS_EMAIL_DAILY_LIMIT", value);
 
 /**
  * How many of the day's e-mailed leads one source may have: an address (every grant and the contact form from it

@@ -1,7 +1,7 @@
 /**
  * Reads configuration the same way in edge functions (Deno, `Netlify.env`), functions (Node, `Netlify.env` or
- * `process.env`) and tests (`process.env`). Handlers never read the environment themselves: their adapters
- * pass what they need.
+ * `process.env`) and tests (`process.env`). The doors read it only through `settingsFrom` (settings.ts), which checks
+ * every variable against the one schema; the Netlify adapter only to find netlify dev and its memo's folder.
  */
 export type Env = (name: string) => string | undefined;
 
@@ -12,17 +12,7 @@ export const platformEnv: Env = (name) => {
   return value === "" ? undefined : value;
 };
 
-/** The public base URL without a trailing slash; Netlify sets URL on every deploy, npm start sets it locally. */
-export function baseUrlFrom(env: Env): string {
-  const url = env("URL");
-  if (!url) throw new ConfigurationError("URL is not set: it must be the public base URL of the site");
-  return url.replace(/\/+$/, "");
-}
-
 /** A deployment that cannot work as configured: reported loudly, never silently downgraded. */
-/** Under netlify dev (the local runtime, `npm start`). */
-export const isNetlifyDev = (env: Env) => env("NETLIFY_DEV") === "true";
-
 export class ConfigurationError extends Error {
   override name = "ConfigurationError";
 }

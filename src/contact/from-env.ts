@@ -1,5 +1,6 @@
 import { pipelineFromEnv } from "../briefs/config.ts";
-import { baseUrlFrom, type Env } from "../config/env.ts";
+import type { Env } from "../config/env.ts";
+import { settingsFrom } from "../config/settings.ts";
 import { builtOnFirstUse } from "../http/door.ts";
 import { upstashLimiter } from "../limits/limiter.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
@@ -11,15 +12,16 @@ import { createContactHandler } from "./handler.ts";
 
 /** POST /contact wired to the deployment, once per function instance. */
 export function contactHandlerFromEnv(env: Env, prebuilt: PrebuiltResources) {
+  const settings = settingsFrom(env);
   const email = prebuilt.contact.email;
   return builtOnFirstUse(
     async () =>
       createContactHandler({
-        baseUrl: baseUrlFrom(env),
+        baseUrl: settings.required("URL"),
         shell: pageShell(),
         fields: contactFields(prebuilt.offers.site_sizes),
-        pipeline: pipelineFromEnv(env, prebuilt),
-        limiter: upstashLimiter(redisFromEnv(env)),
+        pipeline: pipelineFromEnv(settings, prebuilt),
+        limiter: upstashLimiter(redisFromEnv(settings)),
         contact: { email, confirmation: prebuilt.site.contact_confirmation, responseTime: prebuilt.site.response_time },
       }),
     () =>

@@ -1,3 +1,4 @@
+import type { Env } from "../config/env.ts";
 import type { Handler } from "./context.ts";
 
 /**
@@ -57,6 +58,10 @@ async function fingerprint(request: Request, path: string): Promise<string> {
 export const handedOnHeader = "x-frontdoor-dev-handed-on";
 /** On the answer to such a request: the status of the 403 or 404 it carries as a 200. */
 export const refusalStatusHeader = "x-frontdoor-dev-refusal-status";
+
+/** The handler as it is served where it runs: wrapped under netlify dev (which sets NETLIFY_DEV; no other module asks). */
+export const servedWhereItRuns = (env: Env, handler: Handler, memo: () => RefusalMemo): Handler =>
+  env("NETLIFY_DEV") === "true" ? underNetlifyDev(handler, memo()) : handler;
 
 export function underNetlifyDev(handler: Handler, memo: RefusalMemo): Handler {
   const kept = refusalsKept(handler, memo);

@@ -1,8 +1,9 @@
 import { pipelineFromEnv } from "../briefs/config.ts";
-import { baseUrlFrom, type Env } from "../config/env.ts";
+import type { Env } from "../config/env.ts";
+import { settingsFrom } from "../config/settings.ts";
 import { builtOnFirstUse } from "../http/door.ts";
 import { upstashLimiter } from "../limits/limiter.ts";
-import { publicJwksFromEnv, signingKeysVariable } from "../oauth/keys.ts";
+import { publicJwksFromEnv } from "../oauth/keys.ts";
 import { createAccessTokenVerifier } from "../oauth/verify.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
 import { redisFromEnv } from "../store/node-requester.ts";
@@ -18,9 +19,10 @@ import { mcpServerFrom, mcpServerParts, mcpTools } from "./server.ts";
  * request needs it, and the state's keys are derived the first time a form is asked or answered.
  */
 export function mcpHandlerFromEnv(env: Env, prebuilt: PrebuiltResources, card: object) {
+  const settings = settingsFrom(env);
   const build = async () => {
-    const baseUrl = baseUrlFrom(env);
-    const pipeline = pipelineFromEnv(env, prebuilt);
+    const baseUrl = settings.required("URL");
+    const pipeline = pipelineFromEnv(settings, prebuilt);
     const parts = mcpServerParts(
       prebuilt,
       mcpTools(prebuilt, {
@@ -30,13 +32,13 @@ export function mcpHandlerFromEnv(env: Env, prebuilt: PrebuiltResources, card: o
         file: async (request) => (await import("../briefs/pipeline.ts")).fileBrief({ ...request, channel: "mcp" }, pipeline),
       }),
       // The confirmation form's state, signed with keys derived from the token signing keys (checked just below).
-      requestStateCodec(() => requestStateKeys(env(signingKeysVariable))),
+      requestStateCodec(() => requestStateKeys(settings.get("OAUTH_SIGNING_KEYS"))),
     );
     return createMcpHandler({
       baseUrl,
-      allowedOrigins: allowedOriginsFrom(env, baseUrl),
-      limiter: upstashLimiter(redisFromEnv(env)),
-      verifier: createAccessTokenVerifier({ baseUrl, jwks: publicJwksFromEnv(env) }),
+      allowedOrigins: allowedOriginsFrom(settings, baseUrl),
+      limiter: upstashLimiter(redisFromEnv(settings)),
+      verifier: createAccessTokenVerifier({ baseUrl, jwks: publicJwksFromEnv(settings) }),
       createServer: (era) => mcpServerFrom(parts, era),
       tools: parts.listed,
       card,

@@ -1,4 +1,5 @@
-import { baseUrlFrom, type Env } from "../config/env.ts";
+import type { Env } from "../config/env.ts";
+import { settingsFrom, type SettingName } from "../config/settings.ts";
 import { builtOnFirstUse } from "../http/door.ts";
 import { oauthJson } from "../http/formats.ts";
 import { upstashLimiter } from "../limits/limiter.ts";
@@ -8,7 +9,7 @@ import { signingKeysFromEnv } from "./keys.ts";
 import { createOAuthHandler } from "./server.ts";
 
 /** Test-only: lets client ID metadata documents live on loopback http, and only when the site itself is local. */
-export const loopbackMetadataDocumentsVariable = "FRONTDOOR_ALLOW_LOOPBACK_CIMD";
+export const loopbackMetadataDocumentsVariable = "FRONTDOOR_ALLOW_LOOPBACK_CIMD" satisfies SettingName;
 
 const isLocal = (baseUrl: string) => ["localhost", "127.0.0.1", "[::1]"].includes(new URL(baseUrl).hostname);
 
@@ -18,16 +19,17 @@ const isLocal = (baseUrl: string) => ["localhost", "127.0.0.1", "[::1]"].include
  * that does not answer is a 503 `temporarily_unavailable` (the HTTP core's door). Neither carries a stack trace.
  */
 export function oauthHandlerFromEnv(env: Env) {
+  const settings = settingsFrom(env);
   return builtOnFirstUse(async () => {
-    const baseUrl = baseUrlFrom(env);
-    const redis = redisFromEnv(env);
+    const baseUrl = settings.required("URL");
+    const redis = redisFromEnv(settings);
     return createOAuthHandler({
       baseUrl,
-      keys: await signingKeysFromEnv(env),
+      keys: await signingKeysFromEnv(settings),
       redis,
       limiter: upstashLimiter(redis),
       page: pageShell(),
-      allowLoopbackMetadataDocuments: env(loopbackMetadataDocumentsVariable) === "1" && isLocal(baseUrl),
+      allowLoopbackMetadataDocuments: settings.get(loopbackMetadataDocumentsVariable) && isLocal(baseUrl),
     });
   }, oauthJson);
 }

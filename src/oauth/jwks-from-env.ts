@@ -1,4 +1,5 @@
 import type { Env } from "../config/env.ts";
+import { settingsFrom } from "../config/settings.ts";
 import { builtOnFirstUse } from "../http/door.ts";
 import { oauthJson } from "../http/formats.ts";
 import { jwksResponse } from "./jwks.ts";
@@ -10,6 +11,6 @@ import { signingKeysFromEnv } from "./keys.ts";
  */
 export const jwksHandlerFromEnv = (env: Env) =>
   builtOnFirstUse(async () => {
-    const response = jwksResponse(await signingKeysFromEnv(env));
+    const response = jwksResponse(await signingKeysFromEnv(settingsFrom(env)));
     return async () => response.clone();
   }, oauthJson);

@@ -1,5 +1,6 @@
 import type { JSONWebKeySet, JWK } from "jose";
-import { ConfigurationError, type Env } from "../config/env.ts";
+import { ConfigurationError } from "../config/env.ts";
+import type { Configuration } from "../config/settings.ts";
 
 /**
  * The token signing keys, from OAUTH_SIGNING_KEYS: a JWK Set of private EC P-256 keys, each with a unique `kid`
@@ -62,13 +63,15 @@ export async function importSigningKeys(text: string | undefined): Promise<Signi
   return { signing: { kid: keys[0]!.kid!, key: imported[0] as CryptoKey }, publicJwks: { keys: keys.map(publicJwk) } };
 }
 
-export const signingKeysFromEnv = (env: Env) => importSigningKeys(env(signingKeysVariable));
+export const signingKeysFromEnv = (settings: Configuration) => importSigningKeys(settings.get("OAUTH_SIGNING_KEYS"));
 
 /**
  * The published set from OAUTH_SIGNING_KEYS, its shape checked but nothing imported: all a token verifier needs, so a
  * door that only verifies tokens loads jose with its first token (src/oauth/verify.ts), not when it is wired.
  */
-export const publicJwksFromEnv = (env: Env): JSONWebKeySet => ({ keys: parseKeySet(env(signingKeysVariable)).map(publicJwk) });
+export const publicJwksFromEnv = (settings: Configuration): JSONWebKeySet => ({
+  keys: parseKeySet(settings.get("OAUTH_SIGNING_KEYS")).map(publicJwk),
+});
 
 /** A new private key with a kid that says when it was made, e.g. `2026-11-05-a1b2c3`. */
 export async function generateSigningKey(now = new Date()): Promise<JWK> {

@@ -1,7 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { errors, Redis, type Requester, type UpstashRequest, type UpstashResponse } from "@upstash/redis";
-import type { Env } from "../config/env.ts";
+import type { Configuration } from "../config/settings.ts";
 import { storeSettings } from "./redis.ts";
 
 /**
@@ -91,4 +91,4 @@ function readAnswer<TResult>({ response, text }: { response: IncomingMessage; te
 }
 
 /** The Upstash client the functions use: the deployment's store over `node:http(s)`. */
-export const redisFromEnv = (env: Env): Redis => new Redis(nodeRequester(storeSettings(env)));
+export const redisFromEnv = (settings: Configuration): Redis => new Redis(nodeRequester(storeSettings(settings)));

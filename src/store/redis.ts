@@ -1,5 +1,5 @@
 import { Redis } from "@upstash/redis";
-import { ConfigurationError, type Env } from "../config/env.ts";
+import type { Configuration } from "../config/settings.ts";
 
 /**
  * How long one Upstash command may take, its one retry included, before it counts as an outage. Upstash answers in
@@ -8,8 +8,8 @@ import { ConfigurationError, type Env } from "../config/env.ts";
 export const storeTimeoutMs = 1500;
 
 /**
- * Under netlify dev the store is the local store, which writes every change to disk before it answers: a test burst on
- * a busy laptop can take seconds, and that is not an outage worth serving without the quota.
+ * What npm start sets (FRONTDOOR_STORE_TIMEOUT_MS) for its local store, which writes every change to disk before it
+ * answers: a test burst on a busy laptop can take seconds, and that is not an outage worth serving without the quota.
  */
 export const localStoreTimeoutMs = 10_000;
 
@@ -17,16 +17,10 @@ export const localStoreTimeoutMs = 10_000;
  * Where production state lives (quotas, leads, tasks, OAuth clients) and how long a command may take. Locally
  * `npm start` points the same variables at the local store, so there is one code path; without them nothing can run.
  */
-export function storeSettings(env: Env) {
-  const url = env("UPSTASH_REDIS_REST_URL");
-  const token = env("UPSTASH_REDIS_REST_TOKEN");
-  if (!url || !token) {
-    throw new ConfigurationError(
-      "UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN are not set. Production needs an Upstash Redis database; " +
-        "locally, `npm start` runs the local store and sets them.",
-    );
-  }
-  const timeoutMs = env("NETLIFY_DEV") === "true" ? localStoreTimeoutMs : storeTimeoutMs;
+export function storeSettings(settings: Configuration) {
+  const url = settings.required("UPSTASH_REDIS_REST_URL");
+  const token = settings.required("UPSTASH_REDIS_REST_TOKEN");
+  const timeoutMs = settings.get("FRONTDOOR_STORE_TIMEOUT_MS") ?? storeTimeoutMs;
   return { url, token, timeoutMs, retries: 1, backoffMs: 50 };
 }
 
@@ -34,8 +28,8 @@ export function storeSettings(env: Env) {
  * The Upstash client with its own `fetch` transport, for the edge (Deno, where fetch is native). The functions use
  * `redisFromEnv` (node-requester.ts) instead.
  */
-export function edgeRedisFromEnv(env: Env): Redis {
-  const { url, token, timeoutMs, retries, backoffMs } = storeSettings(env);
+export function edgeRedisFromEnv(settings: Configuration): Redis {
+  const { url, token, timeoutMs, retries, backoffMs } = storeSettings(settings);
   return new Redis({
     url,
     token,

@@ -1,3 +1,4 @@
+import { settingsFrom } from "../../src/config/settings.ts";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -180,7 +181,7 @@ export async function startDeployment(db: number | "local", { baseUrl = base, en
     resources,
     /** The lead store and the delivery job's dependencies, as functions/deliver-leads.ts builds them each minute. */
     leads: new LeadStore(new Redis({ url: store.url, token: store.token, enableTelemetry: false })),
-    deliveryJob: () => deliveryFromEnv(env, resources),
+    deliveryJob: () => deliveryFromEnv(settingsFrom(env), resources),
     /** Waits for the work handlers left running after their responses. */
     settle: async () => {
       while (pending.length > 0) await Promise.allSettled(pending.splice(0));

@@ -1,3 +1,4 @@
+import { settingsFrom } from "../../src/config/settings.ts";
 import { ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
 import { conditions } from "../../src/http/conditions.ts";
@@ -41,13 +42,18 @@ describe("allowed origins", () => {
       ({ DEPLOY_URL: "https://abc--kestrel.netlify.app", DEPLOY_PRIME_URL: "https://main--kestrel.netlify.app", SITE_NAME: "kestrel" })[
         name
       ];
-    expect(allowedOriginsFrom(env, "https://kestrel.studio")).toEqual([
+    expect(allowedOriginsFrom(settingsFrom(env), "https://kestrel.studio")).toEqual([
       "https://kestrel.studio",
       "https://abc--kestrel.netlify.app",
       "https://main--kestrel.netlify.app",
       "https://kestrel.netlify.app",
     ]);
-    expect(allowedOriginsFrom(() => undefined, "http://localhost:8888/")).toEqual(["http://localhost:8888"]);
+    expect(
+      allowedOriginsFrom(
+        settingsFrom(() => undefined),
+        "http://localhost:8888/",
+      ),
+    ).toEqual(["http://localhost:8888"]);
   });
 });
 

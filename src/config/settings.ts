@@ -1,0 +1,163 @@
+import { z } from "zod";
+import { ConfigurationError, type Env } from "./env.ts";
+
+/** What the README and `.env.example` say about a setting, and who sets it. */
+export interface About {
+  description: string;
+  /** The default as the README shows it; absent: none. */
+  default?: string;
+  /**
+   * `product`: the functions read it; npm start forwards it from .env and the shell. `runtime`: only npm start reads it.
+   * `internal`: npm start sets it for the functions. `netlify`: the platform sets it on each deploy.
+   */
+  kind: "product" | "runtime" | "internal" | "netlify";
+  requiredInProduction?: boolean;
+  secret?: boolean;
+  /** Why it cannot work unset, for the configuration error: "<NAME> is not set: <unset>". */
+  unset?: string;
+}
+
+const about = <S extends z.ZodType>(schema: S, meta: About): S => schema.meta(meta as unknown as Record<string, unknown>);
+const string = (meta: About) => about(z.string().optional(), meta);
+const wholeNumber = (what: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, { error: (issue) => `must be a whole number ${what}, not "${String(issue.input)}"` })
+    .transform(Number);
+
+/** The default of LEADS_EMAIL_DAILY_LIMIT. */
+export const defaultDailyEmailLimit = 50;
+
+/**
+ * Every variable the product and its local runtime read: the one list. The functions read it through `settingsFrom`,
+ * scripts/runtime/ forwards and clears variables by it, and tests/unit/settings.test.ts holds `.env.example` and the
+ * README's table to it.
+ */
+export const settingsSchema = z.object({
+  PORT: about(
+    z
+      .string()
+      .regex(/^\d{1,5}$/, { error: (issue) => `must be a port number, not "${String(issue.input)}"` })
+      .transform(Number)
+      .refine((port) => port >= 1 && port <= 65535, { error: "must be a port number from 1 to 65535" })
+      .optional(),
+    { kind: "runtime", default: "`8888`", description: "The local runtime listens on 8888." },
+  ),
+  URL: about(
+    z
+      .string()
+      .transform((url) => url.replace(/\/+$/, ""))
+      .optional(),
+    {
+      kind: "product",
+      requiredInProduction: true,
+      default: "`http://localhost:$PORT`",
+      unset: "it must be the public base URL of the site",
+      description: "The public base URL used in every absolute link. Netlify sets it on each deploy; leave it unset locally.",
+    },
+  ),
+  UPSTASH_REDIS_REST_URL: string({
+    kind: "product",
+    requiredInProduction: true,
+    unset: "production needs an Upstash Redis database; locally, `npm start` runs the local store and sets it",
+    description: "The Upstash Redis database (quotas, leads, tasks, OAuth clients).",
+  }),
+  UPSTASH_REDIS_REST_TOKEN: string({
+    kind: "product",
+    requiredInProduction: true,
+    secret: true,
+    unset: "production needs an Upstash Redis database; locally, `npm start` runs the local store and sets it",
+    description: "Its token.",
+  }),
+  POSTMARK_SERVER_TOKEN: string({ kind: "product", requiredInProduction: true, secret: true, description: "Postmark (lead e-mails)." }),
+  POSTMARK_API_URL: about(z.string().default("https://api.postmarkapp.com"), {
+    kind: "product",
+    default: "`https://api.postmarkapp.com`",
+    description: "Where the Postmark client sends; a stand-in in tests.",
+  }),
+  LEADS_TO: string({ kind: "product", description: "The lead inbox; required with POSTMARK_SERVER_TOKEN." }),
+  LEADS_FROM: string({ kind: "product", description: "The Postmark sender signature; required with POSTMARK_SERVER_TOKEN." }),
+  LEADS_EMAIL_DAILY_LIMIT: about(wholeNumber("of leads a day (0 holds every lead)").default(defaultDailyEmailLimit), {
+    kind: "product",
+    default: "`50`",
+    description: "How many leads a UTC day are e-mailed one by one; later ones are recorded and held.",
+  }),
+  OAUTH_SIGNING_KEYS: string({
+    kind: "product",
+    requiredInProduction: true,
+    secret: true,
+    description: "The access-token signing keys, a JSON JWK Set of private ES256 keys (checked by src/oauth/keys.ts).",
+  }),
+  FRONTDOOR_ALLOW_LOOPBACK_CIMD: about(
+    z
+      .string()
+      .optional()
+      .transform((value) => value === "1"),
+    { kind: "product", description: "Test-only: `1` lets client metadata documents live on loopback http." },
+  ),
+  FRONTDOOR_DATA_DIR: about(z.string().default(".data"), {
+    kind: "runtime",
+    default: "`.data`",
+    description: "Where the local runtime keeps its state.",
+  }),
+  FRONTDOOR_OUTBOX_DIR: string({ kind: "internal", description: "Set by npm start without Postmark: lead e-mails are files here." }),
+  FRONTDOOR_STORE_TIMEOUT_MS: about(wholeNumber("of milliseconds").optional(), {
+    kind: "internal",
+    default: "`1500`",
+    description: "How long an Upstash command may take; npm start sets 10000 for its local store.",
+  }),
+  DEPLOY_URL: string({ kind: "netlify", description: "This deploy's own URL, an allowed Origin at /mcp." }),
+  DEPLOY_PRIME_URL: string({ kind: "netlify", description: "The branch deploy's URL, an allowed Origin at /mcp." }),
+  SITE_NAME: string({
+    kind: "netlify",
+    description: "The site's name on Netlify: `https://<name>.netlify.app` is an allowed Origin at /mcp.",
+  }),
+});
+
+export type Settings = z.output<typeof settingsSchema>;
+export type SettingName = keyof Settings;
+export const settingNames = Object.keys(settingsSchema.shape) as SettingName[];
+export const aboutSetting = (name: SettingName) => settingsSchema.shape[name].meta() as unknown as About;
+
+/** One setting from its text (blank is unset); a ConfigurationError names the variable and what is wrong with it. */
+export function parseSetting<N extends SettingName>(name: N, value: string | undefined): Settings[N] {
+  const result = settingsSchema.shape[name].safeParse(value?.trim() === "" ? undefined : value);
+  if (!result.success) throw new ConfigurationError(`${name} ${result.error.issues[0]!.message}`);
+  return result.data as Settings[N];
+}
+
+/** The configuration as a door reads it: each setting parsed on first use, then kept. */
+export interface Configuration {
+  get<N extends SettingName>(name: N): Settings[N];
+  /** As `get`, and unset is a ConfigurationError too. */
+  required<N extends SettingName>(name: N): NonNullable<Settings[N]>;
+}
+
+const configurations = new WeakMap<Env, Configuration>();
+
+/**
+ * The configuration over an environment, one per environment (so once per process over the platform's). A setting that
+ * is unset or wrong is read again when next asked for: a door tries a misconfiguration again on its next request.
+ */
+export function settingsFrom(env: Env): Configuration {
+  let configuration = configurations.get(env);
+  if (configuration) return configuration;
+  const kept = new Map<SettingName, unknown>();
+  const get = <N extends SettingName>(name: N): Settings[N] => {
+    if (kept.has(name)) return kept.get(name) as Settings[N];
+    const value = parseSetting(name, env(name));
+    if (env(name)) kept.set(name, value);
+    return value;
+  };
+  configuration = {
+    get,
+    required(name) {
+      const value = get(name);
+      if (value === undefined) throw new ConfigurationError(`${name} is not set: ${aboutSetting(name).unset ?? "it is required"}`);
+      return value as NonNullable<Settings[typeof name]>;
+    },
+  };
+  configurations.set(env, configuration);
+  return configuration;
+}

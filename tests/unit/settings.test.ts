@@ -1,0 +1,93 @@
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { functionVariables, productVariables, resolveConfig } from "../../scripts/runtime/config.ts";
+import { ConfigurationError } from "../../src/config/env.ts";
+import { aboutSetting, settingNames, settingsFrom } from "../../src/config/settings.ts";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const sorted = (names: Iterable<string>) => [...new Set(names)].sort();
+
+describe("the settings schema is the one list of variables", () => {
+  it("matches the README's configuration table, row for row", async () => {
+    const readme = await readFile(join(root, "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("## Configuration"), readme.indexOf("\n## ", readme.indexOf("## Configuration") + 1));
+    const firstCells = section
+      .split("\n")
+      .filter((line) => line.startsWith("| `"))
+      .map((line) => line.split("|")[1]!);
+    expect(sorted(firstCells.flatMap((cell) => [...cell.matchAll(/`([A-Z_]+)`/g)].map((m) => m[1]!)))).toEqual(sorted(settingNames));
+  });
+
+  it("matches .env.example: every variable an operator may set, none npm start or Netlify sets", async () => {
+    const example = await readFile(join(root, ".env.example"), "utf8");
+    const names = [...example.matchAll(/^#? ?([A-Z][A-Z_]+)=/gm)].map((m) => m[1]!);
+    const settable = settingNames.filter((name) => ["product", "runtime"].includes(aboutSetting(name).kind));
+    expect(sorted(names)).toEqual(sorted(settable));
+  });
+
+  it("is what npm start forwards, and every variable has its documentation", () => {
+    expect(productVariables.every((name) => functionVariables.includes(name))).toBe(true);
+    for (const name of settingNames) expect(aboutSetting(name).description, name).toBeTruthy();
+  });
+
+  it("leaves NETLIFY_DEV to the one wrapper of netlify dev", async () => {
+    const readers: string[] = [];
+    for (const folder of ["src", "functions"]) {
+      for (const file of await readdir(join(root, folder), { recursive: true })) {
+        if (!file.endsWith(".ts")) continue;
+        if ((await readFile(join(root, folder, file), "utf8")).includes("NETLIFY_DEV")) readers.push(join(folder, file));
+      }
+    }
+    expect(readers).toEqual(["src/http/netlify-dev.ts"]);
+  });
+});
+
+describe("settingsFrom", () => {
+  it("names the variable and what is wrong with it", () => {
+    const settings = settingsFrom((name) => ({ LEADS_EMAIL_DAILY_LIMIT: "many", FRONTDOOR_STORE_TIMEOUT_MS: "-1" })[name]);
+    expect(() => settings.get("LEADS_EMAIL_DAILY_LIMIT")).toThrow(ConfigurationError);
+    expect(() => settings.get("LEADS_EMAIL_DAILY_LIMIT")).toThrow(
+      'LEADS_EMAIL_DAILY_LIMIT must be a whole number of leads a day (0 holds every lead), not "many"',
+    );
+    expect(() => settings.get("FRONTDOOR_STORE_TIMEOUT_MS")).toThrow(/^FRONTDOOR_STORE_TIMEOUT_MS must be a whole number/);
+    expect(() => settings.required("URL")).toThrow("URL is not set: it must be the public base URL of the site");
+    expect(() => settings.required("UPSTASH_REDIS_REST_TOKEN")).toThrow(/^UPSTASH_REDIS_REST_TOKEN is not set: production needs/);
+  });
+
+  it("gives each setting its type and default, blank as unset", () => {
+    const settings = settingsFrom(
+      (name) =>
+        ({ URL: "https://studio.example//", LEADS_EMAIL_DAILY_LIMIT: " 7 ", LEADS_TO: " ", FRONTDOOR_ALLOW_LOOPBACK_CIMD: "1" })[name],
+    );
+    expect(settings.required("URL")).toBe("https://studio.example");
+    expect(settings.get("LEADS_EMAIL_DAILY_LIMIT")).toBe(7);
+    expect(settings.get("LEADS_TO")).toBeUndefined();
+    expect(settings.get("FRONTDOOR_ALLOW_LOOPBACK_CIMD")).toBe(true);
+    expect(settings.get("POSTMARK_API_URL")).toBe("https://api.postmarkapp.com");
+    expect(settingsFrom(() => undefined).get("LEADS_EMAIL_DAILY_LIMIT")).toBe(50);
+  });
+
+  it("reads each environment once, and reads again what was unset or wrong (the next request tries again)", () => {
+    const values: Record<string, string | undefined> = { URL: "https://a.example" };
+    let reads = 0;
+    const env = (name: string) => (reads++, values[name]);
+    const settings = settingsFrom(env);
+    expect(settingsFrom(env)).toBe(settings);
+    expect(settings.required("URL")).toBe("https://a.example");
+    values.URL = "https://b.example";
+    expect(settings.required("URL")).toBe("https://a.example");
+    expect(() => settings.required("OAUTH_SIGNING_KEYS")).toThrow(ConfigurationError);
+    values.OAUTH_SIGNING_KEYS = "{}";
+    expect(settings.required("OAUTH_SIGNING_KEYS")).toBe("{}");
+    const before = reads;
+    settings.required("URL");
+    expect(reads).toBe(before);
+  });
+
+  it("stops npm start on a variable it could not run with", () => {
+    expect(() => resolveConfig({ PORT: "eighty" }, {})).toThrow(/^PORT must be a port number/);
+    expect(resolveConfig({}, { URL: "https://studio.example/" }).baseUrl).toBe("https://studio.example");
+  });
+});
