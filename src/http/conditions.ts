@@ -1,6 +1,4 @@
-import { maxBriefBytes } from "../briefs/limits.ts";
 import { perWindow, policies } from "../limits/policies.ts";
-import { batchRevision, maxBatchMessages } from "../mcp/constants.ts";
 import { maxJsonDepth } from "./json-depth.ts";
 
 /**
@@ -103,7 +101,7 @@ export const conditions = {
     rpc: -32600,
     a2aRest: "INVALID_ARGUMENT",
     title: "Invalid request",
-    when: `The body is JSON but not a JSON-RPC 2.0 request, notification or response; or it is a batch (an array of them) that is not taken: /a2a/v1 takes none, and /mcp only from a client of MCP ${batchRevision} (the one revision that had batches), with 1 to ${maxBatchMessages} messages, no initialize among them and each request with an id of its own.`,
+    when: "The body is JSON but not a JSON-RPC 2.0 request, notification or response; or it is a batch (an array of them) that the endpoint does not take: /a2a/v1 takes none, and /mcp only as its section says.",
     resolution: "Send one JSON-RPC 2.0 object with jsonrpc, method and (for a request) id; send a batch's messages one per POST.",
   },
   payload_too_large: {
@@ -114,7 +112,7 @@ export const conditions = {
     a2aRest: "INVALID_ARGUMENT",
     title: "Payload too large",
     when: "The request body is larger than the endpoint accepts.",
-    resolution: `Send a smaller body: a brief is at most ${maxBriefBytes / 1024} KB of JSON; the developer page lists each endpoint's limit.`,
+    resolution: "Send a smaller body: the developer page lists each endpoint's limit.",
   },
   header_mismatch: {
     status: 400,
