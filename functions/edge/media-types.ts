@@ -1,5 +1,5 @@
 import type { Config, Context } from "@netlify/edge-functions";
-import { matchesIfNoneMatch } from "../../src/api/etag.ts";
+import { matchesIfNoneMatch } from "../../src/http/etag.ts";
 import { aiCatalogMediaType, apiCatalogContentType } from "../../src/discovery/api-catalog.ts";
 import { serverCardMediaType } from "../../src/mcp/constants.ts";
 import { aiCatalogPath, apiCatalogPath, serverCardWellKnownPath } from "../../src/paths.ts";

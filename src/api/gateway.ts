@@ -7,7 +7,7 @@ import { quota } from "../http/quota.ts";
 import { Refusal } from "../http/refusal.ts";
 import { apiBase, openApiPath, pagePaths, resourcePaths } from "../paths.ts";
 import { deprecationHeaders, findDeprecation, type Deprecation } from "./deprecations.ts";
-import { matchesIfNoneMatch, strongEtag } from "./etag.ts";
+import { matchesIfNoneMatch, strongEtag } from "../http/etag.ts";
 import { matchRoute, type ApiRoute } from "./routes.ts";
 
 export interface GatewayOptions {

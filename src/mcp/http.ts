@@ -5,7 +5,7 @@ import {
   type AuthInfo,
   type McpServer,
 } from "@modelcontextprotocol/server";
-import { matchesIfNoneMatch, strongEtag } from "../api/etag.ts";
+import { matchesIfNoneMatch, strongEtag } from "../http/etag.ts";
 import { readJson } from "../http/body.ts";
 import { refuseDeepNesting } from "../http/nesting.ts";
 import { identify, refuseInvalidToken, requireToken, type Verifier } from "../http/bearer.ts";
