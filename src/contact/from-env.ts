@@ -7,7 +7,7 @@ import type { PrebuiltResources } from "../resources/prebuilt.ts";
 import { escapeHtml, pageHeaders, renderPage } from "../site/function-page.ts";
 import { pageShell } from "../site/page-shell.ts";
 import { redisFromEnv } from "../store/node-requester.ts";
-import { contactFields } from "./fields.ts";
+import { contactFields } from "../briefs/form-fields.ts";
 import { createContactHandler } from "./handler.ts";
 
 /** POST /contact wired to the deployment, once per function instance. */

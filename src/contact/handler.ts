@@ -7,7 +7,7 @@ import { readCapped } from "../http/read-capped.ts";
 import type { Limiter } from "../limits/limiter.ts";
 import { escapeHtml as e, pageHeaders, renderPage, type PageShell } from "../site/function-page.ts";
 
-import { honeypot, type FormField } from "./fields.ts";
+import { honeypot, type FormField } from "../briefs/form-fields.ts";
 import { contactFormAnchor as formAnchor } from "../resources/contact.ts";
 import { contactFormHtml } from "./render.ts";
 import { pagePaths } from "../paths.ts";

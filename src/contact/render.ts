@@ -1,7 +1,7 @@
 import { pagePaths } from "../paths.ts";
 import type { FieldError } from "../briefs/validate.ts";
 import { escapeHtml as e } from "../site/function-page.ts";
-import { honeypot, type FormField } from "./fields.ts";
+import { honeypot, type FormField } from "../briefs/form-fields.ts";
 
 /** A message for a person: the form's label instead of the API's field name. */
 export function personMessage(field: FormField | undefined, error: FieldError): string {

@@ -1,6 +1,6 @@
 import { inputRequired, inputResponse, type ClientCapabilities, type InputRequiredResult } from "@modelcontextprotocol/server";
 import type { Brief } from "../briefs/schema.ts";
-import { contactFields } from "../contact/fields.ts";
+import { contactFields } from "../briefs/form-fields.ts";
 
 /** What the person confirms before a brief is filed: who they are and where the studio writes to them. */
 export const confirmedFields = ["full_name", "company_name", "work_email"] as const;

@@ -1,6 +1,6 @@
-import { briefLimits, budgetRanges } from "../briefs/schema.ts";
+import { briefLimits, budgetRanges } from "./schema.ts";
 
-/** One field of the contact form; `name` is the brief field it fills (the honeypot fills none). */
+/** One field of the brief as a person is asked for it (the contact form, MCP's confirmation form); `name` is the brief field it fills (the honeypot fills none). */
 export interface FormField {
   name: string;
   label: string;
