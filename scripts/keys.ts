@@ -1,6 +1,6 @@
 import "./node-check.ts";
 import { readFile } from "node:fs/promises";
-import { generateKeySet, generateSigningKey, parseKeySet, signingKeysVariable } from "../src/oauth/keys.ts";
+import { generateKeySet, generateSigningKey, parseKeySet, signingKeysVariable } from "../src/tokens/keys.ts";
 import { rotateKeySet, rotationWaits, type RotationStep } from "../src/oauth/rotation.ts";
 
 const usage = `Usage:

@@ -7,7 +7,7 @@ import { briefsHandlerFromEnv } from "../../src/briefs/from-env.ts";
 import { briefSchema } from "../../src/briefs/schema.ts";
 import { issueAccessToken } from "../../src/oauth/access-token.ts";
 import { consentGrantId } from "../../src/oauth/grants.ts";
-import { generateKeySet, importSigningKeys } from "../../src/oauth/keys.ts";
+import { generateKeySet, importSigningKeys } from "../../src/tokens/keys.ts";
 import { siteSizeIds, type PrebuiltResources } from "../../src/resources/prebuilt.ts";
 import { startLocalStore } from "../local-store/store.ts";
 import { describeFigures, measure } from "./stats.ts";

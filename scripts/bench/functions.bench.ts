@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
-import { generateKeySet } from "../../src/oauth/keys.ts";
+import { generateKeySet } from "../../src/tokens/keys.ts";
 import { buildDoors, packagesIn, type doors } from "../lib/doors.ts";
 import { bundleEdgeFunctions, bundleFunctions, type FunctionBundle } from "../lib/netlify-bundles.ts";
 import { startLocalStore } from "../local-store/store.ts";

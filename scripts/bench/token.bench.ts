@@ -1,7 +1,7 @@
 import { SignJWT } from "jose";
 import { upstashLimiter } from "../../src/limits/limiter.ts";
 import { registerClient } from "../../src/oauth/clients.ts";
-import { generateKeySet, importSigningKeys } from "../../src/oauth/keys.ts";
+import { generateKeySet, importSigningKeys } from "../../src/tokens/keys.ts";
 import { createTokenHandler } from "../../src/oauth/token.ts";
 import { compare, describeFigures, measure } from "./stats.ts";
 import { startStoreProcess } from "./store-process.ts";

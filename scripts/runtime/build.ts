@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { parseKeySet, publicJwk } from "../../src/oauth/keys.ts";
+import { parseKeySet, publicJwk } from "../../src/tokens/keys.ts";
 
 /**
  * What a build depends on: every source file's path, size and modification time, the base URL, and the public parts

@@ -1,5 +1,5 @@
 import { readFile, writeFile } from "node:fs/promises";
-import { generateKeySet, parseKeySet } from "../../src/oauth/keys.ts";
+import { generateKeySet, parseKeySet } from "../../src/tokens/keys.ts";
 
 /**
  * Locally, without OAUTH_SIGNING_KEYS, the runtime signs with a key set it generated once into its data folder

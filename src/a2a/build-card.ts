@@ -1,5 +1,5 @@
 import { ConfigurationError } from "../config/env.ts";
-import { importSigningKeys, signingKeysVariable } from "../oauth/keys.ts";
+import { importSigningKeys, signingKeysVariable } from "../tokens/keys.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
 import { agentCard, signAgentCard } from "./card.ts";
 

@@ -1,6 +1,6 @@
 import { generateAgentCardSignature, type AgentCard } from "@a2a-js/sdk";
-import { scopes } from "../oauth/metadata.ts";
-import type { SigningKeys } from "../oauth/keys.ts";
+import { scopes } from "../tokens/metadata.ts";
+import type { SigningKeys } from "../tokens/keys.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
 
 import { protocolVersions } from "./constants.ts";

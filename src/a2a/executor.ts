@@ -7,7 +7,7 @@ import type { FilingResult, PipelineDeps } from "../briefs/pipeline.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
 
 import type { BriefSchema } from "../briefs/schema.ts";
-import type { Scope } from "../oauth/metadata.ts";
+import type { Scope } from "../tokens/metadata.ts";
 import { AuthenticatedCaller, decidedRoute, scopesOf, waitUntilOf } from "./caller.ts";
 import { chooseSkill, dataObjects, viewOfMessage, type Route } from "./route.ts";
 import { briefSkillId, readSkills } from "./skills.ts";

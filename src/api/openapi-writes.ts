@@ -5,8 +5,13 @@ import { briefSchema } from "../briefs/schema.ts";
 import { idempotencyTtlSeconds, repeatWindowSeconds } from "../briefs/store.ts";
 import { fieldErrorSchema } from "../briefs/validate.ts";
 import { inWords, perWindow, policies, quotaInWords } from "../limits/policies.ts";
-import { clientMetadataLimits } from "../oauth/client-metadata.ts";
-import { accessTokenLifetimeSeconds, clientAssertionAlgorithms, clientAssertionLimits, scopes } from "../oauth/metadata.ts";
+import {
+  accessTokenLifetimeSeconds,
+  clientAssertionAlgorithms,
+  clientAssertionLimits,
+  clientMetadataLimits,
+  scopes,
+} from "../tokens/metadata.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
 import { siteSizeIds } from "../resources/prebuilt.ts";
 

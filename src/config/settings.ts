@@ -87,7 +87,7 @@ export const settingsSchema = z.object({
     kind: "product",
     requiredInProduction: true,
     secret: true,
-    description: "The access-token signing keys, a JSON JWK Set of private ES256 keys (checked by src/oauth/keys.ts).",
+    description: "The access-token signing keys, a JSON JWK Set of private ES256 keys (checked by src/tokens/keys.ts).",
   }),
   FRONTDOOR_ALLOW_LOOPBACK_CIMD: about(
     z

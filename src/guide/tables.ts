@@ -4,7 +4,7 @@ import { fieldErrorSchema } from "../briefs/validate.ts";
 import { problemAnchor, problems, type ProblemCode } from "../api/problems.ts";
 import { briefSchema } from "../briefs/schema.ts";
 import { policies, type PolicyName } from "../limits/policies.ts";
-import { scopes } from "../oauth/metadata.ts";
+import { scopes } from "../tokens/metadata.ts";
 import { apiBase, absolute, resourcePaths } from "../paths.ts";
 import { caseStudyResourceSchema } from "../resources/case-studies.ts";
 import { catalogIds, resourceCatalog } from "../resources/catalog.ts";

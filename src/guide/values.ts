@@ -34,7 +34,7 @@ import {
   clientAssertionAlgorithms,
   clientAssertionLimits,
   resourceIdentifiers,
-} from "../oauth/metadata.ts";
+} from "../tokens/metadata.ts";
 import {
   a2aPath,
   absolute,

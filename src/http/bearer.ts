@@ -1,8 +1,8 @@
 import type { MiddlewareHandler } from "hono";
 import type { ProtectedResource } from "../paths.ts";
-import type { Scope } from "../oauth/metadata.ts";
-import { protectedResourceMetadataUrl } from "../oauth/metadata.ts";
-import { bearerChallenge, noToken, withScopes, type createAccessTokenVerifier } from "../oauth/verify.ts";
+import type { Scope } from "../tokens/metadata.ts";
+import { protectedResourceMetadataUrl } from "../tokens/metadata.ts";
+import { bearerChallenge, noToken, withScopes, type createAccessTokenVerifier } from "../tokens/verify.ts";
 import type { DoorContext, DoorEnv } from "./context.ts";
 import { Refusal } from "./refusal.ts";
 

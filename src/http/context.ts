@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { QuotaResult } from "../limits/limiter.ts";
-import type { AccessTokenCheck } from "../oauth/verify.ts";
+import type { AccessTokenCheck } from "../tokens/verify.ts";
 
 /** What the platform tells every door about a request: the same for functions, edge functions and tests. */
 export interface HandlerContext {

@@ -1,4 +1,4 @@
-import type { Scope } from "../oauth/metadata.ts";
+import type { Scope } from "../tokens/metadata.ts";
 import { briefToolName, briefToolScope } from "./brief-tool.ts";
 
 /**

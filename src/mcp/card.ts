@@ -1,5 +1,5 @@
 import { policies } from "../limits/policies.ts";
-import { protectedResourceMetadataUrl } from "../oauth/metadata.ts";
+import { protectedResourceMetadataUrl } from "../tokens/metadata.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
 
 import { briefToolName, briefToolScope } from "./brief-tool.ts";

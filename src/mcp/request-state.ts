@@ -5,7 +5,7 @@ import {
   type RequestStateCodec,
   type ServerContext,
 } from "@modelcontextprotocol/server";
-import { parseKeySet } from "../oauth/keys.ts";
+import { parseKeySet } from "../tokens/keys.ts";
 import { requestStateTtlSeconds } from "./constants.ts";
 
 /** The state a 2026-07-28 round carries to the next: signed, bound to the calling grant, verified before any handler runs. */

@@ -1,6 +1,6 @@
 import { SignJWT } from "jose";
-import type { SigningKeys } from "./keys.ts";
-import { accessTokenLifetimeSeconds } from "./metadata.ts";
+import type { SigningKeys } from "../tokens/keys.ts";
+import { accessTokenLifetimeSeconds } from "../tokens/metadata.ts";
 
 export interface AccessTokenGrant {
   clientId: string;

@@ -2,7 +2,7 @@ import type { Redis } from "@upstash/redis";
 import type { JWTVerifyGetKey } from "jose";
 import { KeySetUnavailable, type ClientKeySet } from "./client-keys.ts";
 import { sha256, type ClientRecord } from "./clients.ts";
-import { clientAssertionAlgorithms, clientAssertionLimits } from "./metadata.ts";
+import { clientAssertionAlgorithms, clientAssertionLimits } from "../tokens/metadata.ts";
 
 /**
  * private_key_jwt client authentication (RFC 7523 §2.2 and §3, RFC 7521 §4.2): a metadata document client proves itself
@@ -72,7 +72,7 @@ export async function authenticateClientAssertion(params: ClientAssertionParams,
   if (type === undefined) throw refuse("wrong_type", `Send client_assertion_type ${clientAssertionType} with the client_assertion.`);
   if (assertion.length > clientAssertionLimits.maxLength) throw refuse("malformed", "The client_assertion is too long.");
 
-  const jose = await import("./jose.ts");
+  const jose = await import("../tokens/jose.ts");
   let alg: unknown, subject: unknown;
   try {
     alg = jose.decodeProtectedHeader(assertion).alg;
@@ -128,7 +128,7 @@ export async function authenticateClientAssertion(params: ClientAssertionParams,
 }
 
 /** A key resolver over the client's set that fetches the set once more when no key matches (a rotated key). */
-function keysRefreshedOnce(keySet: ClientKeySet, jose: typeof import("./jose.ts")): JWTVerifyGetKey {
+function keysRefreshedOnce(keySet: ClientKeySet, jose: typeof import("../tokens/jose.ts")): JWTVerifyGetKey {
   return async (header, token) => {
     try {
       return await jose.createLocalJWKSet(keySet.keys)(header, token);
@@ -144,7 +144,7 @@ function keysRefreshedOnce(keySet: ClientKeySet, jose: typeof import("./jose.ts"
   };
 }
 
-function refusalOf(error: unknown, errors: typeof import("./jose.ts").errors): ClientAssertionRefused {
+function refusalOf(error: unknown, errors: typeof import("../tokens/jose.ts").errors): ClientAssertionRefused {
   if (error instanceof errors.JWTExpired) return refuse("expired", "The client_assertion has expired.");
   if (error instanceof errors.JWTClaimValidationFailed) {
     if (error.claim === "aud")

@@ -1,3 +1,4 @@
+import { clientMetadataLimits } from "../tokens/metadata.ts";
 import { OAuthError } from "./errors.ts";
 import { applicationTypes, inferredApplicationType, redirectUriProblem, type ApplicationType } from "./redirect-uri.ts";
 
@@ -17,8 +18,6 @@ export interface ClientMetadata {
 
 /** private_key_jwt is accepted only from a client ID metadata document (src/oauth/cimd.ts), never at registration. */
 export type AuthMethod = "client_secret_post" | "none" | "private_key_jwt";
-
-export const clientMetadataLimits = { clientName: 100, redirectUris: 8 } as const;
 
 const grantTypes = ["authorization_code", "client_credentials"] as const;
 const registrationAuthMethods: readonly AuthMethod[] = ["client_secret_post", "none"];

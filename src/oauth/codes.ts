@@ -1,6 +1,6 @@
 import type { Redis } from "@upstash/redis";
 import { randomToken, sha256 } from "./clients.ts";
-import { authorizationCodeLifetimeSeconds } from "./metadata.ts";
+import { authorizationCodeLifetimeSeconds } from "../tokens/metadata.ts";
 
 /** What an authorization code stands for (RFC 6749 §4.1.2, bound per RFC 7636 and RFC 8707). */
 export interface CodeBinding {

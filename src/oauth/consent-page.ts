@@ -1,6 +1,6 @@
 import { oauthPaths } from "../paths.ts";
 import { escapeHtml, renderPage, type PageShell } from "../site/function-page.ts";
-import { scopes, type Scope } from "./metadata.ts";
+import { scopes, type Scope } from "../tokens/metadata.ts";
 import { loopbackHostNames } from "./redirect-uri.ts";
 
 /** The consent screen and the authorization error page: one card on a page that looks like the rest of the site. */

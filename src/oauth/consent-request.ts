@@ -1,6 +1,6 @@
 import { createLocalJWKSet, jwtVerify, SignJWT } from "jose";
 import { constantTimeEqual, randomToken, sha256 } from "./clients.ts";
-import type { SigningKeys } from "./keys.ts";
+import type { SigningKeys } from "../tokens/keys.ts";
 import { oauthPaths, absolute } from "../paths.ts";
 
 /**

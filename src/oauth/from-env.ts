@@ -5,7 +5,7 @@ import { oauthJson } from "../http/formats.ts";
 import { upstashLimiter } from "../limits/limiter.ts";
 import { pageShell } from "../site/page-shell.ts";
 import { redisFromEnv } from "../store/node-requester.ts";
-import { signingKeysFromEnv } from "./keys.ts";
+import { signingKeysFromEnv } from "../tokens/keys.ts";
 import { createOAuthHandler } from "./server.ts";
 
 /** Test-only: lets client ID metadata documents live on loopback http, and only when the site itself is local. */

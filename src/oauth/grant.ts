@@ -1,5 +1,5 @@
 import { OAuthError } from "./errors.ts";
-import { resourceIdentifier, resourceIdentifiers, scopeNames, type Scope } from "./metadata.ts";
+import { resourceIdentifier, resourceIdentifiers, scopeNames, type Scope } from "../tokens/metadata.ts";
 
 /** `svc:read` is always granted, `svc:brief` when asked; an unknown scope is invalid_scope (RFC 6749 §3.3). */
 export function grantedScope(requested: string | undefined): string {

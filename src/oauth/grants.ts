@@ -1,12 +1,5 @@
 import { randomToken, sha256 } from "./clients.ts";
-
-/**
- * A grant is one person's approval of one client (a consent), or a client that proves itself at the token endpoint and
- * asks for itself (client_credentials). Everything a caller owns (A2A tasks, Idempotency-Keys and repeats, MCP request
- * state, quotas) is keyed by its grant, never by a client_id that others can also get tokens for. The id travels in every
- * access token as the `grant_id` claim: opaque, and the same for every token of the grant.
- */
-export const grantIdPattern = /^g[ac]_[A-Za-z0-9_-]{22}$/;
+export { grantIdPattern } from "../tokens/verify.ts";
 
 /** A new grant for an approved consent: approving the same client twice makes two. */
 export const consentGrantId = () => `ga_${randomToken(16)}`;

@@ -3,7 +3,7 @@ import { settingsFrom } from "../config/settings.ts";
 import { builtOnFirstUse } from "../http/door.ts";
 import { oauthJson } from "../http/formats.ts";
 import { jwksResponse } from "./jwks.ts";
-import { signingKeysFromEnv } from "./keys.ts";
+import { signingKeysFromEnv } from "../tokens/keys.ts";
 
 /**
  * GET /.well-known/jwks.json wired to the deployment's keys. Its own module, so the function bundles jose and

@@ -1,4 +1,4 @@
-import type { SigningKeys } from "./keys.ts";
+import type { SigningKeys } from "../tokens/keys.ts";
 
 /** How long a client may cache the key set: short enough that a newly published key is seen well before it signs. */
 export const jwksMaxAgeSeconds = 300;

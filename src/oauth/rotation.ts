@@ -1,5 +1,5 @@
 import type { JWK } from "jose";
-import { accessTokenLifetimeSeconds } from "./metadata.ts";
+import { accessTokenLifetimeSeconds } from "../tokens/metadata.ts";
 
 /**
  * Key rotation in three deploys, so no verifier ever meets a token signed by a key it has not seen and no valid

@@ -2,7 +2,7 @@ import type { Redis } from "@upstash/redis";
 import type { Limiter } from "../limits/limiter.ts";
 import { resolveMetadataDocumentClient, looksLikeMetadataDocumentUrl, type CountQuota } from "./cimd.ts";
 import { findRegisteredClient, type ClientRecord } from "./clients.ts";
-import type { SigningKeys } from "./keys.ts";
+import type { SigningKeys } from "../tokens/keys.ts";
 
 /** Everything the authorization server's handlers need, passed in (no handler reads the environment). */
 export interface OAuthServerOptions {

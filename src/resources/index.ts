@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-import { protectedResourceMetadataUrl } from "../oauth/metadata.ts";
+import { protectedResourceMetadataUrl } from "../tokens/metadata.ts";
 
 import { indexedResources, operationPointer } from "./operations.ts";
 import type { Site } from "../site/model.ts";

@@ -1,4 +1,4 @@
-import type { Scope } from "../oauth/metadata.ts";
+import type { Scope } from "../tokens/metadata.ts";
 import { briefsPath, resourcePaths } from "../paths.ts";
 import { catalogIds, resourceCatalog, type CatalogId } from "./catalog.ts";
 

@@ -9,7 +9,7 @@ import { bundleEdgeFunctions, bundleFunctions } from "../../scripts/lib/netlify-
 import { startLocalStore } from "../../scripts/local-store/store.ts";
 import { issueAccessToken } from "../../src/oauth/access-token.ts";
 import { clientGrantId } from "../../src/oauth/grants.ts";
-import { generateKeySet, importSigningKeys } from "../../src/oauth/keys.ts";
+import { generateKeySet, importSigningKeys } from "../../src/tokens/keys.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const run = promisify(execFile);

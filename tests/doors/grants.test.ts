@@ -3,7 +3,7 @@ import { Redis } from "@upstash/redis";
 import { decodeJwt, SignJWT } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
 import { policies } from "../../src/limits/policies.ts";
-import { importSigningKeys } from "../../src/oauth/keys.ts";
+import { importSigningKeys } from "../../src/tokens/keys.ts";
 import { a2aClient, bindings, brief, isTask, listing, message } from "../support/a2a-client.ts";
 import { freshBrief } from "../support/briefs.ts";
 import { json, mcpCall } from "../support/calls.ts";

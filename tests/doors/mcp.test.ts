@@ -5,7 +5,7 @@ import { maxBatchMessages } from "../../src/mcp/constants.ts";
 import { mcpHandlerFromEnv } from "../../src/mcp/from-env.ts";
 import { modernProtocolVersions } from "../../src/mcp/versions.ts";
 import { consentGrantId } from "../../src/oauth/grants.ts";
-import { generateSigningKey } from "../../src/oauth/keys.ts";
+import { generateSigningKey } from "../../src/tokens/keys.ts";
 import { freshBrief } from "../support/briefs.ts";
 import { json, mcpCall, mcpHeaders } from "../support/calls.ts";
 import { fileDeployment } from "../support/deployment.ts";

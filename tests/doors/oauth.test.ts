@@ -3,7 +3,7 @@ import { createRemoteJWKSet, customFetch, jwtVerify } from "jose";
 import * as oauth from "oauth4webapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientKey } from "../../src/oauth/clients.ts";
-import { createAccessTokenVerifier } from "../../src/oauth/verify.ts";
+import { createAccessTokenVerifier } from "../../src/tokens/verify.ts";
 import { escapeHtml } from "../../src/site/function-page.ts";
 import { startDeployment, type Deployment } from "../support/deployment.ts";
 import {

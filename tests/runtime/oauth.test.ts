@@ -5,7 +5,7 @@ import { Redis } from "@upstash/redis";
 import { createRemoteJWKSet, jwtVerify, type JWK } from "jose";
 import type * as oauth from "oauth4webapi";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { authorizationServerMetadata, discoveryDocuments } from "../../src/oauth/metadata.ts";
+import { authorizationServerMetadata, discoveryDocuments } from "../../src/tokens/metadata.ts";
 import { freshBrief } from "../support/briefs.ts";
 import { startDocumentHost, type DocumentHost } from "../support/client-documents.ts";
 import { connectMcp, eras, text } from "../support/mcp-client.ts";

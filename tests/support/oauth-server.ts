@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { Redis } from "@upstash/redis";
 import { startLocalStore } from "../../scripts/local-store/store.ts";
 import { upstashLimiter } from "../../src/limits/limiter.ts";
-import { generateKeySet, importSigningKeys } from "../../src/oauth/keys.ts";
+import { generateKeySet, importSigningKeys } from "../../src/tokens/keys.ts";
 import { createOAuthHandler } from "../../src/oauth/server.ts";
 import type { OAuthServerOptions } from "../../src/oauth/server-options.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { jwksHandlerFromEnv } from "../../src/oauth/jwks-from-env.ts";
-import { generateKeySet } from "../../src/oauth/keys.ts";
+import { generateKeySet } from "../../src/tokens/keys.ts";
 
 describe("GET /.well-known/jwks.json", () => {
   it("publishes the public part of every configured key", async () => {

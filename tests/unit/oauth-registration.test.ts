@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { authorizationServerMetadata } from "../../src/oauth/metadata.ts";
+import { authorizationServerMetadata } from "../../src/tokens/metadata.ts";
 import {
   formActionSource,
   inferredApplicationType,

@@ -2,9 +2,9 @@ import { base64url, exportJWK, generateKeyPair, SignJWT, type JWK } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
 import { issueAccessToken } from "../../src/oauth/access-token.ts";
 import { clientGrantId } from "../../src/oauth/grants.ts";
-import { generateKeySet, importSigningKeys, type SigningKeys } from "../../src/oauth/keys.ts";
+import { generateKeySet, importSigningKeys, type SigningKeys } from "../../src/tokens/keys.ts";
 import { rotateKeySet } from "../../src/oauth/rotation.ts";
-import { bearerChallenge, createAccessTokenVerifier, type RejectedAccessToken } from "../../src/oauth/verify.ts";
+import { bearerChallenge, createAccessTokenVerifier, type RejectedAccessToken } from "../../src/tokens/verify.ts";
 
 /** The one verifier REST, MCP and A2A share, attacked in-process (RFC 8725 §3, RFC 9068 §4). */
 const base = "https://studio.example";

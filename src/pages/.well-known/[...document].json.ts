@@ -1,5 +1,5 @@
 import type { APIRoute, GetStaticPaths } from "astro";
-import { discoveryDocuments } from "../../oauth/metadata.ts";
+import { discoveryDocuments } from "../../tokens/metadata.ts";
 import { loadSite } from "../../site/load.ts";
 
 // The OAuth discovery documents (RFC 8414, RFC 9728), from the module the functions read too. Each is written to

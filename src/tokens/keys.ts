@@ -67,7 +67,7 @@ export const signingKeysFromEnv = (settings: Configuration) => importSigningKeys
 
 /**
  * The published set from OAUTH_SIGNING_KEYS, its shape checked but nothing imported: all a token verifier needs, so a
- * door that only verifies tokens loads jose with its first token (src/oauth/verify.ts), not when it is wired.
+ * door that only verifies tokens loads jose with its first token (src/tokens/verify.ts), not when it is wired.
  */
 export const publicJwksFromEnv = (settings: Configuration): JSONWebKeySet => ({
   keys: parseKeySet(settings.get("OAUTH_SIGNING_KEYS")).map(publicJwk),

@@ -27,6 +27,9 @@ export const clientAssertionAlgorithms = ["ES256", "RS256"] as const;
 export const clientAssertionLimits = { maxLifetimeSeconds: 300, clockSkewSeconds: 30, maxLength: 4096 } as const;
 
 /** Access tokens live one hour (spec: Limits); authorization codes one minute. */
+/** What a registration's metadata may hold (RFC 7591), as the registration endpoint and its OpenAPI description say. */
+export const clientMetadataLimits = { clientName: 100, redirectUris: 8 } as const;
+
 export const accessTokenLifetimeSeconds = 3600;
 export const authorizationCodeLifetimeSeconds = 60;
 

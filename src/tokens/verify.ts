@@ -1,6 +1,13 @@
 import type { JSONWebKeySet, JWTVerifyGetKey } from "jose";
-import { grantIdPattern } from "./grants.ts";
 import { resourceIdentifiers, type Scope } from "./metadata.ts";
+
+/**
+ * A grant is one person's approval of one client (a consent), or a client that proves itself at the token endpoint and
+ * asks for itself (client_credentials). Everything a caller owns (A2A tasks, Idempotency-Keys and repeats, MCP request
+ * state, quotas) is keyed by its grant, never by a client_id that others can also get tokens for. The id travels in every
+ * access token as the `grant_id` claim: opaque, and the same for every token of the grant.
+ */
+export const grantIdPattern = /^g[ac]_[A-Za-z0-9_-]{22}$/;
 
 /**
  * The one access-token verifier every protected resource uses (REST briefs, MCP, A2A). RFC 9068 §4 and RFC 8725:
