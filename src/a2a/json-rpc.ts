@@ -5,9 +5,10 @@ import { readJson } from "../http/body.ts";
 import { setHeaders, type DoorContext, type DoorEnv } from "../http/context.ts";
 import { publicCors } from "../http/cors.ts";
 import { door } from "../http/door.ts";
+import { refuseOtherMethods } from "../http/methods.ts";
 import { refuseDeepNesting } from "../http/nesting.ts";
 import { Refusal } from "../http/refusal.ts";
-import { a2aPath } from "../paths.ts";
+import { a2aPath, routeMethods } from "../paths.ts";
 import { storeFailed } from "./caller.ts";
 import { maxA2ABodyBytes } from "./constants.ts";
 import { a2aErrors, protocolError } from "./errors.ts";
@@ -44,7 +45,8 @@ export function jsonRpcBinding(
   });
   app.use(publicCors(["POST"], requestHeaders));
   for (const gate of middleware) app.use(gate);
-  app.post(a2aPath, async (c) => {
+  // OPTIONS never reaches the route: CORS answers it.
+  app.on(routeMethods[a2aPath], a2aPath, async (c) => {
     const body = await readJson(c.req.raw, { limit: maxA2ABodyBytes, wrongType: "unsupported_media_type", untypedIsJson: true });
     if (typeof body !== "object" || body === null || Array.isArray(body))
       throw new Refusal("invalid_request", {
@@ -72,9 +74,7 @@ export function jsonRpcBinding(
     const callContext = admitted.context;
     return dispatch(c, body as Record<string, unknown>, callContext, version, rpc.id);
   });
-  app.all(a2aPath, () => {
-    throw new Refusal("method_not_allowed", { detail: "Send JSON-RPC requests with POST.", headers: { Allow: "POST, OPTIONS" } });
-  });
+  app.all(a2aPath, refuseOtherMethods(routeMethods[a2aPath], "Send JSON-RPC requests with POST."));
 
   async function dispatch(c: DoorContext, body: Record<string, unknown>, callContext: ServerCallContext, version: string, id: unknown) {
     const old = version.startsWith("0.");

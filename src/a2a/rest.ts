@@ -4,9 +4,10 @@ import { readJson } from "../http/body.ts";
 import type { DoorEnv } from "../http/context.ts";
 import { publicCors } from "../http/cors.ts";
 import { door } from "../http/door.ts";
+import { refuseOtherMethods } from "../http/methods.ts";
 import { refuseDeepNesting } from "../http/nesting.ts";
 import { Refusal } from "../http/refusal.ts";
-import { a2aRestPath } from "../paths.ts";
+import { a2aRestPath, routeMethods } from "../paths.ts";
 import { storeFailed } from "./caller.ts";
 import { maxA2ABodyBytes } from "./constants.ts";
 import { a2aRestErrors, restProtocolError } from "./errors.ts";
@@ -28,7 +29,8 @@ export function restBinding(
   rest.use(publicCors(["GET", "POST"], requestHeaders));
   for (const gate of middleware) rest.use(gate);
   let sdkRest: Promise<SdkRest> | undefined;
-  rest.on(["GET", "POST"], "/*", async (c) => {
+  // OPTIONS never reaches the route: CORS answers it.
+  rest.on(routeMethods[a2aRestPath], "/*", async (c) => {
     const operation = restOperation(c.req.method, new URL(c.req.url).pathname);
     if (!operation)
       throw new Refusal("not_found", { detail: `${c.req.method} ${c.req.path} is not an operation of A2A's HTTP+JSON binding.` });
@@ -60,11 +62,12 @@ export function restBinding(
       throw new Refusal("not_found", { detail: `${c.req.method} ${c.req.path} is not an operation of A2A's HTTP+JSON binding.` });
     return answer;
   });
-  rest.all("/*", (c) => {
-    throw new Refusal("method_not_allowed", {
-      detail: `${c.req.method} is not used by A2A's HTTP+JSON binding: reads are GET, sends and cancels POST.`,
-      headers: { Allow: "GET, POST, OPTIONS" },
-    });
-  });
+  rest.all(
+    "/*",
+    refuseOtherMethods(
+      routeMethods[a2aRestPath],
+      (c) => `${c.req.method} is not used by A2A's HTTP+JSON binding: reads are GET, sends and cancels POST.`,
+    ),
+  );
   return rest;
 }
