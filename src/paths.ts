@@ -64,6 +64,21 @@ export const a2aPath = "/a2a/v1";
 export const a2aRestPath = `${a2aPath}/rest`;
 export const agentCardPath = "/.well-known/agent-card.json";
 
+/**
+ * The methods each door's route is registered with: the door routes them and names them in its 405's Allow, and npm
+ * start's front names them too. HEAD is served wherever GET is (Hono); A2A's OPTIONS is answered by its CORS.
+ */
+export const routeMethods = {
+  [oauthPaths.register]: ["POST"],
+  [oauthPaths.token]: ["POST"],
+  [oauthPaths.authorize]: ["GET", "POST"],
+  [mcpPath]: ["POST"],
+  [serverCardPath]: ["GET", "HEAD"],
+  [a2aPath]: ["POST", "OPTIONS"],
+  /** Every path under it. */
+  [a2aRestPath]: ["GET", "POST", "OPTIONS"],
+} satisfies Record<string, string[]>;
+
 /** The protected resources (RFC 8707 resource indicators) by their path below the base URL; "" is the origin. */
 export const protectedResourcePaths = { origin: "", mcp: mcpPath, a2a: a2aPath } as const;
 export type ProtectedResource = keyof typeof protectedResourcePaths;

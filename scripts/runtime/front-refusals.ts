@@ -3,9 +3,10 @@ import { a2aErrors, a2aRestErrors } from "../../src/a2a/errors.ts";
 import { matchRoute } from "../../src/api/routes.ts";
 import { door } from "../../src/http/door.ts";
 import { oauthJson, problemJson, type Format } from "../../src/http/formats.ts";
+import { methodNotAllowed } from "../../src/http/methods.ts";
 import { Refusal } from "../../src/http/refusal.ts";
 import { mcpErrors } from "../../src/mcp/errors.ts";
-import { a2aPath, a2aRestPath, mcpPath, oauthBase, oauthPaths, pagePaths, serverCardPath } from "../../src/paths.ts";
+import { a2aPath, a2aRestPath, mcpPath, oauthBase, pagePaths, routeMethods } from "../../src/paths.ts";
 
 /**
  * What npm start's front answers itself, for requests netlify dev cannot take (front.ts): each door's refusal rendered
@@ -17,27 +18,21 @@ interface Door {
   under: string;
   format: (origin: string) => Format;
   /** The door's Allow at a path; undefined where it serves nothing (it answers not_found, whatever the method). */
-  allow: (path: string) => string | undefined;
+  allow: (path: string) => readonly string[] | undefined;
 }
 
-const oauthAllow = new Map<string, string>([
-  [oauthPaths.register, "POST"],
-  [oauthPaths.token, "POST"],
-  [oauthPaths.authorize, "GET, POST"],
-]);
-const mcpAllow = new Map<string, string>([
-  [mcpPath, "POST"],
-  [serverCardPath, "GET, HEAD"],
-]);
+/** The methods of the door's route at exactly this path, as the door registers it. */
+const routedAt = new Map<string, readonly string[]>(Object.entries(routeMethods));
+const routed = (path: string) => routedAt.get(path);
 
 /** Most specific first. tests/runtime/front.test.ts holds each Allow to the one its door answers. */
 const doors: Door[] = [
-  { under: "/api", format: problemJson, allow: (path) => matchRoute(path)?.methods.join(", ") },
+  { under: "/api", format: problemJson, allow: (path) => matchRoute(path)?.methods },
   // At /oauth/authorize the door answers refusals with a page, for browsers; no browser sends what the front refuses.
-  { under: oauthBase, format: () => oauthJson, allow: (path) => oauthAllow.get(path) },
-  { under: a2aRestPath, format: () => a2aRestErrors, allow: () => "GET, POST, OPTIONS" },
-  { under: a2aPath, format: () => a2aErrors, allow: (path) => (path === a2aPath ? "POST, OPTIONS" : undefined) },
-  { under: mcpPath, format: mcpErrors, allow: (path) => mcpAllow.get(path) },
+  { under: oauthBase, format: () => oauthJson, allow: routed },
+  { under: a2aRestPath, format: () => a2aRestErrors, allow: () => routeMethods[a2aRestPath] },
+  { under: a2aPath, format: () => a2aErrors, allow: routed },
+  { under: mcpPath, format: mcpErrors, allow: routed },
 ];
 
 // netlify dev matches a function's path in any case (/API/v1/briefs reaches the briefs function, which answers not_found).
@@ -69,9 +64,7 @@ export function methodRefusal(method: string, url: URL): Promise<Response> {
   if (!owner) return Promise.resolve(inPlainWords(405, { Allow: siteAllow(url.pathname) }));
   const allow = owner.allow(url.pathname);
   const refusal =
-    allow === undefined
-      ? new Refusal("not_found")
-      : new Refusal("method_not_allowed", { detail: `${method} is not supported on ${url.pathname}.`, headers: { Allow: allow } });
+    allow === undefined ? new Refusal("not_found") : methodNotAllowed(allow, { detail: `${method} is not supported on ${url.pathname}.` });
   return rendered(owner.format(url.origin), url, refusal);
 }
 

@@ -3,6 +3,7 @@ import { problemJson } from "../http/formats.ts";
 import { exposedHeaders } from "../http/cors.ts";
 import { setHeaders, type DoorContext, type Handler } from "../http/context.ts";
 import { door, handlerOf } from "../http/door.ts";
+import { methodNotAllowed } from "../http/methods.ts";
 import { quota } from "../http/quota.ts";
 import { Refusal } from "../http/refusal.ts";
 import { apiBase, openApiPath, pagePaths, resourcePaths } from "../paths.ts";
@@ -39,10 +40,9 @@ export function createApiGateway({ baseUrl, limiter, deprecations, log = console
     if (!route) throw new Refusal("not_found", { detail: `${path} is not a resource of this API.`, resolution: notFoundResolution(path) });
     const allow = route.methods.join(", ");
     if (!route.methods.includes(method)) {
-      throw new Refusal("method_not_allowed", {
+      throw methodNotAllowed(route.methods, {
         detail: `${method} is not supported on ${path}.`,
         resolution: `${path} supports ${allow}.${route.kind === "read" ? " The only write is POST /api/v1/briefs." : ""}`,
-        headers: { Allow: allow },
       });
     }
     if (method === "OPTIONS") {

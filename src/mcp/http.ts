@@ -12,9 +12,10 @@ import { identify, refuseInvalidToken, requireToken, type Verifier } from "../ht
 import type { DoorContext, Handler } from "../http/context.ts";
 import { door, handlerOf } from "../http/door.ts";
 import { quota } from "../http/quota.ts";
+import { refuseOtherMethods } from "../http/methods.ts";
 import { Refusal } from "../http/refusal.ts";
 import type { Limiter } from "../limits/limiter.ts";
-import { mcpPath, serverCardPath } from "../paths.ts";
+import { mcpPath, routeMethods, serverCardPath } from "../paths.ts";
 import { jsonBody } from "../resources/json.ts";
 import { prefersEventStream, sdkAccept } from "./accept.ts";
 import { scopesNeeded } from "./auth-gate.ts";
@@ -75,18 +76,16 @@ export function createMcpHandler(options: McpHandlerOptions): Handler {
   app.use(identify(verifier));
   app.use(quota(limiter, "mcp", { whenUnreachable: "serve", alongside: true, grants: { ceiling: "grants-per-address" }, log }));
 
-  app.on(["GET", "HEAD"], serverCardPath, async (c) => {
+  app.on(routeMethods[serverCardPath], serverCardPath, async (c) => {
     cardEtag ??= strongEtag(new TextEncoder().encode(cardText).buffer as ArrayBuffer);
     const etag = await cardEtag;
     const headers = { ...cardCors, "Content-Type": serverCardMediaType, "Cache-Control": "public, max-age=3600", ETag: etag };
     if (matchesIfNoneMatch(c.req.header("if-none-match") ?? null, etag)) return new Response(null, { status: 304, headers });
     return new Response(c.req.method === "HEAD" ? null : cardText, { headers });
   });
-  app.all(serverCardPath, () => {
-    throw new Refusal("method_not_allowed", { detail: "The server card answers GET.", headers: { Allow: "GET, HEAD" } });
-  });
+  app.all(serverCardPath, refuseOtherMethods(routeMethods[serverCardPath], "The server card answers GET."));
 
-  app.post(mcpPath, async (c) => {
+  app.on(routeMethods[mcpPath], mcpPath, async (c) => {
     // DNS-rebinding protection: a page of another site may neither call from its origin nor through a rebound name.
     const origin = c.req.header("origin");
     if (origin !== undefined && !allowedOrigins.includes(origin))
@@ -119,12 +118,7 @@ export function createMcpHandler(options: McpHandlerOptions): Handler {
     return answerWithSdk(c, body, authInfo, legacy);
   });
   // GET would open a standalone event stream that a stateless function can only hold until it times out.
-  app.all(mcpPath, () => {
-    throw new Refusal("method_not_allowed", {
-      detail: "/mcp answers POST only (stateless: no event stream, no session).",
-      headers: { Allow: "POST" },
-    });
-  });
+  app.all(mcpPath, refuseOtherMethods(routeMethods[mcpPath], "/mcp answers POST only (stateless: no event stream, no session)."));
 
   /** Members JSON-RPC does not define are dropped; anything that is not a JSON-RPC message is an Invalid Request. */
   function checkedMessages(parsed: unknown, c: DoorContext): unknown {

@@ -3,9 +3,9 @@ import { publicCors } from "../http/cors.ts";
 import { door, handlerOf } from "../http/door.ts";
 import { oauthJson, type Format } from "../http/formats.ts";
 import { countAlso, quota, quotaOnceIdentified } from "../http/quota.ts";
-import { Refusal } from "../http/refusal.ts";
+import { refuseOtherMethods } from "../http/methods.ts";
 import { conditionOf } from "../http/conditions.ts";
-import { oauthPaths } from "../paths.ts";
+import { oauthPaths, routeMethods } from "../paths.ts";
 import { pageHeaders } from "../site/function-page.ts";
 import { createAuthorizationHandler } from "./authorize.ts";
 import { errorPage } from "./consent-page.ts";
@@ -29,9 +29,7 @@ const oauthFormat =
     return new Response(errorPage(page, description), { status: json.status, headers });
   };
 
-const methodNotAllowed = (allow: string) => () => {
-  throw new Refusal("method_not_allowed", { detail: `Use ${allow}.`, headers: { Allow: allow } });
-};
+const otherMethods = (path: keyof typeof routeMethods) => refuseOtherMethods(routeMethods[path], `Use ${routeMethods[path].join(", ")}.`);
 
 /**
  * The authorization server's endpoints, each request counted (preflights and wrong methods are not): registration and
@@ -49,17 +47,18 @@ export function createOAuthHandler(options: OAuthServerOptions): Handler {
   // Browser-based clients (an MCP inspector, a web app) call registration and token endpoints cross-origin.
   app.use(oauthPaths.register, publicCors(["POST"], ["Content-Type"]));
   app.use(oauthPaths.token, publicCors(["POST"], ["Content-Type"]));
-  app.post(oauthPaths.register, counted("oauth-register"), (c) => register(c.req.raw));
-  app.all(oauthPaths.register, methodNotAllowed("POST"));
-  app.post(
+  app.on(routeMethods[oauthPaths.register], oauthPaths.register, counted("oauth-register"), (c) => register(c.req.raw));
+  app.all(oauthPaths.register, otherMethods(oauthPaths.register));
+  app.on(
+    routeMethods[oauthPaths.token],
     oauthPaths.token,
     quotaOnceIdentified(limiter, "oauth-token", { whenUnreachable: "refuse", grants: { ceiling: "grants-per-address" } }),
     (c) => token(c.req.raw, { count: (policy) => countAlso(limiter, policy, c), charge: c.get("charge") }),
   );
-  app.all(oauthPaths.token, methodNotAllowed("POST"));
-  app.on(["GET", "HEAD", "POST"], oauthPaths.authorize, counted("oauth"), (c) =>
+  app.all(oauthPaths.token, otherMethods(oauthPaths.token));
+  app.on(routeMethods[oauthPaths.authorize], oauthPaths.authorize, counted("oauth"), (c) =>
     authorize(c.req.raw, (policy) => countAlso(limiter, policy, c)),
   );
-  app.all(oauthPaths.authorize, methodNotAllowed("GET, POST"));
+  app.all(oauthPaths.authorize, otherMethods(oauthPaths.authorize));
   return handlerOf(app);
 }

@@ -1,0 +1,83 @@
+import { AgentCard } from "@a2a-js/sdk";
+import { ServerCallContext, UnauthenticatedUser, type A2ARequestHandler } from "@a2a-js/sdk/server";
+import { identify, refuseInvalidToken, requireToken, type Verifier } from "../http/bearer.ts";
+import type { MiddlewareHandler } from "hono";
+import type { DoorContext, DoorEnv } from "../http/context.ts";
+import { countAlso, quota } from "../http/quota.ts";
+import type { Limiter } from "../limits/limiter.ts";
+import { AuthenticatedCaller, decideRoute, setWaitUntil } from "./caller.ts";
+import type { AgentCardJson } from "./card.ts";
+import type { A2ARestProtocolError } from "./errors.ts";
+import { chooseSkill, viewOfJson, type Route } from "./route.ts";
+
+export interface A2AHandlerOptions {
+  baseUrl: string;
+  card: AgentCardJson;
+  requestHandler: A2ARequestHandler;
+  /** The shared token verifier; without it (the bench's bare handler) every call is anonymous. */
+  verifier?: Verifier;
+  /** The quota (per grant with a valid token, else per IP) and each grant's brief messages; without it nothing is counted. */
+  limiter?: Limiter;
+  log?: (line: string) => void;
+}
+
+export type Admitted = { context: ServerCallContext } | { refused: A2ARestProtocolError; message: string };
+
+/** What both bindings share in front of the SDK: the card it checks versions against, the middleware, and `admit`. */
+export interface A2AGate {
+  sdkCard: AgentCard;
+  /** The token verified once, then the request counted against its grant, or the client IP without one. */
+  middleware: MiddlewareHandler<DoorEnv>[];
+  admit(c: DoorContext, version: string, message: unknown, listsTasks: boolean): Promise<Admitted>;
+}
+
+export function a2aGate({ baseUrl, card, verifier, limiter, log = console.error }: A2AHandlerOptions): A2AGate {
+  const middleware = [
+    ...(verifier ? [identify(verifier)] : []),
+    ...(limiter ? [quota(limiter, "a2a", { whenUnreachable: "serve", grants: { ceiling: "grants-per-address" }, log })] : []),
+  ];
+
+  /**
+   * What both bindings check before the SDK sees a call: the message a send carries (decoded as the SDK will, so the
+   * skill is decided once), the token (the brief needs svc:brief; any token sent is checked), the per-client count of
+   * brief messages. `message` is undefined for a call that sends none; `listsTasks` marks ListTasks.
+   */
+  async function admit(c: DoorContext, version: string, message: unknown, listsTasks: boolean): Promise<Admitted> {
+    let route: Route | undefined;
+    if (message !== undefined) {
+      const view = viewOfJson(message, version);
+      if (!view) return { refused: "invalid_params", message: "params.message with a parts array of valid parts is required." };
+      if (view.otherParts > 0 || view.texts.length + view.data.length === 0)
+        return {
+          refused: "content_type_not_supported",
+          message: "Send text parts and data parts (application/json) only; files are not read.",
+        };
+      route = chooseSkill(view);
+    }
+    const brief = route?.kind === "brief";
+    // A grant lists only its own tasks, so an anonymous ListTasks is asked to authenticate (any valid token).
+    const needsToken = brief || listsTasks;
+    const where = { baseUrl, resource: "a2a" } as const;
+    const caller = !verifier
+      ? undefined
+      : needsToken
+        ? requireToken(c, { ...where, scopes: brief ? ["svc:brief"] : [] })
+        : refuseInvalidToken(c, where);
+    const user = caller && new AuthenticatedCaller({ ...caller, address: c.env.ip });
+    // Every message to the brief skill stores a task, valid or not: each counts against the caller's grant, and against
+    // its address's ceiling for every grant together.
+    if (brief && limiter && user) await countAlso(limiter, "a2a-briefs", c, { grant: user.grantId, ceiling: "a2a-briefs-per-address" });
+
+    const context = new ServerCallContext({ user: user ?? new UnauthenticatedUser(), requestedVersion: version });
+    if (route) decideRoute(context, route);
+    setWaitUntil(context, (work) => c.env.waitUntil(work));
+    return { context };
+  }
+
+  return { sdkCard: AgentCard.fromJSON(card), middleware, admit };
+}
+
+export const requestHeaders = ["Authorization", "Content-Type", "A2A-Version", "A2A-Extensions", "X-A2A-Extensions"];
+
+/** A2A 1.0 §3.6: the A2A-Version header (or query parameter); missing or empty means 0.3. */
+export const requestedVersion = (c: DoorContext) => (c.req.header("a2a-version") ?? c.req.query("A2A-Version") ?? "").trim() || "0.3";

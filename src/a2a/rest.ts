@@ -1,0 +1,73 @@
+import { validateVersion, type A2ARequestHandler } from "@a2a-js/sdk/server";
+import type { Hono } from "hono";
+import { readJson } from "../http/body.ts";
+import type { DoorEnv } from "../http/context.ts";
+import { publicCors } from "../http/cors.ts";
+import { door } from "../http/door.ts";
+import { refuseOtherMethods } from "../http/methods.ts";
+import { refuseDeepNesting } from "../http/nesting.ts";
+import { Refusal } from "../http/refusal.ts";
+import { a2aRestPath, routeMethods } from "../paths.ts";
+import { storeFailed } from "./caller.ts";
+import { maxA2ABodyBytes } from "./constants.ts";
+import { a2aRestErrors, restProtocolError } from "./errors.ts";
+import { requestHeaders, requestedVersion, type A2AGate } from "./gate.ts";
+import { messageProblem } from "./params.ts";
+import type { SdkRest } from "./rest-bridge.ts";
+import { restOperation } from "./rest-routes.ts";
+
+/**
+ * The HTTP+JSON binding, to be mounted at /a2a/v1/rest: the same gate in front of the SDK's REST handler, refusals as
+ * google.rpc.Status.
+ */
+export function restBinding(
+  requestHandler: A2ARequestHandler,
+  { sdkCard, middleware, admit }: A2AGate,
+  log: (line: string) => void,
+): Hono<DoorEnv> {
+  const rest = door(a2aRestErrors, log);
+  rest.use(publicCors(["GET", "POST"], requestHeaders));
+  for (const gate of middleware) rest.use(gate);
+  let sdkRest: Promise<SdkRest> | undefined;
+  // OPTIONS never reaches the route: CORS answers it.
+  rest.on(routeMethods[a2aRestPath], "/*", async (c) => {
+    const operation = restOperation(c.req.method, new URL(c.req.url).pathname);
+    if (!operation)
+      throw new Refusal("not_found", { detail: `${c.req.method} ${c.req.path} is not an operation of A2A's HTTP+JSON binding.` });
+    const sends = operation === "send";
+    // Sends carry a SendMessageRequest; the other POSTs (a cancel, a subscription) may carry nothing.
+    const body =
+      c.req.method === "POST"
+        ? await readJson(c.req.raw, { limit: maxA2ABodyBytes, wrongType: "unsupported_media_type", untypedIsJson: true, optional: !sends })
+        : undefined;
+    refuseDeepNesting(body);
+    const version = requestedVersion(c);
+    try {
+      validateVersion(version, sdkCard, "HTTP+JSON");
+    } catch {
+      return restProtocolError("version_not_supported", `A2A-Version ${version} is not served on HTTP+JSON; send A2A-Version: 1.0.`);
+    }
+    if (sends && (typeof body !== "object" || body === null || Array.isArray(body)))
+      return restProtocolError("invalid_params", "The body must be a SendMessageRequest object with a message.");
+    const message = sends ? ((body as { message?: unknown }).message ?? null) : undefined;
+    const problem = messageProblem(message, "message");
+    if (problem) return restProtocolError("invalid_params", problem);
+    const admitted = await admit(c, version, message, operation === "list");
+    if ("refused" in admitted) return restProtocolError(admitted.refused, admitted.message);
+    // Express and the SDK's REST handler load with the first REST call: a JSON-RPC instance never pays for them.
+    sdkRest ??= import("./rest-bridge.ts").then(({ sdkRestHandler }) => sdkRestHandler(requestHandler, a2aRestPath));
+    const answer = await (await sdkRest)({ request: c.req.raw, body, context: admitted.context });
+    if (storeFailed(admitted.context)) throw new Refusal("service_unavailable", { headers: { "Retry-After": "30" } });
+    if (!answer)
+      throw new Refusal("not_found", { detail: `${c.req.method} ${c.req.path} is not an operation of A2A's HTTP+JSON binding.` });
+    return answer;
+  });
+  rest.all(
+    "/*",
+    refuseOtherMethods(
+      routeMethods[a2aRestPath],
+      (c) => `${c.req.method} is not used by A2A's HTTP+JSON binding: reads are GET, sends and cancels POST.`,
+    ),
+  );
+  return rest;
+}
