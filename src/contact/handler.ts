@@ -4,6 +4,7 @@ import { outcomeOf } from "../briefs/receipt.ts";
 import type { HandlerContext } from "../http/context.ts";
 import { Refusal } from "../http/refusal.ts";
 import { readCapped } from "../http/read-capped.ts";
+import { fromAllowedOrigin } from "../http/same-origin.ts";
 import type { Limiter } from "../limits/limiter.ts";
 import { escapeHtml as e, pageHeaders, renderPage, type PageShell } from "../site/function-page.ts";
 
@@ -25,19 +26,6 @@ export interface ContactDeps {
 const maxFormBytes = 32 * 1024;
 
 /**
- * Whether the post comes from a page of this site: browsers that submit a form send its Origin; one that does not
- * (old browsers) still sends the page as Referer under the site's referrer policy. A post that names neither, or
- * another site, is refused: a form filed by a script with no page behind it is no person's brief.
- */
-function fromThisSite(request: Request, siteOrigin: string): boolean {
-  const origin = request.headers.get("origin");
-  if (origin !== null) return origin === siteOrigin;
-  const referer = request.headers.get("referer");
-  if (referer === null || !URL.canParse(referer)) return false;
-  return new URL(referer).origin === siteOrigin;
-}
-
-/**
  * POST /contact: the site's contact form files a brief through the same pipeline as the API, first-party and without
  * OAuth (the client is `form:<ip>`), answering a person with pages: the form again with its errors, or a confirmation.
  */
@@ -50,7 +38,8 @@ export function createContactHandler({ baseUrl, shell, fields, pipeline, limiter
   const writeToUs = `<p>You can also write to <a href="mailto:${e(contact.email)}">${e(contact.email)}</a>.</p>`;
 
   return async (request: Request, { ip, waitUntil }: HandlerContext): Promise<Response> => {
-    if (!fromThisSite(request, new URL(baseUrl).origin)) {
+    // A form filed by a script with no page behind it is no person's brief: the page must be this site's.
+    if (!fromAllowedOrigin(request, [new URL(baseUrl).origin], { pageRequired: true })) {
       return page(
         403,
         "Not sent",

@@ -6,6 +6,7 @@ import {
   type McpServer,
 } from "@modelcontextprotocol/server";
 import { matchesIfNoneMatch, strongEtag } from "../http/etag.ts";
+import { fromAllowedOrigin } from "../http/same-origin.ts";
 import { readJson } from "../http/body.ts";
 import { refuseDeepNesting } from "../http/nesting.ts";
 import { identify, refuseInvalidToken, requireToken, type Verifier } from "../http/bearer.ts";
@@ -87,9 +88,8 @@ export function createMcpHandler(options: McpHandlerOptions): Handler {
 
   app.on(routeMethods[mcpPath], mcpPath, async (c) => {
     // DNS-rebinding protection: a page of another site may neither call from its origin nor through a rebound name.
-    const origin = c.req.header("origin");
-    if (origin !== undefined && !allowedOrigins.includes(origin))
-      throw new Refusal("forbidden_origin", { detail: `Origin ${origin} is not allowed.` });
+    if (!fromAllowedOrigin(c.req.raw, allowedOrigins))
+      throw new Refusal("forbidden_origin", { detail: `Origin ${c.req.header("origin")} is not allowed.` });
     const host = c.req.header("host");
     if (host === undefined || !allowedHosts.includes(host.toLowerCase()))
       throw new Refusal("forbidden_origin", { detail: `Host ${host ?? "(none)"} is not this site's.` });

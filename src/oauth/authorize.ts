@@ -1,4 +1,5 @@
 import { readForm, singleValues } from "./body.ts";
+import { fromAllowedOrigin } from "../http/same-origin.ts";
 import { issueCode } from "./codes.ts";
 import { pageHeaders } from "../site/function-page.ts";
 import { consentPage, errorPage } from "./consent-page.ts";
@@ -112,8 +113,7 @@ export function createAuthorizationHandler(options: OAuthServerOptions) {
   }
 
   async function decide(request: Request): Promise<Response> {
-    const origin = request.headers.get("origin");
-    if (origin && origin !== new URL(options.baseUrl).origin) return showError("The form was not sent from this site.", 403);
+    if (!fromAllowedOrigin(request, [new URL(options.baseUrl).origin])) return showError("The form was not sent from this site.", 403);
     let values: Record<string, string>;
     try {
       ({ values } = await readForm(request, maxConsentBodyBytes));
