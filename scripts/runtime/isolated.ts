@@ -14,8 +14,8 @@ export interface IsolatedRuntimeOptions {
 
 /**
  * The local runtime exactly as `npm start` runs it, for the tests and the benches: a free port, its own data folder,
- * none of the shell's settings (every variable of src/config/settings.ts: so the local store, generated keys and the
- * outbox) unless `env` sets them.
+ * none of the shell's settings and not the checkout's .env (every variable of src/config/settings.ts: so the local
+ * store, generated keys and the outbox) unless `env` sets them.
  * What it prints is kept, and shown only when it fails to start. It builds dist/ when needed.
  */
 export async function startIsolatedRuntime(
@@ -32,6 +32,8 @@ export async function startIsolatedRuntime(
   const runtime = await startRuntime({
     root,
     env: environment,
+    // A developer's .env (a real Postmark token, another URL) must not reach the tests, as their shell's does not.
+    readsDotEnv: false,
     log: (line) => output.push(line),
     output: (chunk) => {
       output.push(chunk);

@@ -25,14 +25,22 @@ export interface RuntimeOptions {
   log?: (line: string) => void;
   /** Receives netlify dev's own output (the CLI prints it; tests keep it for failures). */
   output?: (chunk: string) => void;
+  /** Whether the checkout's .env is read (npm start); a test's runtime takes only what it is given. */
+  readsDotEnv?: boolean;
 }
 
 /**
  * The whole local runtime: configuration, the build, the local store (unless Upstash is configured), and
  * netlify dev serving static files, functions and edge functions with one set of variables.
  */
-export async function startRuntime({ root, env = process.env, log = console.log, output }: RuntimeOptions): Promise<Runtime> {
-  const config = resolveConfig(env, await readDotEnv(join(root, ".env")));
+export async function startRuntime({
+  root,
+  env = process.env,
+  log = console.log,
+  output,
+  readsDotEnv = true,
+}: RuntimeOptions): Promise<Runtime> {
+  const config = resolveConfig(env, readsDotEnv ? await readDotEnv(join(root, ".env")) : {});
   const dataDir = resolve(root, config.dataDir);
   await mkdir(dataDir, { recursive: true });
 
