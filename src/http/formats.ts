@@ -65,7 +65,8 @@ export const jsonRpc =
     const condition = definition(refusal);
     const id = c.get("rpcId") ?? null;
     const error = {
-      code: condition.rpc,
+      // Internal error: only OAuth's own rows have no number, and they are never refused here.
+      code: condition.rpc ?? -32603,
       message: `${condition.title}: ${refusal.options.detail ?? condition.when}`,
       data: data(refusal.condition, condition),
     };
@@ -91,7 +92,7 @@ export const googleRpcStatus =
     const body = {
       error: {
         code: condition.status,
-        status: condition.a2aRest,
+        status: condition.a2aRest ?? "INTERNAL",
         message: `${condition.title}: ${refusal.options.detail ?? condition.when}`,
         details: [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: refusal.condition.toUpperCase(), domain }],
       },
