@@ -26,6 +26,8 @@ export interface Condition {
   rpc?: number;
   /** The `error.status` (a google.rpc.Code name, AIP-193) on A2A's HTTP+JSON binding, likewise. */
   a2aRest?: GoogleRpcCode;
+  /** The Retry-After every refusal for it carries, unless the refusal knows better (a quota's reset). */
+  retryAfterSeconds?: number;
   title: string;
   /** When it happens, for the documentation. */
   when: string;
@@ -206,6 +208,7 @@ export const conditions = {
     oauth: "temporarily_unavailable",
     rpc: -32093,
     a2aRest: "UNAVAILABLE",
+    retryAfterSeconds: 30,
     title: "Service unavailable",
     when: "The service cannot take this request right now: a store it depends on is unavailable.",
     resolution: "Retry after the number of seconds in the Retry-After header. Nothing was recorded.",
@@ -216,6 +219,8 @@ export const conditions = {
     oauth: "server_error",
     rpc: -32093,
     a2aRest: "UNAVAILABLE",
+    // A variable is fixed by a deploy, not in seconds.
+    retryAfterSeconds: 300,
     title: "Service unavailable",
     when: "The deployment is not configured correctly (a missing or broken variable); its operator has a log line to act on.",
     resolution: "Retry later; the operator has been alerted. Nothing was recorded.",

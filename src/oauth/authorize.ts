@@ -3,7 +3,7 @@ import { fromAllowedOrigin } from "../http/same-origin.ts";
 import { issueCode } from "./codes.ts";
 import { pageHeaders } from "../site/function-page.ts";
 import { conditionOf, type ConditionName } from "../http/conditions.ts";
-import type { Format } from "../http/formats.ts";
+import { refusalHeaders, type Format } from "../http/formats.ts";
 import { Refusal } from "../http/refusal.ts";
 import type { PageShell } from "../site/function-page.ts";
 import { consentPage, errorPage } from "./consent-page.ts";
@@ -34,11 +34,11 @@ export const authorizationErrorPage =
   (shell: PageShell): Format =>
   (refusal) => {
     const condition = conditionOf(refusal.condition);
-    const { detail, resolution, headers } = refusal.options;
+    const { detail, resolution } = refusal.options;
     const description = detail ? [detail, resolution].filter(Boolean).join(" ") : `${condition.when} ${condition.resolution}`;
     const error = codeOnPage.has(refusal.condition) ? condition.oauth : undefined;
     const all = new Headers(pageHeaders());
-    for (const [name, value] of Object.entries(headers ?? {})) all.set(name, value);
+    for (const [name, value] of Object.entries(refusalHeaders(refusal))) all.set(name, value);
     return new Response(errorPage(shell, description, error), { status: condition.status, headers: all });
   };
 
