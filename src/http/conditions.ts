@@ -37,7 +37,14 @@ export interface Condition {
 
 /** The google.rpc.Code names the HTTP+JSON binding answers with (AIP-193). */
 export type GoogleRpcCode =
-  "INVALID_ARGUMENT" | "NOT_FOUND" | "UNIMPLEMENTED" | "PERMISSION_DENIED" | "UNAUTHENTICATED" | "RESOURCE_EXHAUSTED" | "UNAVAILABLE" | "INTERNAL";
+  | "INVALID_ARGUMENT"
+  | "NOT_FOUND"
+  | "UNIMPLEMENTED"
+  | "PERMISSION_DENIED"
+  | "UNAUTHENTICATED"
+  | "RESOURCE_EXHAUSTED"
+  | "UNAVAILABLE"
+  | "INTERNAL";
 
 const briefs = policies["briefs-per-grant"];
 

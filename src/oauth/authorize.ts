@@ -27,7 +27,13 @@ export const maxConsentBodyBytes = 8 * 1024;
  * What RFC 6749 §4.1.2.1 would send to a redirect URI once the client and that URI are known: the page names its code
  * for the application's developer. Anything found before that, or about the consent form, is the page alone.
  */
-const codeOnPage = new Set<ConditionName>(["unsupported_response_type", "unauthorized_client", "pkce_required", "invalid_scope", "invalid_target"]);
+const codeOnPage = new Set<ConditionName>([
+  "unsupported_response_type",
+  "unauthorized_client",
+  "pkce_required",
+  "invalid_scope",
+  "invalid_target",
+]);
 
 /** Every refusal at /oauth/authorize, the endpoint's own and the door's (quota, method, outage), as the error page. */
 export const authorizationErrorPage =

@@ -99,7 +99,8 @@ export async function authenticateClient(client: ClientRecord | undefined, secre
     throw refuse();
   }
   if (client.token_endpoint_auth_method === "none") {
-    if (secret) throw new Refusal("invalid_client", { detail: "This client is public (token_endpoint_auth_method none): send no client_secret." });
+    if (secret)
+      throw new Refusal("invalid_client", { detail: "This client is public (token_endpoint_auth_method none): send no client_secret." });
     return client;
   }
   if (!secret || !client.client_secret_sha256 || !constantTimeEqual(sha256(secret), client.client_secret_sha256)) throw refuse();

@@ -81,10 +81,12 @@ export function createTokenHandler(options: OAuthServerOptions) {
   async function authenticated(values: Record<string, string>, count: CountQuota): Promise<ClientRecord> {
     const clientId = values.client_id;
     if (values.client_assertion !== undefined || values.client_assertion_type !== undefined) {
-      if (values.client_secret) throw new Refusal("invalid_oauth_request", { detail: "Send either client_secret or client_assertion, not both." });
+      if (values.client_secret)
+        throw new Refusal("invalid_oauth_request", { detail: "Send either client_secret or client_assertion, not both." });
       return assertedClient(values, count);
     }
-    if (!clientId) throw new Refusal("invalid_client", { detail: "Send client_id (and client_secret for a confidential client) in the body." });
+    if (!clientId)
+      throw new Refusal("invalid_client", { detail: "Send client_id (and client_secret for a confidential client) in the body." });
     if (looksLikeMetadataDocumentUrl(clientId)) {
       if (values.client_secret) throw new Refusal("invalid_client", { detail: "A metadata document client has no client secret." });
       const client = await findClient(options, clientId, count);
