@@ -6,7 +6,7 @@ import {
   UnsupportedOperationError,
   VersionNotSupportedError,
 } from "@a2a-js/sdk/errors";
-import { conditionOf, jsonRpcDoorConditions, type ConditionName } from "../http/conditions.ts";
+import { conditions, jsonRpcDoorConditions, type ConditionName } from "../http/conditions.ts";
 import { googleRpcStatus, jsonRpc } from "../http/formats.ts";
 import { a2aMediaType } from "./media-type.ts";
 
@@ -71,7 +71,7 @@ export const a2aConditions = [...jsonRpcDoorConditions] as const satisfies Condi
 /** Every JSON-RPC number this agent answers itself, by name: A2A's own and the conditions', most specific first. */
 export const a2aErrorCodes = (): Record<string, number> =>
   Object.fromEntries(
-    [...Object.entries(a2aProtocolErrors), ...a2aConditions.map((name) => [name, conditionOf(name).rpc] as const)].sort(
+    [...Object.entries(a2aProtocolErrors), ...a2aConditions.map((name) => [name, conditions[name].rpc] as const)].sort(
       ([, a], [, b]) => b - a,
     ),
   );

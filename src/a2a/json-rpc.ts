@@ -84,14 +84,14 @@ export function jsonRpcBinding(
     try {
       result = await (old ? legacy : v1).handle(body, callContext);
     } catch (error) {
-      if (storeFailed(callContext)) throw new Refusal("service_unavailable", { headers: { "Retry-After": "30" } });
+      if (storeFailed(callContext)) throw new Refusal("service_unavailable");
       log(`A2A request failed: ${String(error)}`);
       return Response.json(
         { jsonrpc: "2.0", id: validId(id) ? id : null, error: mapError(error) },
         { headers: { "Cache-Control": "no-store" } },
       );
     }
-    if (storeFailed(callContext)) throw new Refusal("service_unavailable", { headers: { "Retry-After": "30" } });
+    if (storeFailed(callContext)) throw new Refusal("service_unavailable");
     if (Symbol.asyncIterator in (result as object)) {
       // Streaming is not offered (capabilities.streaming is false); the SDK refuses on the first event.
       const stream = result as AsyncGenerator<unknown>;

@@ -57,7 +57,7 @@ export function restBinding(
     // Express and the SDK's REST handler load with the first REST call: a JSON-RPC instance never pays for them.
     sdkRest ??= import("./rest-bridge.ts").then(({ sdkRestHandler }) => sdkRestHandler(requestHandler, a2aRestPath));
     const answer = await (await sdkRest)({ request: c.req.raw, body, context: admitted.context });
-    if (storeFailed(admitted.context)) throw new Refusal("service_unavailable", { headers: { "Retry-After": "30" } });
+    if (storeFailed(admitted.context)) throw new Refusal("service_unavailable");
     if (!answer)
       throw new Refusal("not_found", { detail: `${c.req.method} ${c.req.path} is not an operation of A2A's HTTP+JSON binding.` });
     return answer;

@@ -1,5 +1,5 @@
 import { a2aErrorCodes } from "../a2a/errors.ts";
-import { a2aRestDoorConditions, conditionOf } from "../http/conditions.ts";
+import { a2aRestDoorConditions, conditions } from "../http/conditions.ts";
 import { briefSkillDescription, briefSkillId, readSkillDescription, readSkills } from "../a2a/skills.ts";
 import { offersResource } from "../resources/offers.ts";
 import type { Site } from "../site/model.ts";
@@ -24,7 +24,7 @@ export const a2aErrorsTable = (): Table => ({
 export const a2aRestErrorsTable = (): Table => ({
   columns: ["HTTP status", "error.status", "ErrorInfo reason", "When"],
   rows: a2aRestDoorConditions.map((name) => {
-    const condition = conditionOf(name);
+    const condition = conditions[name];
     return [String(condition.status), { code: condition.a2aRest }, { code: name.toUpperCase() }, condition.when];
   }),
 });

@@ -20,6 +20,7 @@ import {
   endpointsTable,
   fieldErrorTable,
   nothingDeprecated,
+  oauthErrorsTable,
   oauthScopesTable,
   problemsTable,
   quotasTable,
@@ -37,6 +38,7 @@ export function guideBlocks(site: Site, deprecations: readonly Deprecation[]): R
     table: {
       resources: () => tableBlock(resourcesTable(site)),
       "oauth-scopes": () => tableBlock(oauthScopesTable()),
+      "oauth-errors": () => tableBlock(oauthErrorsTable()),
       problems: () => tableBlock(problemsTable()),
       quotas: () => tableBlock(quotasTable()),
       deprecations: () => {

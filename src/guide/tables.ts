@@ -4,6 +4,8 @@ import { fieldErrorSchema } from "../briefs/validate.ts";
 import { problemAnchor, problems, type ProblemCode } from "../api/problems.ts";
 import { briefSchema } from "../briefs/schema.ts";
 import { policies, type PolicyName } from "../limits/policies.ts";
+import { conditionOf } from "../http/conditions.ts";
+import { oauthConditions } from "../oauth/conditions.ts";
 import { scopes } from "../tokens/metadata.ts";
 import { apiBase, absolute, resourcePaths } from "../paths.ts";
 import { caseStudyResourceSchema } from "../resources/case-studies.ts";
@@ -30,6 +32,15 @@ export const oauthScopesTable = (): Table => ({
     { code: name },
     name === "svc:read" ? `${meaning}. Always granted.` : `${meaning}. Granted when asked for.`,
   ]),
+});
+
+/** Every condition /oauth refuses for: its `error` (none for the consent page's own, which only a person sees), status and meaning. */
+export const oauthErrorsTable = (): Table => ({
+  columns: ["error", "HTTP", "Meaning"],
+  rows: oauthConditions.map((name) => {
+    const c = conditionOf(name);
+    return [c.oauth ? { code: c.oauth } : "(error page)", String(c.status), `${c.title}: ${c.when}`];
+  }),
 });
 
 /** Every problem code under /api; each row carries the anchor its problem documents' `type` names. */

@@ -12,6 +12,9 @@ import { maxJsonDepth } from "./json-depth.ts";
  * the SDKs' own (MCP: -32000 connection closed, -32001 request timeout,
  * -32002 resource not found, -32020 header mismatch, -32021 missing client capability, -32022 unsupported protocol
  * version, -32042 URL elicitation; A2A: -32001 to -32009).
+ *
+ * OAuth's own errors (RFC 6749, RFC 7591, RFC 8707) and the consent page's are rows too, answered only under /oauth:
+ * they have no problem code, JSON-RPC number or google.rpc.Code, since no other door refuses for them.
  */
 export interface Condition {
   status: number;
@@ -19,10 +22,12 @@ export interface Condition {
   problem?: string;
   /** The `error` of an OAuth error response; undefined where /oauth never answers it. */
   oauth?: string;
-  /** The JSON-RPC `error.code` on /mcp and /a2a/v1: every condition has one, so no refusal there is ever -32603. */
-  rpc: number;
-  /** The `error.status` (a google.rpc.Code name, AIP-193) on A2A's HTTP+JSON binding: every condition has one too. */
-  a2aRest: GoogleRpcCode;
+  /** The JSON-RPC `error.code` on /mcp and /a2a/v1: every condition those doors refuse for has one. */
+  rpc?: number;
+  /** The `error.status` (a google.rpc.Code name, AIP-193) on A2A's HTTP+JSON binding, likewise. */
+  a2aRest?: GoogleRpcCode;
+  /** The Retry-After every refusal for it carries, unless the refusal knows better (a quota's reset). */
+  retryAfterSeconds?: number;
   title: string;
   /** When it happens, for the documentation. */
   when: string;
@@ -32,7 +37,14 @@ export interface Condition {
 
 /** The google.rpc.Code names the HTTP+JSON binding answers with (AIP-193). */
 export type GoogleRpcCode =
-  "INVALID_ARGUMENT" | "NOT_FOUND" | "UNIMPLEMENTED" | "PERMISSION_DENIED" | "UNAUTHENTICATED" | "RESOURCE_EXHAUSTED" | "UNAVAILABLE";
+  | "INVALID_ARGUMENT"
+  | "NOT_FOUND"
+  | "UNIMPLEMENTED"
+  | "PERMISSION_DENIED"
+  | "UNAUTHENTICATED"
+  | "RESOURCE_EXHAUSTED"
+  | "UNAVAILABLE"
+  | "INTERNAL";
 
 const briefs = policies["briefs-per-grant"];
 
@@ -203,6 +215,7 @@ export const conditions = {
     oauth: "temporarily_unavailable",
     rpc: -32093,
     a2aRest: "UNAVAILABLE",
+    retryAfterSeconds: 30,
     title: "Service unavailable",
     when: "The service cannot take this request right now: a store it depends on is unavailable.",
     resolution: "Retry after the number of seconds in the Retry-After header. Nothing was recorded.",
@@ -213,9 +226,117 @@ export const conditions = {
     oauth: "server_error",
     rpc: -32093,
     a2aRest: "UNAVAILABLE",
+    // A variable is fixed by a deploy, not in seconds.
+    retryAfterSeconds: 300,
     title: "Service unavailable",
     when: "The deployment is not configured correctly (a missing or broken variable); its operator has a log line to act on.",
     resolution: "Retry later; the operator has been alerted. Nothing was recorded.",
+  },
+
+  // OAuth's own, under /oauth only.
+  invalid_oauth_request: {
+    status: 400,
+    oauth: "invalid_request",
+    title: "Invalid OAuth request",
+    when: "A parameter is missing, malformed or given twice, or the body is not a form (application/x-www-form-urlencoded).",
+    resolution: "Send each parameter once, in a form body; error_description names what is wrong.",
+  },
+  invalid_client: {
+    status: 401,
+    oauth: "invalid_client",
+    title: "Client authentication failed",
+    when: "The token endpoint cannot authenticate the client: an unknown client_id, a wrong or missing secret or client assertion, or a refused client metadata document.",
+    resolution: "Send client_id with the proof the client registered (client_secret, client_assertion, or none for a public client).",
+  },
+  invalid_grant: {
+    status: 400,
+    oauth: "invalid_grant",
+    title: "Invalid grant",
+    when: "The authorization code is invalid, expired, already used, or was issued for another client, redirect_uri or code_challenge.",
+    resolution: "Send the person through the authorization again for a new code; a code works once.",
+  },
+  unauthorized_client: {
+    status: 400,
+    oauth: "unauthorized_client",
+    title: "Unauthorized client",
+    when: "The client is not registered for the grant it asks for.",
+    resolution: "Use a client registered with that grant in its grant_types.",
+  },
+  unsupported_grant_type: {
+    status: 400,
+    oauth: "unsupported_grant_type",
+    title: "Unsupported grant type",
+    when: "grant_type is neither authorization_code nor client_credentials.",
+    resolution: "Use authorization_code (with PKCE) or client_credentials.",
+  },
+  unsupported_response_type: {
+    status: 400,
+    oauth: "unsupported_response_type",
+    title: "Unsupported response type",
+    when: "An authorization request's response_type is not code.",
+    resolution: "Send response_type=code.",
+  },
+  pkce_required: {
+    status: 400,
+    oauth: "invalid_request",
+    title: "PKCE required",
+    when: "An authorization request has no code_challenge with code_challenge_method S256.",
+    resolution: "Send a code_challenge of 43 to 128 characters with code_challenge_method=S256; plain is refused.",
+  },
+  invalid_scope: {
+    status: 400,
+    oauth: "invalid_scope",
+    title: "Invalid scope",
+    when: "A requested scope is not one of this server's.",
+    resolution: "Ask only for the scopes the scope table lists.",
+  },
+  invalid_target: {
+    status: 400,
+    oauth: "invalid_target",
+    title: "Invalid resource",
+    when: "The resource is not one of this server's resource identifiers, names more than one, or at the token endpoint is not the one the authorization request named.",
+    resolution: "Send one resource identifier, or none for the origin.",
+  },
+  invalid_client_metadata: {
+    status: 400,
+    oauth: "invalid_client_metadata",
+    title: "Invalid client metadata",
+    when: "A registration's body is not a JSON object, or a field of its metadata is invalid or not offered here.",
+    resolution: "Fix the field error_description names and register again.",
+  },
+  client_metadata_too_large: {
+    status: 413,
+    oauth: "invalid_client_metadata",
+    title: "Client metadata too large",
+    when: "A registration's body is larger than the endpoint accepts.",
+    resolution: "Send less metadata: the developer page gives the limit.",
+  },
+  invalid_redirect_uri: {
+    status: 400,
+    oauth: "invalid_redirect_uri",
+    title: "Invalid redirect URI",
+    when: "A redirect URI is malformed, one too many, or of a kind the client's application_type may not register.",
+    resolution: "Register redirect URIs that follow the rules of the registration section; error_description names the URI and the rule.",
+  },
+
+  // The consent page's own: shown to the person, never sent to a redirect URI.
+  unknown_client_or_redirect_uri: {
+    status: 400,
+    title: "Unknown client or redirect URI",
+    when: "An authorization request names no client registered here, or a redirect_uri its client did not register or that a rule now refuses.",
+    resolution: "Send a registered client_id with one of its redirect URIs; register again if a rule now refuses them.",
+  },
+  consent_expired: {
+    status: 403,
+    title: "Consent form expired",
+    when: "The consent form has expired, or was not sent from the page this server showed (its cookie is missing or does not match).",
+    resolution: "Start the authorization again.",
+  },
+  consent_answered: {
+    status: 409,
+    title: "Consent form answered",
+    when: "The consent form was already answered (a double click, the back button).",
+    resolution: "Nothing to do: the first answer stands.",
   },
 } as const satisfies Record<string, Condition>;
 

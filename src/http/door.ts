@@ -14,10 +14,10 @@ export function door(format: Format, log: (line: string) => void = console.error
     if (error instanceof Refusal) return format(error, c);
     if (error instanceof ConfigurationError) {
       log(`CONFIGURATION ERROR: ${error.message}`);
-      return format(new Refusal("misconfigured", { headers: { "Retry-After": "300" } }), c);
+      return format(new Refusal("misconfigured"), c);
     }
     log(`${c.req.method} ${new URL(c.req.url).pathname} failed: ${error.stack ?? String(error)}`);
-    return format(new Refusal("service_unavailable", { headers: { "Retry-After": "30" } }), c);
+    return format(new Refusal("service_unavailable"), c);
   });
   app.notFound((c) => format(new Refusal("not_found"), c));
   return app;
@@ -38,7 +38,7 @@ export function builtOnFirstUse(build: () => Promise<Handler>, format: Format, l
   let built: Promise<Handler> | undefined;
   const failing = door(format, log);
   failing.all("*", () => {
-    throw new Refusal("misconfigured", { headers: { "Retry-After": "300" } });
+    throw new Refusal("misconfigured");
   });
   return async (request, context) => {
     try {

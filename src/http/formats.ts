@@ -9,6 +9,12 @@ export type Format = (refusal: Refusal, c: DoorContext) => Response;
 const noStore = { "Cache-Control": "no-store" };
 const definition = (refusal: Refusal): Condition => conditions[refusal.condition];
 
+/** A refusal's own headers over its condition's Retry-After. */
+export function refusalHeaders(refusal: Refusal): Record<string, string> {
+  const retryAfter = definition(refusal).retryAfterSeconds;
+  return { ...(retryAfter ? { "Retry-After": String(retryAfter) } : {}), ...refusal.options.headers };
+}
+
 /** The developer page's entry for a REST problem code: `invalid_brief` -> `error-invalid-brief`. */
 export const problemAnchor = (code: string) => `error-${code.replaceAll("_", "-")}`;
 export const problemContentType = "application/problem+json";
@@ -20,7 +26,7 @@ export const problemJson =
     const condition = definition(refusal);
     const code = condition.problem ?? "service_unavailable";
     const documentation = absolute(baseUrl, pagePaths.developers);
-    const { detail, resolution, headers, extensions } = refusal.options;
+    const { detail, resolution, extensions } = refusal.options;
     const body = {
       type: `${documentation}#${problemAnchor(code)}`,
       title: condition.title,
@@ -34,7 +40,7 @@ export const problemJson =
     };
     return new Response(JSON.stringify(body, null, 2), {
       status: condition.status,
-      headers: { ...headers, ...noStore, "Content-Type": problemContentType },
+      headers: { ...refusalHeaders(refusal), ...noStore, "Content-Type": problemContentType },
     });
   };
 
@@ -42,7 +48,7 @@ export const problemJson =
 export const oauthJson: Format = (refusal) => {
   const condition = definition(refusal);
   const body = { error: condition.oauth ?? "invalid_request", error_description: refusal.options.detail ?? condition.when };
-  return Response.json(body, { status: condition.status, headers: { ...refusal.options.headers, ...noStore, Pragma: "no-cache" } });
+  return Response.json(body, { status: condition.status, headers: { ...refusalHeaders(refusal), ...noStore, Pragma: "no-cache" } });
 };
 
 /** JSON-RPC's own numbers: errors in the message itself rather than in the HTTP exchange. */
@@ -65,12 +71,13 @@ export const jsonRpc =
     const condition = definition(refusal);
     const id = c.get("rpcId") ?? null;
     const error = {
-      code: condition.rpc,
+      // Internal error: only OAuth's own rows have no number, and they are never refused here.
+      code: condition.rpc ?? -32603,
       message: `${condition.title}: ${refusal.options.detail ?? condition.when}`,
       data: data(refusal.condition, condition),
     };
     const status = messageErrorsAs200 && messageErrors.has(error.code) ? 200 : condition.status;
-    return Response.json({ jsonrpc: "2.0", id, error }, { status, headers: { ...refusal.options.headers, ...noStore } });
+    return Response.json({ jsonrpc: "2.0", id, error }, { status, headers: { ...refusalHeaders(refusal), ...noStore } });
   };
 
 export interface GoogleRpcStatusOptions {
@@ -91,13 +98,13 @@ export const googleRpcStatus =
     const body = {
       error: {
         code: condition.status,
-        status: condition.a2aRest,
+        status: condition.a2aRest ?? "INTERNAL",
         message: `${condition.title}: ${refusal.options.detail ?? condition.when}`,
         details: [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: refusal.condition.toUpperCase(), domain }],
       },
     };
     return Response.json(body, {
       status: condition.status,
-      headers: { ...refusal.options.headers, ...noStore, "Content-Type": contentType },
+      headers: { ...refusalHeaders(refusal), ...noStore, "Content-Type": contentType },
     });
   };

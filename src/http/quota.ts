@@ -28,8 +28,6 @@ export interface QuotaOptions {
   log?: (line: string) => void;
 }
 
-const retryLater = { "Retry-After": "30" };
-
 /**
  * The count of one request (or of `cost` at once) against `policy`, for a grant (its window and its address's ceiling)
  * or, without one, for the client's IP, in one command: the headers that report it, or the refusal that answers instead
@@ -55,7 +53,7 @@ function counter(limiter: Limiter, policy: PolicyName, { whenUnreachable, grants
       if (!(error instanceof QuotaStoreUnavailable) || whenUnreachable === "refuse") {
         // A store that answers but refuses (a wrong token, a broken URL) is a configuration error: loud, and no service.
         log(`quota store ${error instanceof QuotaStoreUnavailable ? "unreachable" : "error"}, ${policy} refused: ${String(error)}`);
-        throw new Refusal("service_unavailable", { headers: { ...reported, ...retryLater } });
+        throw new Refusal("service_unavailable", { headers: reported });
       }
       if (!warned) log(`quota store unreachable, ${policy} served without quota enforcement: ${String(error)}`);
       warned = true;

@@ -2,6 +2,10 @@ import { readForm, singleValues } from "./body.ts";
 import { fromAllowedOrigin } from "../http/same-origin.ts";
 import { issueCode } from "./codes.ts";
 import { pageHeaders } from "../site/function-page.ts";
+import { conditionOf, type ConditionName } from "../http/conditions.ts";
+import { refusalHeaders, type Format } from "../http/formats.ts";
+import { Refusal } from "../http/refusal.ts";
+import type { PageShell } from "../site/function-page.ts";
 import { consentPage, errorPage } from "./consent-page.ts";
 import {
   consentCookie,
@@ -10,7 +14,6 @@ import {
   sealAuthorizationRequest,
   type AuthorizationRequest,
 } from "./consent-request.ts";
-import { OAuthError } from "./errors.ts";
 import { grantedAudience, grantedScope } from "./grant.ts";
 import { consentGrantId } from "./grants.ts";
 import { isCodeChallenge } from "./pkce.ts";
@@ -19,6 +22,31 @@ import type { CountQuota } from "./cimd.ts";
 import { findClient, type OAuthServerOptions } from "./server-options.ts";
 
 export const maxConsentBodyBytes = 8 * 1024;
+
+/**
+ * What RFC 6749 §4.1.2.1 would send to a redirect URI once the client and that URI are known: the page names its code
+ * for the application's developer. Anything found before that, or about the consent form, is the page alone.
+ */
+const codeOnPage = new Set<ConditionName>([
+  "unsupported_response_type",
+  "unauthorized_client",
+  "pkce_required",
+  "invalid_scope",
+  "invalid_target",
+]);
+
+/** Every refusal at /oauth/authorize, the endpoint's own and the door's (quota, method, outage), as the error page. */
+export const authorizationErrorPage =
+  (shell: PageShell): Format =>
+  (refusal) => {
+    const condition = conditionOf(refusal.condition);
+    const { detail, resolution } = refusal.options;
+    const description = detail ? [detail, resolution].filter(Boolean).join(" ") : `${condition.when} ${condition.resolution}`;
+    const error = codeOnPage.has(refusal.condition) ? condition.oauth : undefined;
+    const all = new Headers(pageHeaders());
+    for (const [name, value] of Object.entries(refusalHeaders(refusal))) all.set(name, value);
+    return new Response(errorPage(shell, description, error), { status: condition.status, headers: all });
+  };
 
 /**
  * GET /oauth/authorize shows the consent screen; POST /oauth/authorize records the decision (RFC 6749 §4.1 with
@@ -31,8 +59,7 @@ export function createAuthorizationHandler(options: OAuthServerOptions) {
   const now = options.now ?? Date.now;
   const secure = new URL(options.baseUrl).protocol === "https:";
   const shell = options.page;
-  const showError = (description: string, status = 400, error?: string) =>
-    new Response(errorPage(shell, description, error), { status, headers: pageHeaders() });
+  const untrusted = (detail: string) => new Refusal("unknown_client_or_redirect_uri", { detail });
 
   /** The person's decision (RFC 6749 §4.1.2, §4.1.2.1) back at the client's redirect URI, with `iss`. */
   const redirectBack = (redirectUri: string, params: Record<string, string | undefined>, cookie: string) => {
@@ -45,49 +72,33 @@ export function createAuthorizationHandler(options: OAuthServerOptions) {
   };
 
   async function show(request: Request, count: CountQuota): Promise<Response> {
-    let values: Record<string, string>;
-    try {
-      ({ values } = singleValues(new URL(request.url).searchParams));
-    } catch (error) {
-      if (error instanceof OAuthError) return showError(error.description);
-      throw error;
-    }
-    if (!values.client_id) return showError("The request does not name a client (client_id is missing).");
-    let client;
-    try {
-      client = await findClient(options, values.client_id, count);
-    } catch (error) {
-      if (error instanceof OAuthError) return showError(error.description);
-      throw error;
-    }
-    if (!client) return showError("The application is not registered here (unknown client_id).");
-    if (!values.redirect_uri) return showError("The request does not say where to return (redirect_uri is missing).");
+    const { values } = singleValues(new URL(request.url).searchParams);
+    if (!values.client_id) throw untrusted("The request does not name a client (client_id is missing).");
+    const client = await findClient(options, values.client_id, count).catch((error: unknown) => {
+      // A refused metadata document is an unknown client here, shown with the token endpoint's words for it.
+      throw error instanceof Refusal && error.condition === "invalid_client" ? untrusted(error.options.detail!) : error;
+    });
+    if (!client) throw untrusted("The application is not registered here (unknown client_id).");
+    if (!values.redirect_uri) throw untrusted("The request does not say where to return (redirect_uri is missing).");
     const redirectUri = matchRedirectUri(client.redirect_uris, values.redirect_uri) && values.redirect_uri;
-    if (!redirectUri) return showError("The return address (redirect_uri) is not one the application registered.");
+    if (!redirectUri) throw untrusted("The return address (redirect_uri) is not one the application registered.");
     // Registrations never expire, and a cached metadata document may be older than a rule: each request meets today's.
     const problem = redirectUriProblem(redirectUri, client.application_type ?? inferredApplicationType(client.redirect_uris));
     if (problem) {
-      return showError(
+      throw untrusted(
         `The return address (redirect_uri) was accepted before a rule that now refuses it: ${problem}. The application must register again with one that passes.`,
       );
     }
 
     // The redirect URI is the client's own, but the person has not seen it yet: an error is still a page, with its code.
-    const fail = (error: string, description: string) => showError(description, 400, error);
-    if (values.response_type !== "code") return fail("unsupported_response_type", "response_type must be code.");
+    if (values.response_type !== "code") throw new Refusal("unsupported_response_type", { detail: "response_type must be code." });
     if (!client.grant_types.includes("authorization_code"))
-      return fail("unauthorized_client", "This client is not registered for authorization_code.");
+      throw new Refusal("unauthorized_client", { detail: "This client is not registered for authorization_code." });
     if (values.code_challenge_method !== "S256" || !isCodeChallenge(values.code_challenge)) {
-      return fail("invalid_request", "PKCE is required: send code_challenge with code_challenge_method S256.");
+      throw new Refusal("pkce_required", { detail: "PKCE is required: send code_challenge with code_challenge_method S256." });
     }
-    let scope: string, resource: string;
-    try {
-      scope = grantedScope(values.scope);
-      resource = grantedAudience(options.baseUrl, values.resource ? [values.resource] : undefined);
-    } catch (error) {
-      if (error instanceof OAuthError) return fail(error.error, error.description);
-      throw error;
-    }
+    const scope = grantedScope(values.scope);
+    const resource = grantedAudience(options.baseUrl, values.resource ? [values.resource] : undefined);
 
     const authorization: AuthorizationRequest = {
       client_id: client.client_id,
@@ -113,21 +124,17 @@ export function createAuthorizationHandler(options: OAuthServerOptions) {
   }
 
   async function decide(request: Request): Promise<Response> {
-    if (!fromAllowedOrigin(request, [new URL(options.baseUrl).origin])) return showError("The form was not sent from this site.", 403);
-    let values: Record<string, string>;
-    try {
-      ({ values } = await readForm(request, maxConsentBodyBytes));
-    } catch (error) {
-      if (error instanceof OAuthError) return showError(error.description, error.status);
-      throw error;
+    if (!fromAllowedOrigin(request, [new URL(options.baseUrl).origin])) {
+      throw new Refusal("forbidden_origin", { detail: "The form was not sent from this site." });
     }
+    const { values } = await readForm(request, maxConsentBodyBytes);
     const opened =
       values.request &&
       (await openAuthorizationRequest(options.keys, options.baseUrl, values.request, readConsentCookie(request, secure), now()));
-    if (!opened) return showError("This consent form has expired or was not sent from this site.", 403);
+    if (!opened) throw new Refusal("consent_expired", { detail: "This consent form has expired or was not sent from this site." });
     // A form is answered once; a second submission (a double click, the back button) is refused.
     const first = await options.redis.set(`oauth:consent:${opened.jti}`, 1, { nx: true, ex: 600 });
-    if (first === null) return showError("This consent form has already been answered.", 409);
+    if (first === null) throw new Refusal("consent_answered", { detail: "This consent form has already been answered." });
 
     const { request: authorization } = opened;
     const clearCookie = consentCookie("", secure, 0);
@@ -145,7 +152,7 @@ export function createAuthorizationHandler(options: OAuthServerOptions) {
         clearCookie,
       );
     }
-    return showError("The form did not say Approve or Deny.");
+    throw new Refusal("invalid_oauth_request", { detail: "The form did not say Approve or Deny." });
   }
 
   /** The request was counted against `oauth` already; showing it may also count a metadata document fetch. */

@@ -1,7 +1,7 @@
 import type { Redis } from "@upstash/redis";
 import { validateClientMetadata } from "./client-metadata.ts";
 import { sha256, type ClientRecord } from "./clients.ts";
-import { OAuthError } from "./errors.ts";
+import { Refusal } from "../http/refusal.ts";
 import type { PolicyName } from "../limits/policies.ts";
 import { freshnessSeconds } from "./freshness.ts";
 import { FetchOutage, FetchRefused, fetchableScheme, fetchJsonGuardedResponse } from "./ssrf.ts";
@@ -51,7 +51,7 @@ export const metadataDocumentLimits = {
 export const refusedDocumentDescription =
   "The client_id is not a usable client metadata document: the URL, its fetch or the document it names was refused.";
 
-const refusedDocument = () => new OAuthError("invalid_client", refusedDocumentDescription, 401);
+const refusedDocument = () => new Refusal("invalid_client", { detail: refusedDocumentDescription });
 
 /** Why a document was refused, for the log only. */
 export class DocumentRefused extends Error {
@@ -183,7 +183,7 @@ export function clientFromDocument(clientId: string, document: unknown): ClientR
   try {
     metadata = validateClientMetadata(fields, "none", documentAuthMethods);
   } catch (error) {
-    if (error instanceof OAuthError) throw new DocumentRefused(`the document's metadata is invalid: ${error.description}`);
+    if (error instanceof Refusal) throw new DocumentRefused(`the document's metadata is invalid: ${error.options.detail}`);
     throw error;
   }
   const record: ClientRecord = { client_id: clientId, client_id_issued_at: 0, ...metadata, metadata_document: true };

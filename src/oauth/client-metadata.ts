@@ -1,5 +1,5 @@
 import { clientMetadataLimits } from "../tokens/metadata.ts";
-import { OAuthError } from "./errors.ts";
+import { Refusal } from "../http/refusal.ts";
 import { applicationTypes, inferredApplicationType, redirectUriProblem, type ApplicationType } from "./redirect-uri.ts";
 
 /**
@@ -24,7 +24,8 @@ const registrationAuthMethods: readonly AuthMethod[] = ["client_secret_post", "n
 // C0/C1 controls and the bidirectional overrides that could make a name read as something else on the consent screen.
 const unsafeText = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
-const invalid = (description: string) => new OAuthError("invalid_client_metadata", description);
+const invalid = (detail: string) => new Refusal("invalid_client_metadata", { detail });
+const invalidRedirectUri = (detail: string) => new Refusal("invalid_redirect_uri", { detail });
 
 /**
  * Asked for by clients that can do without (RFC 7591 §3.2.1 lets the server substitute): refresh_token is dropped,
@@ -62,9 +63,9 @@ export function validateClientMetadata(
   const token_endpoint_auth_method = method as ClientMetadata["token_endpoint_auth_method"];
 
   const uris = input.redirect_uris ?? [];
-  if (!Array.isArray(uris)) throw new OAuthError("invalid_redirect_uri", "redirect_uris must be an array of URIs.");
+  if (!Array.isArray(uris)) throw invalidRedirectUri("redirect_uris must be an array of URIs.");
   if (uris.length > clientMetadataLimits.redirectUris) {
-    throw new OAuthError("invalid_redirect_uri", `At most ${clientMetadataLimits.redirectUris} redirect URIs can be registered.`);
+    throw invalidRedirectUri(`At most ${clientMetadataLimits.redirectUris} redirect URIs can be registered.`);
   }
   const type = input.application_type === undefined ? inferredApplicationType(uris) : input.application_type;
   if (!(applicationTypes as readonly unknown[]).includes(type))
@@ -72,12 +73,12 @@ export function validateClientMetadata(
   const application_type = type as ApplicationType;
   for (const uri of uris) {
     const problem = redirectUriProblem(uri, application_type);
-    if (problem) throw new OAuthError("invalid_redirect_uri", `${JSON.stringify(String(uri).slice(0, 80))}: ${problem}.`);
+    if (problem) throw invalidRedirectUri(`${JSON.stringify(String(uri).slice(0, 80))}: ${problem}.`);
   }
   const redirect_uris = [...new Set(uris as string[])];
 
   if (grant_types.includes("authorization_code") && redirect_uris.length === 0) {
-    throw new OAuthError("invalid_redirect_uri", "The authorization_code grant needs at least one redirect URI.");
+    throw invalidRedirectUri("The authorization_code grant needs at least one redirect URI.");
   }
   if (token_endpoint_auth_method === "none" && grant_types.includes("client_credentials")) {
     throw invalid("client_credentials needs a client secret: use token_endpoint_auth_method client_secret_post.");

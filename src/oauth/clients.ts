@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { Redis } from "@upstash/redis";
 import type { JSONWebKeySet } from "jose";
 import type { ClientMetadata } from "./client-metadata.ts";
-import { OAuthError } from "./errors.ts";
+import { Refusal } from "../http/refusal.ts";
 
 /**
  * Registered clients, one record per client in Upstash (`oauth:client:<client_id>`, no expiry: registrations never
@@ -84,13 +84,15 @@ export function registeredClientsKeptAMinute(redis: Redis, { now = Date.now, kee
   };
 }
 
+/** RFC 6749 §5.2's challenge for a client whose authentication failed. */
+export const basicChallenge = { "WWW-Authenticate": 'Basic realm="oauth"' };
+
 /**
  * Client authentication at the token endpoint (RFC 6749 §2.3): client_secret_post for confidential clients, the bare
  * client_id for public ones. Every failure is the same invalid_client, so nothing tells which part was wrong.
  */
 export async function authenticateClient(client: ClientRecord | undefined, secret: string | undefined): Promise<ClientRecord> {
-  const refuse = () =>
-    new OAuthError("invalid_client", "Client authentication failed.", 401, { "WWW-Authenticate": 'Basic realm="oauth"' });
+  const refuse = () => new Refusal("invalid_client", { detail: "Client authentication failed.", headers: basicChallenge });
   if (!client) {
     // Hash anyway, so an unknown client_id answers in about the same time as a wrong secret.
     if (secret) sha256(secret);
@@ -98,7 +100,7 @@ export async function authenticateClient(client: ClientRecord | undefined, secre
   }
   if (client.token_endpoint_auth_method === "none") {
     if (secret)
-      throw new OAuthError("invalid_client", "This client is public (token_endpoint_auth_method none): send no client_secret.", 401);
+      throw new Refusal("invalid_client", { detail: "This client is public (token_endpoint_auth_method none): send no client_secret." });
     return client;
   }
   if (!secret || !client.client_secret_sha256 || !constantTimeEqual(sha256(secret), client.client_secret_sha256)) throw refuse();

@@ -1,4 +1,4 @@
-import { OAuthError } from "./errors.ts";
+import { Refusal } from "../http/refusal.ts";
 import { resourceIdentifier, resourceIdentifiers, scopeNames, type Scope } from "../tokens/metadata.ts";
 
 /** `svc:read` is always granted, `svc:brief` when asked; an unknown scope is invalid_scope (RFC 6749 §3.3). */
@@ -6,7 +6,7 @@ export function grantedScope(requested: string | undefined): string {
   const asked = (requested ?? "").split(" ").filter(Boolean);
   const unknown = asked.filter((s) => !(scopeNames as string[]).includes(s));
   if (unknown.length > 0)
-    throw new OAuthError("invalid_scope", `Unknown scope ${unknown.join(" ")}; the scopes are ${scopeNames.join(" ")}.`);
+    throw new Refusal("invalid_scope", { detail: `Unknown scope ${unknown.join(" ")}; the scopes are ${scopeNames.join(" ")}.` });
   return scopeNames.filter((s: Scope) => s === "svc:read" || asked.includes(s)).join(" ");
 }
 
@@ -17,9 +17,9 @@ export function grantedScope(requested: string | undefined): string {
 export function grantedAudience(baseUrl: string, requested: string[] | undefined): string {
   if (!requested || requested.length === 0) return resourceIdentifier(baseUrl, "origin");
   const known = resourceIdentifiers(baseUrl);
-  const refuse = () => new OAuthError("invalid_target", `resource must be one of ${known.join(", ")}.`);
+  const refuse = () => new Refusal("invalid_target", { detail: `resource must be one of ${known.join(", ")}.` });
   if (requested.length > 1)
-    throw new OAuthError("invalid_target", "Ask for one resource per token; a token for any of them works at all of them.");
+    throw new Refusal("invalid_target", { detail: "Ask for one resource per token; a token for any of them works at all of them." });
   let url: URL;
   try {
     url = new URL(requested[0]!);

@@ -1,7 +1,7 @@
 import { readJsonObject } from "./body.ts";
 import { validateClientMetadata } from "./client-metadata.ts";
 import { registerClient, registrationResponse } from "./clients.ts";
-import { answering, jsonResponse } from "./errors.ts";
+import { jsonResponse } from "./json.ts";
 import type { OAuthServerOptions } from "./server-options.ts";
 
 export const maxRegistrationBodyBytes = 8 * 1024;
@@ -15,11 +15,10 @@ export const maxRegistrationBodyBytes = 8 * 1024;
  */
 export function createRegistrationHandler(options: OAuthServerOptions) {
   const now = options.now ?? Date.now;
-  return (request: Request): Promise<Response> =>
-    answering(async () => {
-      const body = await readJsonObject(request, maxRegistrationBodyBytes, "invalid_client_metadata");
-      const metadata = validateClientMetadata(body, "client_secret_post");
-      const { record, secret } = await registerClient(options.redis, metadata, now());
-      return jsonResponse(registrationResponse(record, secret), 201);
-    });
+  return async (request: Request): Promise<Response> => {
+    const body = await readJsonObject(request, maxRegistrationBodyBytes);
+    const metadata = validateClientMetadata(body, "client_secret_post");
+    const { record, secret } = await registerClient(options.redis, metadata, now());
+    return jsonResponse(registrationResponse(record, secret), 201);
+  };
 }

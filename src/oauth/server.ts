@@ -4,11 +4,8 @@ import { door, handlerOf } from "../http/door.ts";
 import { oauthJson, type Format } from "../http/formats.ts";
 import { countAlso, quota, quotaOnceIdentified } from "../http/quota.ts";
 import { refuseOtherMethods } from "../http/methods.ts";
-import { conditionOf } from "../http/conditions.ts";
 import { oauthPaths, routeMethods } from "../paths.ts";
-import { pageHeaders } from "../site/function-page.ts";
-import { createAuthorizationHandler } from "./authorize.ts";
-import { errorPage } from "./consent-page.ts";
+import { authorizationErrorPage, createAuthorizationHandler } from "./authorize.ts";
 import { createRegistrationHandler } from "./register.ts";
 import type { OAuthServerOptions } from "./server-options.ts";
 import { createTokenHandler } from "./token.ts";
@@ -17,17 +14,10 @@ import { createTokenHandler } from "./token.ts";
  * The authorization server's refusals: RFC 6749-style JSON, except at /oauth/authorize, where the client and its
  * redirect URI are not trusted yet: there a refusal is a page, never a redirect (RFC 6749 §4.1.2.1).
  */
-const oauthFormat =
-  (page: OAuthServerOptions["page"]): Format =>
-  (refusal, c) => {
-    if (new URL(c.req.url).pathname !== oauthPaths.authorize) return oauthJson(refusal, c);
-    const json = oauthJson(refusal, c);
-    const condition = conditionOf(refusal.condition);
-    const description = `${refusal.options.detail ?? condition.when} ${condition.resolution}`;
-    const headers = new Headers(pageHeaders());
-    for (const [name, value] of Object.entries(refusal.options.headers ?? {})) headers.set(name, value);
-    return new Response(errorPage(page, description), { status: json.status, headers });
-  };
+function oauthFormat(page: OAuthServerOptions["page"]): Format {
+  const errorPage = authorizationErrorPage(page);
+  return (refusal, c) => (new URL(c.req.url).pathname === oauthPaths.authorize ? errorPage : oauthJson)(refusal, c);
+}
 
 const otherMethods = (path: keyof typeof routeMethods) => refuseOtherMethods(routeMethods[path], `Use ${routeMethods[path].join(", ")}.`);
 

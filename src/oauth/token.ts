@@ -4,9 +4,10 @@ import { absolute, oauthPaths } from "../paths.ts";
 import { authenticateClientAssertion, ClientAssertionRefused } from "./client-assertion.ts";
 import { clientKeySet } from "./client-keys.ts";
 import { looksLikeMetadataDocumentUrl, type CountQuota } from "./cimd.ts";
-import { authenticateClient, registeredClientsKeptAMinute, type ClientRecord } from "./clients.ts";
+import { authenticateClient, basicChallenge, registeredClientsKeptAMinute, type ClientRecord } from "./clients.ts";
 import { redeemCode } from "./codes.ts";
-import { answering, jsonResponse, OAuthError } from "./errors.ts";
+import { Refusal } from "../http/refusal.ts";
+import { jsonResponse } from "./json.ts";
 import { grantedAudience, grantedScope } from "./grant.ts";
 import { clientGrantId } from "./grants.ts";
 import { verifierMatches } from "./pkce.ts";
@@ -38,7 +39,7 @@ export function createTokenHandler(options: OAuthServerOptions) {
     // A public client passes authenticated() with its bare client_id, which anyone knows: it is never allowed this grant,
     // and its request, like any that proves nothing, stays the address's.
     if (!client.grant_types.includes("client_credentials")) {
-      throw new OAuthError("unauthorized_client", "This client is not registered for the client_credentials grant.");
+      throw new Refusal("unauthorized_client", { detail: "This client is not registered for the client_credentials grant." });
     }
     // The client proved itself (its secret or its key): the request is its grant's, whatever follows.
     const grantId = clientGrantId(client.client_id);
@@ -54,18 +55,19 @@ export function createTokenHandler(options: OAuthServerOptions) {
 
   async function authorizationCode({ values, repeated }: Form, { count, charge }: TokenQuota) {
     for (const name of ["code", "redirect_uri", "code_verifier"] as const) {
-      if (!values[name]) throw new OAuthError("invalid_request", `${name} is required for the authorization_code grant.`);
+      if (!values[name]) throw new Refusal("invalid_oauth_request", { detail: `${name} is required for the authorization_code grant.` });
     }
     const client = await authenticated(values, count);
     const code = await redeemCode(options.redis, values.code!);
     // Every mismatch is the same invalid_grant (RFC 6749 §5.2); the code is spent either way.
-    const refuse = () => new OAuthError("invalid_grant", "The code is invalid, expired, already used, or was issued for another request.");
+    const refuse = () =>
+      new Refusal("invalid_grant", { detail: "The code is invalid, expired, already used, or was issued for another request." });
     // A code that was issued is its approval's grant's request to count; one that was not identifies nothing.
     if (code?.grant_id) await charge(code.grant_id);
     if (!code?.grant_id || code.client_id !== client.client_id || code.redirect_uri !== values.redirect_uri) throw refuse();
     if (!verifierMatches(values.code_verifier!, code.code_challenge)) throw refuse();
     if (repeated.resource?.length && grantedAudience(options.baseUrl, repeated.resource) !== code.resource) {
-      throw new OAuthError("invalid_target", "resource must be the one the authorization request named.");
+      throw new Refusal("invalid_target", { detail: "resource must be the one the authorization request named." });
     }
     const grant = { clientId: client.client_id, grantId: code.grant_id, scope: code.scope, audience: code.resource };
     return issueAccessToken(options.keys, issuer, grant, now());
@@ -79,12 +81,14 @@ export function createTokenHandler(options: OAuthServerOptions) {
   async function authenticated(values: Record<string, string>, count: CountQuota): Promise<ClientRecord> {
     const clientId = values.client_id;
     if (values.client_assertion !== undefined || values.client_assertion_type !== undefined) {
-      if (values.client_secret) throw new OAuthError("invalid_request", "Send either client_secret or client_assertion, not both.");
+      if (values.client_secret)
+        throw new Refusal("invalid_oauth_request", { detail: "Send either client_secret or client_assertion, not both." });
       return assertedClient(values, count);
     }
-    if (!clientId) throw new OAuthError("invalid_client", "Send client_id (and client_secret for a confidential client) in the body.", 401);
+    if (!clientId)
+      throw new Refusal("invalid_client", { detail: "Send client_id (and client_secret for a confidential client) in the body." });
     if (looksLikeMetadataDocumentUrl(clientId)) {
-      if (values.client_secret) throw new OAuthError("invalid_client", "A metadata document client has no client secret.", 401);
+      if (values.client_secret) throw new Refusal("invalid_client", { detail: "A metadata document client has no client secret." });
       const client = await findClient(options, clientId, count);
       if (client?.token_endpoint_auth_method === "private_key_jwt") return assertedClient(values, count);
       return authenticateClient(client, undefined);
@@ -107,32 +111,27 @@ export function createTokenHandler(options: OAuthServerOptions) {
     } catch (error) {
       if (!(error instanceof ClientAssertionRefused)) throw error;
       if (error.reason) (options.log ?? console.error)(`client assertion refused: ${error.reason}`);
-      throw new OAuthError("invalid_client", error.description, 401, { "WWW-Authenticate": 'Basic realm="oauth"' });
+      throw new Refusal("invalid_client", { detail: error.description, headers: basicChallenge });
     }
   }
 
-  return (request: Request, quota: TokenQuota): Promise<Response> =>
-    answering(async () => {
-      if (request.headers.has("authorization")) {
-        throw new OAuthError(
-          "invalid_client",
-          "HTTP Basic client authentication is not offered: send client_id and client_secret in the body.",
-          401,
-          {
-            "WWW-Authenticate": 'Basic realm="oauth"',
-          },
-        );
-      }
-      const form = await readForm(request, maxTokenBodyBytes, ["resource"]);
-      switch (form.values.grant_type) {
-        case "client_credentials":
-          return jsonResponse(await clientCredentials(form, quota));
-        case "authorization_code":
-          return jsonResponse(await authorizationCode(form, quota));
-        case undefined:
-          throw new OAuthError("invalid_request", "grant_type is required.");
-        default:
-          throw new OAuthError("unsupported_grant_type", "The grant types are authorization_code and client_credentials.");
-      }
-    });
+  return async (request: Request, quota: TokenQuota): Promise<Response> => {
+    if (request.headers.has("authorization")) {
+      throw new Refusal("invalid_client", {
+        detail: "HTTP Basic client authentication is not offered: send client_id and client_secret in the body.",
+        headers: basicChallenge,
+      });
+    }
+    const form = await readForm(request, maxTokenBodyBytes, ["resource"]);
+    switch (form.values.grant_type) {
+      case "client_credentials":
+        return jsonResponse(await clientCredentials(form, quota));
+      case "authorization_code":
+        return jsonResponse(await authorizationCode(form, quota));
+      case undefined:
+        throw new Refusal("invalid_oauth_request", { detail: "grant_type is required." });
+      default:
+        throw new Refusal("unsupported_grant_type", { detail: "The grant types are authorization_code and client_credentials." });
+    }
+  };
 }

@@ -1,7 +1,7 @@
 import { settingsFrom } from "../../src/config/settings.ts";
 import { ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
-import { conditions } from "../../src/http/conditions.ts";
+import { conditionOf, conditions, type ConditionName } from "../../src/http/conditions.ts";
 import { prefersEventStream } from "../../src/mcp/accept.ts";
 import { scopesNeeded } from "../../src/mcp/auth-gate.ts";
 import { allowedOriginsFrom } from "../../src/mcp/origins.ts";
@@ -68,7 +68,9 @@ describe("JSON-RPC error numbers", () => {
       [-32020, "header_mismatch"],
     ]);
     for (const [name, condition] of Object.entries(conditions)) {
-      const rpc = condition.rpc;
+      const rpc = conditionOf(name as ConditionName).rpc;
+      // OAuth's own rows are refused under /oauth only, with no JSON-RPC number.
+      if (rpc === undefined) continue;
       if (rpc === -32602) expect(["invalid_params", "nested_too_deep", "invalid_brief", "invalid_idempotency_key"], name).toContain(name);
       else if (jsonRpc.has(rpc)) expect(jsonRpc.get(rpc), name).toBe(name);
       else {
