@@ -42,15 +42,16 @@ export interface FilingRequest {
 }
 
 /**
- * What became of a brief. `already_filed` only ever names a lead the same owner filed: a replayed Idempotency-Key,
- * or the very same brief sent again within the repeat window.
+ * What became of a brief. A refusal is named as its condition in src/http/conditions.ts, so no door renames it.
+ * `already_filed` only ever names a lead the same owner filed: a replayed Idempotency-Key, or the very same brief sent
+ * again within the repeat window.
  */
 export type FilingResult =
-  | { kind: "invalid"; errors: FieldError[] }
+  | { kind: "invalid_brief"; errors: FieldError[] }
   | { kind: "invalid_idempotency_key" }
   | { kind: "dry_run"; brief: Brief }
-  | { kind: "quota_exceeded"; quota: QuotaResult }
-  | { kind: "idempotency_conflict" }
+  | { kind: "brief_quota_exceeded"; quota: QuotaResult }
+  | { kind: "idempotency_key_reused" }
   | { kind: "filed"; lead: Lead }
   | { kind: "already_filed"; lead: Lead; reason: "idempotency_key" | "repeat" };
 
@@ -86,7 +87,7 @@ export async function fileBrief(request: FilingRequest, deps: PipelineDeps): Pro
   if (idempotencyKey !== undefined && (typeof idempotencyKey !== "string" || !idempotencyKeyPattern.test(idempotencyKey)))
     return { kind: "invalid_idempotency_key" };
   const validation = validateBrief(deps.schema, request.body);
-  if (!validation.ok) return { kind: "invalid", errors: validation.errors };
+  if (!validation.ok) return { kind: "invalid_brief", errors: validation.errors };
   const { brief } = validation;
   if (validation.dryRun) return { kind: "dry_run", brief };
 
@@ -98,7 +99,7 @@ export async function fileBrief(request: FilingRequest, deps: PipelineDeps): Pro
   if (keyHash) {
     const claim = await store.claimIdempotencyKey(request.owner, keyHash, { fingerprint: print, lead_id: leadId });
     if (claim) {
-      if (claim.fingerprint !== print) return { kind: "idempotency_conflict" };
+      if (claim.fingerprint !== print) return { kind: "idempotency_key_reused" };
       const original = await waitForLead(store, claim.lead_id);
       if (original) return { kind: "already_filed", lead: original, reason: "idempotency_key" };
       // The first request claimed the key but never recorded its lead: this one files it, under the same id.
@@ -125,7 +126,7 @@ async function record(
   if (earlier) return earlier;
   const counted = await deps.limiter.consumeGrant("briefs-per-grant", r.owner, "briefs-per-address", r.address);
   const refused = counted.find((quota) => !quota.allowed);
-  if (refused) return { kind: "quota_exceeded", quota: refused };
+  if (refused) return { kind: "brief_quota_exceeded", quota: refused };
   const concurrent = await collapse(await store.claimRepeat(r.owner, r.print, r.leadId));
   if (concurrent) return concurrent;
 

@@ -63,7 +63,7 @@ export type Accepted = { kind: "filed" | "replayed" | "repeat"; receipt: Receipt
  */
 export function outcomeOf(result: FilingResult, wording: ReceiptWording): Accepted | Refusal {
   switch (result.kind) {
-    case "invalid": {
+    case "invalid_brief": {
       const n = result.errors.length;
       return new Refusal("invalid_brief", {
         detail: `${n} field${n === 1 ? " is" : "s are"} missing or invalid: ${result.errors.map((e) => e.message).join("; ")}.`,
@@ -72,9 +72,9 @@ export function outcomeOf(result: FilingResult, wording: ReceiptWording): Accept
     }
     case "invalid_idempotency_key":
       return new Refusal("invalid_idempotency_key");
-    case "idempotency_conflict":
+    case "idempotency_key_reused":
       return new Refusal("idempotency_key_reused");
-    case "quota_exceeded":
+    case "brief_quota_exceeded":
       return new Refusal("brief_quota_exceeded", {
         detail: `${result.quota.policy === "briefs-per-address" ? "Briefs from this address, every grant together, have reached" : "This grant has filed"} its ${result.quota.limit} briefs for now; retry in ${Math.max(1, result.quota.resetSeconds)} seconds.`,
         headers: quotaHeaders(result.quota),

@@ -77,7 +77,7 @@ export function createContactHandler({ baseUrl, shell, fields, pipeline, limiter
         { "Retry-After": "60" },
       );
     }
-    if (result.kind === "invalid")
+    if (result.kind === "invalid_brief")
       return page(
         422,
         "Check the form",

@@ -85,7 +85,7 @@ function resultOf(
 ): CallToolResult {
   if (result.kind === "store_unavailable")
     return toolError("The lead store is unavailable, so the brief was NOT recorded. Try again in 30 seconds.");
-  if (result.kind === "invalid") return invalid(result.errors);
+  if (result.kind === "invalid_brief") return invalid(result.errors);
   if (result.kind === "invalid_idempotency_key")
     return invalid([
       {
@@ -162,7 +162,7 @@ async function confirmation(
   if (checked.kind === "dry_run") return { confirmed: answer.values, form: (rounds.state as { form?: unknown }).form };
   // What the person typed is asked again with the problem named; anything else is the model's to fix.
   const own = (field: string) => (confirmedFields as readonly string[]).includes(field.slice(1));
-  if (checked.kind === "invalid" && checked.errors.every((e) => own(e.field)))
+  if (checked.kind === "invalid_brief" && checked.errors.every((e) => own(e.field)))
     return ask(
       answer.values,
       checked.errors.map((e) => e.message),
@@ -219,7 +219,7 @@ export function briefTool(filing: BriefFiling): Tool {
         // One form answered files once: a retry of the accepted answer replays its receipt, another answer is refused.
         if (idempotencyKey === undefined && typeof asked.form === "string") {
           const result = await file({ ...body, ...confirmed }, `${confirmationKeyPrefix}${asked.form}`);
-          return result.kind === "idempotency_conflict" ? toolError(confirmationReused) : resultOf(result, filing, true, "confirmation");
+          return result.kind === "idempotency_key_reused" ? toolError(confirmationReused) : resultOf(result, filing, true, "confirmation");
         }
       }
       return resultOf(await file({ ...body, ...confirmed }), filing, confirmed !== undefined);

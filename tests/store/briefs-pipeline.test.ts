@@ -79,7 +79,9 @@ describe.each(stores)("filing a brief (%s)", (_name, start) => {
     const who = person();
     const key = randomUUID();
     filed(await fileBrief({ body: freshBrief(), channel: "rest", ...who, idempotencyKey: key }, deps));
-    expect((await fileBrief({ body: freshBrief(), channel: "rest", ...who, idempotencyKey: key }, deps)).kind).toBe("idempotency_conflict");
+    expect((await fileBrief({ body: freshBrief(), channel: "rest", ...who, idempotencyKey: key }, deps)).kind).toBe(
+      "idempotency_key_reused",
+    );
   });
 
   it("collapses an exact repeat from the same client into its original lead", async () => {
@@ -128,11 +130,11 @@ describe.each(stores)("filing a brief (%s)", (_name, start) => {
     expect(replay.id).not.toBe(original.id);
     expect(replay.owner).toBe(mallory.owner);
     const other = await fileBrief({ body: freshBrief(), channel: "mcp", ...mallory, idempotencyKey: key }, deps);
-    expect(other.kind).toBe("idempotency_conflict");
+    expect(other.kind).toBe("idempotency_key_reused");
     // Mallory's quota runs out; Alice's does not.
     for (let i = 0; i < 9; i++) filed(await fileBrief({ body: freshBrief(), channel: "mcp", ...mallory }, deps));
     const refused = await fileBrief({ body: freshBrief(), channel: "mcp", ...mallory }, deps);
-    expect(refused).toMatchObject({ kind: "quota_exceeded", quota: { policy: "briefs-per-grant" } });
+    expect(refused).toMatchObject({ kind: "brief_quota_exceeded", quota: { policy: "briefs-per-grant" } });
     expect((await fileBrief({ body: freshBrief(), channel: "mcp", ...alice }, deps)).kind).toBe("filed");
   });
 
@@ -140,7 +142,7 @@ describe.each(stores)("filing a brief (%s)", (_name, start) => {
     const who = person();
     for (let i = 0; i < 10; i++) filed(await fileBrief({ body: freshBrief(), channel: "rest", ...who }, deps));
     const refused = await fileBrief({ body: freshBrief(), channel: "rest", ...who }, deps);
-    expect(refused).toMatchObject({ kind: "quota_exceeded", quota: { policy: "briefs-per-grant", remaining: 0, allowed: false } });
+    expect(refused).toMatchObject({ kind: "brief_quota_exceeded", quota: { policy: "briefs-per-grant", remaining: 0, allowed: false } });
     expect((await fileBrief({ body: freshBrief({ dry_run: true }), channel: "rest", ...who }, deps)).kind).toBe("dry_run");
   });
 });

@@ -57,7 +57,7 @@ function door(limiter: Limiter) {
     schema: briefSchema(siteSizeIds(prebuilt)),
     studio: prebuilt.site.name,
     responseTime: prebuilt.site.response_time,
-    file: async (request) => (filed.push(request), { kind: "invalid", errors: [] }),
+    file: async (request) => (filed.push(request), { kind: "invalid_brief", errors: [] }),
   });
   const parts = mcpServerParts(prebuilt, tools);
   const handler = createMcpHandler({
