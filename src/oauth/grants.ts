@@ -1,5 +1,4 @@
 import { randomToken, sha256 } from "./clients.ts";
-export { grantIdPattern } from "../tokens/verify.ts";
 
 /** A new grant for an approved consent: approving the same client twice makes two. */
 export const consentGrantId = () => `ga_${randomToken(16)}`;
