@@ -1,4 +1,3 @@
-import { parseSetting } from "../config/settings.ts";
 import type { Delivery } from "./lead.ts";
 import { escapeHtml, type Addresses, type MailMessage } from "./mail.ts";
 
@@ -7,11 +6,6 @@ import { escapeHtml, type Addresses, type MailMessage } from "./mail.ts";
  * more than its share of them (`emailShares`). Later ones are recorded as usual (the client sees no difference) but
  * held, and the studio gets an e-mail the first time each kind of hold (`HeldReason`) starts that day: at most three.
  */
-export { defaultDailyEmailLimit } from "../config/settings.ts";
-
-/** LEADS_EMAIL_DAILY_LIMIT: a whole number; 0 holds every lead (e-mailing paused). Anything else is refused. */
-export const dailyEmailLimitFrom = (value: string | undefined): number => parseSetting("LEADS_EMAIL_DAILY_LIMIT", value);
-
 /**
  * How many of the day's e-mailed leads one source may have: an address (every grant and the contact form from it
  * together) half of them, and inside it one owner (a grant, or the contact form from that address) a tenth, each

@@ -37,9 +37,11 @@ export function createContactHandler({ baseUrl, shell, fields, pipeline, limiter
     });
   const writeToUs = `<p>You can also write to <a href="mailto:${e(contact.email)}">${e(contact.email)}</a>.</p>`;
 
+  const siteOrigin = [new URL(baseUrl).origin];
+
   return async (request: Request, { ip, waitUntil }: HandlerContext): Promise<Response> => {
     // A form filed by a script with no page behind it is no person's brief: the page must be this site's.
-    if (!fromAllowedOrigin(request, [new URL(baseUrl).origin], { pageRequired: true })) {
+    if (!fromAllowedOrigin(request, siteOrigin, { pageRequired: true })) {
       return page(
         403,
         "Not sent",

@@ -58,6 +58,7 @@ export const authorizationErrorPage =
 export function createAuthorizationHandler(options: OAuthServerOptions) {
   const now = options.now ?? Date.now;
   const secure = new URL(options.baseUrl).protocol === "https:";
+  const siteOrigin = [new URL(options.baseUrl).origin];
   const shell = options.page;
   const untrusted = (detail: string) => new Refusal("unknown_client_or_redirect_uri", { detail });
 
@@ -124,7 +125,7 @@ export function createAuthorizationHandler(options: OAuthServerOptions) {
   }
 
   async function decide(request: Request): Promise<Response> {
-    if (!fromAllowedOrigin(request, [new URL(options.baseUrl).origin])) {
+    if (!fromAllowedOrigin(request, siteOrigin)) {
       throw new Refusal("forbidden_origin", { detail: "The form was not sent from this site." });
     }
     const { values } = await readForm(request, maxConsentBodyBytes);

@@ -16,7 +16,7 @@ import { createTokenHandler } from "./token.ts";
  */
 function oauthFormat(page: OAuthServerOptions["page"]): Format {
   const errorPage = authorizationErrorPage(page);
-  return (refusal, c) => (new URL(c.req.url).pathname === oauthPaths.authorize ? errorPage : oauthJson)(refusal, c);
+  return (refusal, c) => (c.req.path === oauthPaths.authorize ? errorPage : oauthJson)(refusal, c);
 }
 
 const otherMethods = (path: keyof typeof routeMethods) => refuseOtherMethods(routeMethods[path], `Use ${routeMethods[path].join(", ")}.`);

@@ -25,4 +25,4 @@ export function resolveFields<T>(data: T, file: string, values: Values): T {
 
 /** A Markdown body with its placeholders resolved: escaped as text in prose, as it is in code, as the guide writes them. */
 export const resolveMarkdown = (markdown: string, file: string, values: Values) =>
-  resolveValues(markdown, file, values, valuesIn(markdown).write);
+  markdown.includes("{{") ? resolveValues(markdown, file, values, valuesIn(markdown).write) : markdown;

@@ -1,6 +1,6 @@
 import type { JSONWebKeySet, JWK } from "jose";
 import { ConfigurationError } from "../config/env.ts";
-import type { Configuration } from "../config/settings.ts";
+import type { Configuration, SettingName } from "../config/settings.ts";
 
 /**
  * The token signing keys, from OAUTH_SIGNING_KEYS: a JWK Set of private EC P-256 keys, each with a unique `kid`
@@ -13,7 +13,7 @@ export interface SigningKeys {
   publicJwks: JSONWebKeySet;
 }
 
-export const signingKeysVariable = "OAUTH_SIGNING_KEYS";
+export const signingKeysVariable = "OAUTH_SIGNING_KEYS" satisfies SettingName;
 
 const fail = (reason: string) =>
   new ConfigurationError(
@@ -63,14 +63,14 @@ export async function importSigningKeys(text: string | undefined): Promise<Signi
   return { signing: { kid: keys[0]!.kid!, key: imported[0] as CryptoKey }, publicJwks: { keys: keys.map(publicJwk) } };
 }
 
-export const signingKeysFromEnv = (settings: Configuration) => importSigningKeys(settings.get("OAUTH_SIGNING_KEYS"));
+export const signingKeysFromEnv = (settings: Configuration) => importSigningKeys(settings.get(signingKeysVariable));
 
 /**
  * The published set from OAUTH_SIGNING_KEYS, its shape checked but nothing imported: all a token verifier needs, so a
  * door that only verifies tokens loads jose with its first token (src/tokens/verify.ts), not when it is wired.
  */
 export const publicJwksFromEnv = (settings: Configuration): JSONWebKeySet => ({
-  keys: parseKeySet(settings.get("OAUTH_SIGNING_KEYS")).map(publicJwk),
+  keys: parseKeySet(settings.get(signingKeysVariable)).map(publicJwk),
 });
 
 /** A new private key with a kid that says when it was made, e.g. `2026-11-05-a1b2c3`. */

@@ -1,5 +1,5 @@
 import { Redis } from "@upstash/redis";
-import { defaultDailyEmailLimit } from "../../src/briefs/held.ts";
+import { defaultDailyEmailLimit } from "../../src/config/settings.ts";
 import { briefSchema } from "../../src/briefs/schema.ts";
 import type { PipelineDeps } from "../../src/briefs/pipeline.ts";
 import { postmarkMailer, type Mailer } from "../../src/briefs/mailer.ts";

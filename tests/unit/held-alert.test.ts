@@ -2,22 +2,23 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { dailyEmailLimitFrom, emailShares, heldAlertId, heldAlertMessage, utcDay, type HeldAlert } from "../../src/briefs/held.ts";
+import { parseSetting } from "../../src/config/settings.ts";
+import { emailShares, heldAlertId, heldAlertMessage, utcDay, type HeldAlert } from "../../src/briefs/held.ts";
 import { outboxMailer } from "../../src/briefs/mailer.ts";
 import { ConfigurationError } from "../../src/config/env.ts";
 import { resolveConfig } from "../../scripts/runtime/config.ts";
 
 describe("LEADS_EMAIL_DAILY_LIMIT", () => {
   it("defaults to 50 and takes any whole number, 0 included", () => {
-    expect(dailyEmailLimitFrom(undefined)).toBe(50);
-    expect(dailyEmailLimitFrom("")).toBe(50);
-    expect(dailyEmailLimitFrom("0")).toBe(0);
-    expect(dailyEmailLimitFrom(" 200 ")).toBe(200);
+    expect(parseSetting("LEADS_EMAIL_DAILY_LIMIT", undefined)).toBe(50);
+    expect(parseSetting("LEADS_EMAIL_DAILY_LIMIT", "")).toBe(50);
+    expect(parseSetting("LEADS_EMAIL_DAILY_LIMIT", "0")).toBe(0);
+    expect(parseSetting("LEADS_EMAIL_DAILY_LIMIT", " 200 ")).toBe(200);
   });
 
   it.each(["-1", "1.5", "ten", "1e3"])("refuses %s as a configuration error", (value) => {
-    expect(() => dailyEmailLimitFrom(value)).toThrow(ConfigurationError);
-    expect(() => dailyEmailLimitFrom(value)).toThrow(/LEADS_EMAIL_DAILY_LIMIT must be a whole number/);
+    expect(() => parseSetting("LEADS_EMAIL_DAILY_LIMIT", value)).toThrow(ConfigurationError);
+    expect(() => parseSetting("LEADS_EMAIL_DAILY_LIMIT", value)).toThrow(/LEADS_EMAIL_DAILY_LIMIT must be a whole number/);
   });
 
   it("reaches the local runtime's functions, and a bad value stops npm start", () => {
