@@ -92,14 +92,16 @@ export function notFound(url: URL): Promise<Response> {
  * as when a store it depends on is down; on the site's, what went wrong in plain words for the developer.
  */
 export function unreachable(url: URL, why: string): Promise<Response> {
+  // How long netlify dev takes to start again, which the table's outage default (a store's) does not know.
+  const retryAfter = { "Retry-After": "20" };
   const owner = doorAt(url.pathname);
   const detail = `npm start's netlify dev did not answer (${why}); it starts again by itself if it ended.`;
   if (!owner)
     return Promise.resolve(
       new Response(`${detail} Try again in a few seconds.\n`, {
         status: 502,
-        headers: { "Content-Type": "text/plain; charset=utf-8", "Retry-After": "20" },
+        headers: { "Content-Type": "text/plain; charset=utf-8", ...retryAfter },
       }),
     );
-  return rendered(owner.format(url.origin), url, new Refusal("service_unavailable", { detail, headers: { "Retry-After": "20" } }));
+  return rendered(owner.format(url.origin), url, new Refusal("service_unavailable", { detail, headers: retryAfter }));
 }

@@ -4,6 +4,7 @@ import { emailShares, utcDay } from "../../src/briefs/held.ts";
 import type { Lead } from "../../src/briefs/lead.ts";
 import { clientGrantId } from "../../src/oauth/grants.ts";
 import { freshBrief } from "../support/briefs.ts";
+import { form } from "../support/calls.ts";
 import { leadsCli } from "../support/leads-cli.ts";
 import { clientCredentialsToken } from "../support/oauth-client.ts";
 import type { SentMessage } from "../support/postmark-standin.ts";
@@ -46,12 +47,7 @@ const file = async (bearer: string) => {
 };
 /** The contact form, as a browser on this site's page sends it; its owner is the form at 127.0.0.1. */
 const fileForm = async () => {
-  const brief = freshBrief();
-  const res = await fetch(`${base}/contact`, {
-    method: "POST",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: new URL(base).origin },
-    body: new URLSearchParams(brief),
-  });
+  const res = await fetch(`${base}/contact`, form(freshBrief(), { Origin: new URL(base).origin }));
   expect(res.status).toBe(200);
   return /Reference: (lead_[A-Za-z0-9_-]+)/.exec(await res.text())![1]!;
 };
