@@ -225,13 +225,14 @@ async function handOn(req: IncomingMessage, res: ServerResponse, internalPort: n
   const url = requestUrl(req.url ?? "/", req.headers.host);
   if (body === "too large") return answerWith(res, await payloadTooLarge(url, netlifyDevBodyLimit), { close: true });
   if (req.method === "TRACE") return answerWith(res, await methodRefusal(req.method, url));
-  const site = !ownedByDoor(url.pathname) && !url.pathname.startsWith("/.netlify/");
+  const owned = ownedByDoor(url.pathname);
+  const site = !owned && !url.pathname.startsWith("/.netlify/");
   if (site && !["OPTIONS", ...siteAllow(url.pathname).split(", ")].includes(req.method!))
     return answerWith(res, await methodRefusal(req.method!, url));
   const handedBody = takesNoBody(req.method!, site) ? Buffer.alloc(0) : body;
   let path = withoutEscapedBackslash(wellFormedPath(req.url ?? "/"));
   if (tooLongForAFile(pathAndRest(path)[0])) {
-    if (ownedByDoor(url.pathname)) return answerWith(res, await notFound(url));
+    if (owned) return answerWith(res, await notFound(url));
     path = cutShort(pathAndRest(path)[0]);
   }
   const headers = passedOn(req.rawHeaders, notHandedOn);
