@@ -8,6 +8,7 @@ import type { Limiter } from "../limits/limiter.ts";
 import { AuthenticatedCaller, decideRoute, setWaitUntil } from "./caller.ts";
 import type { AgentCardJson } from "./card.ts";
 import type { A2ARestProtocolError } from "./errors.ts";
+import { messageProblem } from "./params.ts";
 import { chooseSkill, viewOfJson, type Route } from "./route.ts";
 
 export interface A2AHandlerOptions {
@@ -28,7 +29,7 @@ export interface A2AGate {
   sdkCard: AgentCard;
   /** The token verified once, then the request counted against its grant, or the client IP without one. */
   middleware: MiddlewareHandler<DoorEnv>[];
-  admit(c: DoorContext, version: string, message: unknown, listsTasks: boolean): Promise<Admitted>;
+  admit(c: DoorContext, version: string, message: unknown, listsTasks: boolean, messageAt?: string): Promise<Admitted>;
 }
 
 export function a2aGate({ baseUrl, card, verifier, limiter, log = console.error }: A2AHandlerOptions): A2AGate {
@@ -40,11 +41,20 @@ export function a2aGate({ baseUrl, card, verifier, limiter, log = console.error 
   /**
    * What both bindings check before the SDK sees a call: the message a send carries (decoded as the SDK will, so the
    * skill is decided once), the token (the brief needs svc:brief; any token sent is checked), the per-client count of
-   * brief messages. `message` is undefined for a call that sends none; `listsTasks` marks ListTasks.
+   * brief messages. `message` is undefined for a call that sends none; `listsTasks` marks ListTasks; `messageAt` names the
+   * message in a refusal (`params.message` over JSON-RPC, `message` on HTTP+JSON).
    */
-  async function admit(c: DoorContext, version: string, message: unknown, listsTasks: boolean): Promise<Admitted> {
+  async function admit(
+    c: DoorContext,
+    version: string,
+    message: unknown,
+    listsTasks: boolean,
+    messageAt = "params.message",
+  ): Promise<Admitted> {
     let route: Route | undefined;
     if (message !== undefined) {
+      const problem = messageProblem(message, messageAt);
+      if (problem) return { refused: "invalid_params", message: problem };
       const view = viewOfJson(message, version);
       if (!view) return { refused: "invalid_params", message: "params.message with a parts array of valid parts is required." };
       if (view.otherParts > 0 || view.texts.length + view.data.length === 0)

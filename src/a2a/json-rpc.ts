@@ -14,7 +14,7 @@ import { maxA2ABodyBytes } from "./constants.ts";
 import { a2aErrors, protocolError } from "./errors.ts";
 import { requestHeaders, requestedVersion, type A2AGate } from "./gate.ts";
 import { jsonRpcResponseType } from "./media-type.ts";
-import { knownMethod, messageProblem, paramsProblem } from "./params.ts";
+import { knownMethod, paramsProblem } from "./params.ts";
 
 const sendMethods = new Set(["SendMessage", "SendStreamingMessage", "message/send", "message/stream"]);
 const validId = (id: unknown) => typeof id === "string" || (typeof id === "number" && Number.isInteger(id));
@@ -67,7 +67,7 @@ export function jsonRpcBinding(
     if (!knownMethod(rpc.method, version))
       return protocolError("method_not_found", `Method not found: A2A ${version} defines no method of that name.`, rpc.id);
     const message = sendMethods.has(rpc.method) ? (rpc.params?.message ?? null) : undefined;
-    const problem = paramsProblem(rpc.method, rpc.params, version) ?? messageProblem(message);
+    const problem = paramsProblem(rpc.method, rpc.params, version);
     if (problem) return protocolError("invalid_params", problem, rpc.id);
     const admitted = await admit(c, version, message, rpc.method === "ListTasks");
     if ("refused" in admitted) return protocolError(admitted.refused, admitted.message, rpc.id);

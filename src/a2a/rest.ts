@@ -12,7 +12,6 @@ import { storeFailed } from "./caller.ts";
 import { maxA2ABodyBytes } from "./constants.ts";
 import { a2aRestErrors, restProtocolError } from "./errors.ts";
 import { requestHeaders, requestedVersion, type A2AGate } from "./gate.ts";
-import { messageProblem } from "./params.ts";
 import type { SdkRest } from "./rest-bridge.ts";
 import { restOperation } from "./rest-routes.ts";
 
@@ -50,9 +49,7 @@ export function restBinding(
     if (sends && (typeof body !== "object" || body === null || Array.isArray(body)))
       return restProtocolError("invalid_params", "The body must be a SendMessageRequest object with a message.");
     const message = sends ? ((body as { message?: unknown }).message ?? null) : undefined;
-    const problem = messageProblem(message, "message");
-    if (problem) return restProtocolError("invalid_params", problem);
-    const admitted = await admit(c, version, message, operation === "list");
+    const admitted = await admit(c, version, message, operation === "list", "message");
     if ("refused" in admitted) return restProtocolError(admitted.refused, admitted.message);
     // Express and the SDK's REST handler load with the first REST call: a JSON-RPC instance never pays for them.
     sdkRest ??= import("./rest-bridge.ts").then(({ sdkRestHandler }) => sdkRestHandler(requestHandler, a2aRestPath));
