@@ -146,8 +146,9 @@ export function settingsFrom(env: Env): Configuration {
   const kept = new Map<SettingName, unknown>();
   const get = <N extends SettingName>(name: N): Settings[N] => {
     if (kept.has(name)) return kept.get(name) as Settings[N];
-    const value = parseSetting(name, env(name));
-    if (env(name)) kept.set(name, value);
+    const raw = env(name);
+    const value = parseSetting(name, raw);
+    if (raw) kept.set(name, value);
     return value;
   };
   configuration = {
