@@ -137,7 +137,7 @@ export async function countAlso(
   c.set("alsoCounted", [...(c.get("alsoCounted") ?? []), ...results]);
   const refused = results.find((r) => !r.allowed);
   if (refused)
-    throw new Refusal("rate_limited", { detail: exhausted(refused), resolution: waitFor(refused), headers: quotaHeaders(refused) });
+    throw new Refusal("rate_limited", { detail: exhausted(refused), resolution: waitFor(refused), headers: reportOf(results) });
 }
 
 const waitFor = (r: QuotaResult, cost = 1) =>
@@ -175,7 +175,12 @@ function report(c: DoorContext, own: Record<string, string>) {
   for (const [name, value] of Object.entries(reported)) {
     const own = c.res.headers.get(name);
     if (own === null) merged[name] = value;
-    else if (lists.has(name.toLowerCase()) && !own.includes(value)) merged[name] = `${value}, ${own}`;
+    else if (lists.has(name.toLowerCase())) {
+      // Only what the response does not list yet: a refusal of a quota counted here already names it.
+      const listed = own.split(", ");
+      const missing = value.split(", ").filter((item) => !listed.includes(item));
+      if (missing.length > 0) merged[name] = [...missing, own].join(", ");
+    }
   }
   setHeaders(c, merged);
 }

@@ -181,6 +181,14 @@ describe("what the A2A agent stores is bounded", () => {
     expect(refused.status).toBe(429);
     expect(refused.headers.get("ratelimit-policy")).toContain('"a2a-briefs";q=30;w=3600');
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    // Each quota counted is listed once (a2a-briefs was listed twice, found through npm start).
+    for (const name of ["ratelimit-policy", "ratelimit"]) {
+      const items = refused.headers
+        .get(name)!
+        .split(", ")
+        .map((item) => item.split(";")[0]);
+      expect(items, name).toEqual([...new Set(items)]);
+    }
   });
 });
 
