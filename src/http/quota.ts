@@ -136,8 +136,7 @@ export async function countAlso(
     grant && ceiling ? await limiter.consumeGrant(policy, grant, ceiling, c.env.ip) : [await limiter.consume(policy, grant ?? c.env.ip)];
   c.set("alsoCounted", [...(c.get("alsoCounted") ?? []), ...results]);
   const refused = results.find((r) => !r.allowed);
-  if (refused)
-    throw new Refusal("rate_limited", { detail: exhausted(refused), resolution: waitFor(refused), headers: reportOf(results) });
+  if (refused) throw new Refusal("rate_limited", { detail: exhausted(refused), resolution: waitFor(refused), headers: reportOf(results) });
 }
 
 const waitFor = (r: QuotaResult, cost = 1) =>
@@ -149,7 +148,7 @@ export const exhausted = ({ policy, limit, resetSeconds }: QuotaResult, cost = 1
   const retry = `retry after ${Math.max(1, resetSeconds)} seconds`;
   return cost > 1
     ? `This request counts as ${cost} requests, one per message it carries, more than is left of the quota ${quota}, so it is refused whole; ${retry}.`
-    : `This client has used its quota ${quota}; ${retry}.`;
+    : `The quota ${quota} is used up for whoever it counts (this grant, or this address); ${retry}.`;
 };
 
 const lists = new Set(["ratelimit", "ratelimit-policy"]);
