@@ -1,77 +1,50 @@
-import {
-  ContentTypeNotSupportedError,
-  RequestMalformedError,
-  restStatusFor,
-  toRestErrorBody,
-  UnsupportedOperationError,
-  VersionNotSupportedError,
-} from "@a2a-js/sdk/errors";
-import { conditions, jsonRpcDoorConditions, type ConditionName } from "../http/conditions.ts";
+import { a2aRestDoorConditions, conditions, jsonRpcDoorConditions, type ConditionName } from "../http/conditions.ts";
 import { googleRpcStatus, jsonRpc } from "../http/formats.ts";
 import { a2aMediaType } from "./media-type.ts";
 
 /**
- * A2A's own JSON-RPC errors that this agent answers before the SDK sees a request (the SDK answers the rest: task not
- * found, and so on). Refusals common to every door (quota, tokens, outages, sizes) come from the conditions table.
+ * The conditions A2A itself defines (rows of the conditions table), that this agent answers before the SDK sees a
+ * request; the SDK answers the rest (task not found, and so on). Their ErrorInfo names the protocol's domain, so an SDK
+ * client turns them into its own typed errors.
  */
-export const a2aProtocolErrors = {
-  method_not_found: -32601,
-  invalid_params: -32602,
-  unsupported_operation: -32004,
-  content_type_not_supported: -32005,
-  version_not_supported: -32009,
-} as const;
+const protocolConditions = [
+  "method_not_found",
+  "invalid_params",
+  "unsupported_operation",
+  "content_type_not_supported",
+  "version_not_supported",
+] as const satisfies ConditionName[];
 
-export type A2AProtocolError = keyof typeof a2aProtocolErrors;
-/** The HTTP+JSON binding has no methods, only routes: its unknown route is a 404 of the conditions table. */
-export type A2ARestProtocolError = Exclude<A2AProtocolError, "method_not_found">;
+const definedByA2A = new Set<ConditionName>(protocolConditions);
+const domainOf = (name: ConditionName) => (definedByA2A.has(name) ? "a2a-protocol.org" : "frontdoor");
 
 /** A google.rpc.ErrorInfo (A2A 1.0 §9: error details), naming who defines the code. */
-const errorInfo = (reason: string, domain: string) => [
-  { "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: reason.toUpperCase(), domain },
+const errorInfo = (name: ConditionName) => [
+  { "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: name.toUpperCase(), domain: domainOf(name) },
 ];
 
-/** The agent's refusals from the conditions table, as JSON-RPC errors with an ErrorInfo. */
-export const a2aErrors = jsonRpc({ data: (name: ConditionName) => errorInfo(name, "frontdoor"), messageErrorsAs200: true });
+/**
+ * Errors in the JSON-RPC message itself, which A2A's JSON-RPC binding answers with HTTP 200: JSON-RPC's own (parse
+ * error, invalid request, method not found, invalid params) and A2A's. Refusals of the exchange (a token, a quota, a
+ * size, an outage) keep their HTTP status.
+ */
+const messageErrors = new Set([-32700, -32600, -32601, -32602, ...protocolConditions.map((name) => conditions[name].rpc)]);
 
-/** An A2A protocol error answering a request that was read (HTTP 200, as the JSON-RPC binding answers errors). */
-export const protocolError = (name: A2AProtocolError, message: string, id: unknown) =>
-  Response.json(
-    {
-      jsonrpc: "2.0",
-      id: typeof id === "string" || typeof id === "number" ? id : null,
-      error: { code: a2aProtocolErrors[name], message, data: errorInfo(name, "a2a-protocol.org") },
-    },
-    { headers: { "Cache-Control": "no-store" } },
-  );
+/** The agent's refusals on the JSON-RPC binding: JSON-RPC errors with an ErrorInfo. */
+export const a2aErrors = jsonRpc({ data: errorInfo, answeredWith200: messageErrors });
 
-/** The agent's refusals from the conditions table on the HTTP+JSON binding: a google.rpc.Status (AIP-193). */
-export const a2aRestErrors = googleRpcStatus({ domain: "frontdoor", contentType: a2aMediaType });
-
-const sdkErrors = {
-  invalid_params: RequestMalformedError,
-  unsupported_operation: UnsupportedOperationError,
-  content_type_not_supported: ContentTypeNotSupportedError,
-  version_not_supported: VersionNotSupportedError,
-} as const satisfies Record<A2ARestProtocolError, unknown>;
-
-/** An A2A protocol error on the HTTP+JSON binding, rendered by the SDK as its REST handler renders its own. */
-export function restProtocolError(name: A2ARestProtocolError, message: string): Response {
-  const error = new sdkErrors[name](message);
-  const status = restStatusFor(error);
-  return Response.json(toRestErrorBody(error, status), {
-    status,
-    headers: { "Cache-Control": "no-store", "Content-Type": a2aMediaType },
-  });
-}
+/** The agent's refusals on the HTTP+JSON binding: a google.rpc.Status (AIP-193). */
+export const a2aRestErrors = googleRpcStatus({ domain: domainOf, contentType: a2aMediaType });
 
 /** The conditions /a2a/v1 answers before the SDK sees a request, for its documentation. */
-export const a2aConditions = [...jsonRpcDoorConditions] as const satisfies ConditionName[];
+const a2aConditions = [...protocolConditions, ...jsonRpcDoorConditions] as const satisfies ConditionName[];
 
-/** Every JSON-RPC number this agent answers itself, by name: A2A's own and the conditions', most specific first. */
+/** Every JSON-RPC number this agent answers itself, by name, most specific first. */
 export const a2aErrorCodes = (): Record<string, number> =>
-  Object.fromEntries(
-    [...Object.entries(a2aProtocolErrors), ...a2aConditions.map((name) => [name, conditions[name].rpc] as const)].sort(
-      ([, a], [, b]) => b - a,
-    ),
-  );
+  Object.fromEntries(a2aConditions.map((name) => [name, conditions[name].rpc] as const).sort(([, a], [, b]) => b - a));
+
+/** What the HTTP+JSON binding answers before the SDK's REST handler sees a request (it has routes, not methods). */
+export const a2aRestConditions = [
+  ...protocolConditions.filter((name) => name !== "method_not_found"),
+  ...a2aRestDoorConditions,
+] as const satisfies ConditionName[];

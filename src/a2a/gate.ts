@@ -4,10 +4,10 @@ import { identify, refuseInvalidToken, requireToken, type Verifier } from "../ht
 import type { MiddlewareHandler } from "hono";
 import type { DoorContext, DoorEnv } from "../http/context.ts";
 import { countAlso, quota } from "../http/quota.ts";
+import { Refusal } from "../http/refusal.ts";
 import type { Limiter } from "../limits/limiter.ts";
 import { AuthenticatedCaller, decideRoute, setWaitUntil } from "./caller.ts";
 import type { AgentCardJson } from "./card.ts";
-import type { A2ARestProtocolError } from "./errors.ts";
 import { messageProblem } from "./params.ts";
 import { chooseSkill, viewOfJson, type Route } from "./route.ts";
 
@@ -22,14 +22,13 @@ export interface A2AHandlerOptions {
   log?: (line: string) => void;
 }
 
-export type Admitted = { context: ServerCallContext } | { refused: A2ARestProtocolError; message: string };
-
 /** What both bindings share in front of the SDK: the card it checks versions against, the middleware, and `admit`. */
 export interface A2AGate {
   sdkCard: AgentCard;
   /** The token verified once, then the request counted against its grant, or the client IP without one. */
   middleware: MiddlewareHandler<DoorEnv>[];
-  admit(c: DoorContext, version: string, message: unknown, listsTasks: boolean, messageAt?: string): Promise<Admitted>;
+  /** The call's context for the SDK; or a Refusal thrown for the message (invalid_params, content_type_not_supported), the token or the quota. */
+  admit(c: DoorContext, version: string, message: unknown, listsTasks: boolean, messageAt?: string): Promise<ServerCallContext>;
 }
 
 export function a2aGate({ baseUrl, card, verifier, limiter, log = console.error }: A2AHandlerOptions): A2AGate {
@@ -50,18 +49,17 @@ export function a2aGate({ baseUrl, card, verifier, limiter, log = console.error 
     message: unknown,
     listsTasks: boolean,
     messageAt = "params.message",
-  ): Promise<Admitted> {
+  ): Promise<ServerCallContext> {
     let route: Route | undefined;
     if (message !== undefined) {
       const problem = messageProblem(message, messageAt);
-      if (problem) return { refused: "invalid_params", message: problem };
+      if (problem) throw new Refusal("invalid_params", { detail: problem });
       const view = viewOfJson(message, version);
-      if (!view) return { refused: "invalid_params", message: "params.message with a parts array of valid parts is required." };
+      if (!view) throw new Refusal("invalid_params", { detail: `${messageAt} with a parts array of valid parts is required.` });
       if (view.otherParts > 0 || view.texts.length + view.data.length === 0)
-        return {
-          refused: "content_type_not_supported",
-          message: "Send text parts and data parts (application/json) only; files are not read.",
-        };
+        throw new Refusal("content_type_not_supported", {
+          detail: "Send text parts and data parts (application/json) only; files are not read.",
+        });
       route = chooseSkill(view);
     }
     const brief = route?.kind === "brief";
@@ -81,7 +79,7 @@ export function a2aGate({ baseUrl, card, verifier, limiter, log = console.error 
     const context = new ServerCallContext({ user: user ?? new UnauthenticatedUser(), requestedVersion: version });
     if (route) decideRoute(context, route);
     setWaitUntil(context, (work) => c.env.waitUntil(work));
-    return { context };
+    return context;
   }
 
   return { sdkCard: AgentCard.fromJSON(card), middleware, admit };

@@ -11,7 +11,7 @@ import { Refusal } from "../http/refusal.ts";
 import { a2aPath, routeMethods } from "../paths.ts";
 import { storeFailed } from "./caller.ts";
 import { maxA2ABodyBytes } from "./constants.ts";
-import { a2aErrors, protocolError } from "./errors.ts";
+import { a2aErrors } from "./errors.ts";
 import { requestHeaders, requestedVersion, type A2AGate } from "./gate.ts";
 import { jsonRpcResponseType } from "./media-type.ts";
 import { knownMethod, paramsProblem } from "./params.ts";
@@ -62,16 +62,14 @@ export function jsonRpcBinding(
     try {
       validateVersion(version, sdkCard, "JSONRPC");
     } catch {
-      return protocolError("version_not_supported", `A2A-Version ${version} is not served here; send 1.0 or 0.3.`, rpc.id);
+      throw new Refusal("version_not_supported", { detail: `A2A-Version ${version} is not served here; send 1.0 or 0.3.` });
     }
     if (!knownMethod(rpc.method, version))
-      return protocolError("method_not_found", `Method not found: A2A ${version} defines no method of that name.`, rpc.id);
+      throw new Refusal("method_not_found", { detail: `A2A ${version} defines no method ${JSON.stringify(rpc.method.slice(0, 64))}.` });
     const message = sendMethods.has(rpc.method) ? (rpc.params?.message ?? null) : undefined;
     const problem = paramsProblem(rpc.method, rpc.params, version);
-    if (problem) return protocolError("invalid_params", problem, rpc.id);
-    const admitted = await admit(c, version, message, rpc.method === "ListTasks");
-    if ("refused" in admitted) return protocolError(admitted.refused, admitted.message, rpc.id);
-    const callContext = admitted.context;
+    if (problem) throw new Refusal("invalid_params", { detail: problem });
+    const callContext = await admit(c, version, message, rpc.method === "ListTasks");
     return dispatch(c, body as Record<string, unknown>, callContext, version, rpc.id);
   });
   app.all(a2aPath, refuseOtherMethods(routeMethods[a2aPath], "Send JSON-RPC requests with POST."));
@@ -98,7 +96,7 @@ export function jsonRpcBinding(
       try {
         await stream.next();
         await stream.return(undefined);
-        return protocolError("unsupported_operation", "Streaming is not supported.", id);
+        throw new Refusal("unsupported_operation", { detail: "Streaming is not offered (the card says streaming: false)." });
       } catch (error) {
         return Response.json(
           { jsonrpc: "2.0", id: validId(id) ? id : null, error: mapError(error) },

@@ -10,7 +10,7 @@ import { Refusal } from "../http/refusal.ts";
 import { a2aRestPath, routeMethods } from "../paths.ts";
 import { storeFailed } from "./caller.ts";
 import { maxA2ABodyBytes } from "./constants.ts";
-import { a2aRestErrors, restProtocolError } from "./errors.ts";
+import { a2aRestErrors } from "./errors.ts";
 import { requestHeaders, requestedVersion, type A2AGate } from "./gate.ts";
 import type { SdkRest } from "./rest-bridge.ts";
 import { restOperation } from "./rest-routes.ts";
@@ -44,17 +44,16 @@ export function restBinding(
     try {
       validateVersion(version, sdkCard, "HTTP+JSON");
     } catch {
-      return restProtocolError("version_not_supported", `A2A-Version ${version} is not served on HTTP+JSON; send A2A-Version: 1.0.`);
+      throw new Refusal("version_not_supported", { detail: `A2A-Version ${version} is not served on HTTP+JSON; send A2A-Version: 1.0.` });
     }
     if (sends && (typeof body !== "object" || body === null || Array.isArray(body)))
-      return restProtocolError("invalid_params", "The body must be a SendMessageRequest object with a message.");
+      throw new Refusal("invalid_params", { detail: "The body must be a SendMessageRequest object with a message." });
     const message = sends ? ((body as { message?: unknown }).message ?? null) : undefined;
-    const admitted = await admit(c, version, message, operation === "list", "message");
-    if ("refused" in admitted) return restProtocolError(admitted.refused, admitted.message);
+    const context = await admit(c, version, message, operation === "list", "message");
     // Express and the SDK's REST handler load with the first REST call: a JSON-RPC instance never pays for them.
     sdkRest ??= import("./rest-bridge.ts").then(({ sdkRestHandler }) => sdkRestHandler(requestHandler, a2aRestPath));
-    const answer = await (await sdkRest)({ request: c.req.raw, body, context: admitted.context });
-    if (storeFailed(admitted.context)) throw new Refusal("service_unavailable");
+    const answer = await (await sdkRest)({ request: c.req.raw, body, context });
+    if (storeFailed(context)) throw new Refusal("service_unavailable");
     if (!answer)
       throw new Refusal("not_found", { detail: `${c.req.method} ${c.req.path} is not an operation of A2A's HTTP+JSON binding.` });
     return answer;

@@ -1,5 +1,5 @@
-import { a2aErrorCodes } from "../a2a/errors.ts";
-import { a2aRestDoorConditions, conditions } from "../http/conditions.ts";
+import { a2aErrorCodes, a2aRestConditions } from "../a2a/errors.ts";
+import { conditions } from "../http/conditions.ts";
 import { briefSkillDescription, briefSkillId, readSkillDescription, readSkills } from "../a2a/skills.ts";
 import { offersResource } from "../resources/offers.ts";
 import type { Site } from "../site/model.ts";
@@ -23,7 +23,7 @@ export const a2aErrorsTable = (): Table => ({
 /** What the HTTP+JSON binding refuses before the SDK's REST handler sees a request, from the conditions table. */
 export const a2aRestErrorsTable = (): Table => ({
   columns: ["HTTP status", "error.status", "ErrorInfo reason", "When"],
-  rows: a2aRestDoorConditions.map((name) => {
+  rows: a2aRestConditions.map((name) => {
     const condition = conditions[name];
     return [String(condition.status), { code: condition.a2aRest }, { code: name.toUpperCase() }, condition.when];
   }),

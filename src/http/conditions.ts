@@ -7,14 +7,16 @@ import { maxJsonDepth } from "./json-depth.ts";
  * (on /mcp and /a2a/v1 alike) and the google.rpc.Code name of A2A's HTTP+JSON binding (under /a2a/v1/rest). This table is the only definition: the doors render it, and the developer page, the
  * OpenAPI document and the agents' documentation are generated from it.
  *
- * JSON-RPC numbers: the standard ones (-32700, -32600, -32602) where JSON-RPC defines the condition, MCP's own where
- * MCP defines it (-32020, a header that disagrees with the body), else our own -32089 to -32099. They never clash with
+ * JSON-RPC numbers: the standard ones (-32700, -32600, -32601, -32602) where JSON-RPC defines the condition, MCP's own
+ * where MCP defines it (-32020, a header that disagrees with the body), A2A's own where A2A defines it (-32004, -32005,
+ * -32009), else our own -32089 to -32099. They never clash with
  * the SDKs' own (MCP: -32000 connection closed, -32001 request timeout,
  * -32002 resource not found, -32020 header mismatch, -32021 missing client capability, -32022 unsupported protocol
  * version, -32042 URL elicitation; A2A: -32001 to -32009).
  *
- * OAuth's own errors (RFC 6749, RFC 7591, RFC 8707) and the consent page's are rows too, answered only under /oauth:
- * they have no problem code, JSON-RPC number or google.rpc.Code, since no other door refuses for them.
+ * A2A's protocol errors are rows too, answered only under /a2a/v1. OAuth's own errors (RFC 6749, RFC 7591, RFC 8707)
+ * and the consent page's are answered only under /oauth: they have no problem code, JSON-RPC number or google.rpc.Code,
+ * since no other door refuses for them.
  */
 export interface Condition {
   status: number;
@@ -40,6 +42,7 @@ export type GoogleRpcCode =
   | "INVALID_ARGUMENT"
   | "NOT_FOUND"
   | "UNIMPLEMENTED"
+  | "FAILED_PRECONDITION"
   | "PERMISSION_DENIED"
   | "UNAUTHENTICATED"
   | "RESOURCE_EXHAUSTED"
@@ -231,6 +234,40 @@ export const conditions = {
     title: "Service unavailable",
     when: "The deployment is not configured correctly (a missing or broken variable); its operator has a log line to act on.",
     resolution: "Retry later; the operator has been alerted. Nothing was recorded.",
+  },
+
+  // A2A's own (A2A 1.0 §5.4), under /a2a/v1 only: their numbers and reasons are the protocol's, so SDK clients map them
+  // to their typed errors. The HTTP status is the HTTP+JSON binding's; the JSON-RPC binding answers them with 200.
+  method_not_found: {
+    status: 404,
+    rpc: -32601,
+    title: "Method not found",
+    when: "The JSON-RPC method is not one the request's A2A version defines (a 0.3 name sent with A2A-Version: 1.0, or the reverse).",
+    resolution: "Send a method of the version you name in A2A-Version: the A2A section lists both.",
+  },
+  unsupported_operation: {
+    status: 400,
+    rpc: -32004,
+    a2aRest: "FAILED_PRECONDITION",
+    title: "Unsupported operation",
+    when: "The operation is one A2A defines but this agent does not offer: streaming, or the extended agent card.",
+    resolution: "Use SendMessage and poll GetTask; the agent card's capabilities say what is offered.",
+  },
+  content_type_not_supported: {
+    status: 400,
+    rpc: -32005,
+    a2aRest: "INVALID_ARGUMENT",
+    title: "Content type not supported",
+    when: "A message carries a part this agent does not read: a file, or nothing but empty parts.",
+    resolution: "Send text parts and data parts (application/json) only.",
+  },
+  version_not_supported: {
+    status: 400,
+    rpc: -32009,
+    a2aRest: "FAILED_PRECONDITION",
+    title: "Version not supported",
+    when: "The A2A-Version header names a version this binding does not serve.",
+    resolution: "Send A2A-Version: 1.0 (or 0.3, or none, on the JSON-RPC binding).",
   },
 
   // OAuth's own, under /oauth only.

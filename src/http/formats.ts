@@ -51,22 +51,19 @@ export const oauthJson: Format = (refusal) => {
   return Response.json(body, { status: condition.status, headers: { ...refusalHeaders(refusal), ...noStore, Pragma: "no-cache" } });
 };
 
-/** JSON-RPC's own numbers: errors in the message itself rather than in the HTTP exchange. */
-const messageErrors = new Set([-32700, -32600, -32602]);
-
 export interface JsonRpcFormatOptions {
   /** What each protocol carries beside the number (MCP: our code and its documentation; A2A: an ErrorInfo). */
   data: (name: Refusal["condition"], condition: Condition) => unknown;
   /**
-   * HTTP 200 for errors in the message itself (parse error, invalid request, invalid params), as A2A's JSON-RPC binding
-   * answers them; MCP's Streamable HTTP answers them with the condition's status (400).
+   * The numbers answered with HTTP 200: errors in the message itself rather than in the HTTP exchange, as A2A's JSON-RPC
+   * binding answers them. MCP's Streamable HTTP answers every error with the condition's status.
    */
-  messageErrorsAs200?: boolean;
+  answeredWith200?: ReadonlySet<number>;
 }
 
 /** A JSON-RPC error answering the request's id (null until the body was read), with the HTTP status of the condition. */
 export const jsonRpc =
-  ({ data, messageErrorsAs200 = false }: JsonRpcFormatOptions): Format =>
+  ({ data, answeredWith200 }: JsonRpcFormatOptions): Format =>
   (refusal, c) => {
     const condition = definition(refusal);
     const id = c.get("rpcId") ?? null;
@@ -76,13 +73,13 @@ export const jsonRpc =
       message: `${condition.title}: ${refusal.options.detail ?? condition.when}`,
       data: data(refusal.condition, condition),
     };
-    const status = messageErrorsAs200 && messageErrors.has(error.code) ? 200 : condition.status;
+    const status = answeredWith200?.has(error.code) ? 200 : condition.status;
     return Response.json({ jsonrpc: "2.0", id, error }, { status, headers: { ...refusalHeaders(refusal), ...noStore } });
   };
 
 export interface GoogleRpcStatusOptions {
-  /** The ErrorInfo `domain` naming who defines the reasons (A2A: the service's own name for its own conditions). */
-  domain: string;
+  /** The ErrorInfo `domain` naming who defines a condition's reason (A2A: the protocol's, or the service's own). */
+  domain: (name: Refusal["condition"]) => string;
   /** The Content-Type of an error body (A2A 1.0.1: application/a2a+json). */
   contentType: string;
 }
@@ -100,7 +97,13 @@ export const googleRpcStatus =
         code: condition.status,
         status: condition.a2aRest ?? "INTERNAL",
         message: `${condition.title}: ${refusal.options.detail ?? condition.when}`,
-        details: [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: refusal.condition.toUpperCase(), domain }],
+        details: [
+          {
+            "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+            reason: refusal.condition.toUpperCase(),
+            domain: domain(refusal.condition),
+          },
+        ],
       },
     };
     return Response.json(body, {

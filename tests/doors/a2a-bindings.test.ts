@@ -1,5 +1,6 @@
 import { AgentCard, type Message, type Task } from "@a2a-js/sdk";
 import type { Client } from "@a2a-js/sdk/client";
+import { ContentTypeNotSupportedError } from "@a2a-js/sdk/errors";
 import { beforeAll, describe, expect, it } from "vitest";
 import { readSkills } from "../../src/a2a/skills.ts";
 import { a2aClient, bindings, brief, dataOf, factory, isTask, message, textOf } from "../support/a2a-client.ts";
@@ -41,6 +42,12 @@ describe.each(bindings)("over %s", (_, binding) => {
   it("routes free text by keywords", async () => {
     const result = (await anonymous.sendMessage(message([{ text: "What do your offers cost?" }]))) as Message;
     expect(dataOf(result.parts)).toEqual(await rest("offers"));
+  });
+
+  it("refuses a file part with A2A's own error, which the SDK's client knows by its type", async () => {
+    const refused = anonymous.sendMessage(message([{ url: "https://files.example/brief.pdf", mediaType: "application/pdf" }]));
+    await expect(refused).rejects.toBeInstanceOf(ContentTypeNotSupportedError);
+    await expect(refused).rejects.toThrow(/text parts and data parts/);
   });
 
   it("refuses a brief without a token (401) and with a token lacking svc:brief (403)", async () => {

@@ -158,6 +158,9 @@ describe("HTTP+JSON refusals, in the AIP-193 shape", () => {
     const error = await errorOf(res);
     expect(error).toMatchObject({ code: status, status: name });
     expect(error.details[0]!.reason).toBe(reason);
+    // A2A's own reasons are in the protocol's domain, so SDK clients know them; the rest are this service's.
+    const a2aOwn = ["INVALID_PARAMS", "CONTENT_TYPE_NOT_SUPPORTED", "VERSION_NOT_SUPPORTED", "UNSUPPORTED_OPERATION"];
+    expect(error.details[0]!.domain).toBe(a2aOwn.includes(reason) ? "a2a-protocol.org" : "frontdoor");
   });
 
   it("shares the JSON-RPC endpoint's quota per IP", async () => {

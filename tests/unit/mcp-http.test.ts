@@ -1,4 +1,5 @@
 import { settingsFrom } from "../../src/config/settings.ts";
+import { A2A_ERROR_CODE } from "@a2a-js/sdk/errors";
 import { ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
 import { conditionOf, conditions, type ConditionName } from "../../src/http/conditions.ts";
@@ -58,10 +59,16 @@ describe("allowed origins", () => {
 });
 
 describe("JSON-RPC error numbers", () => {
-  it("are JSON-RPC's own where it defines the condition, MCP's own for the same meaning, else ours, never another of the MCP SDK's", () => {
+  it("are JSON-RPC's own where it defines the condition, MCP's or A2A's own for the same meaning, else ours, never another SDK's", () => {
     // The SDK's numbers, and SEP-2243's header mismatch (-32020), which the SDK answers but does not list there.
-    const sdk = new Set([...Object.values(ProtocolErrorCode).filter((v) => typeof v === "number"), -32020]);
-    const jsonRpc = new Map([
+    const sdk = new Set([
+      ...Object.values(ProtocolErrorCode).filter((v) => typeof v === "number"),
+      -32020,
+      ...Object.values(A2A_ERROR_CODE),
+    ]);
+    const jsonRpc = new Map<number, string>([
+      // A2A's own (its SDK's names, in snake case), for the same conditions A2A defines them for.
+      ...Object.entries(A2A_ERROR_CODE).map(([name, code]) => [code, name.toLowerCase()] as [number, string]),
       [-32700, "invalid_json"],
       [-32600, "invalid_request"],
       // MCP's header mismatch (SEP-2243), for the same condition the SDK answers it for.
