@@ -66,14 +66,14 @@ export const agentCardPath = "/.well-known/agent-card.json";
 
 /**
  * The methods each door's route is registered with: the door routes them and names them in its 405's Allow, and npm
- * start's front names them too. HEAD is served wherever GET is (Hono); A2A's OPTIONS is answered by its CORS.
+ * start's front names them too. HEAD is served wherever GET is (Hono); OPTIONS, where a door has CORS, is answered by it.
  */
 export const routeMethods = {
-  [oauthPaths.register]: ["POST"],
-  [oauthPaths.token]: ["POST"],
+  [oauthPaths.register]: ["POST", "OPTIONS"],
+  [oauthPaths.token]: ["POST", "OPTIONS"],
   [oauthPaths.authorize]: ["GET", "POST"],
   [mcpPath]: ["POST"],
-  [serverCardPath]: ["GET", "HEAD"],
+  [serverCardPath]: ["GET", "HEAD", "OPTIONS"],
   [a2aPath]: ["POST", "OPTIONS"],
   /** Every path under it. */
   [a2aRestPath]: ["GET", "POST", "OPTIONS"],

@@ -43,11 +43,11 @@ export function jsonRpcBinding(
     if (type !== "application/json" && c.res.headers.get("content-type")?.startsWith("application/json"))
       setHeaders(c, { "Content-Type": type });
   });
-  app.use(publicCors(["POST"], requestHeaders));
+  app.use(publicCors(routeMethods[a2aPath], requestHeaders));
   for (const gate of middleware) app.use(gate);
   // OPTIONS never reaches the route: CORS answers it.
   app.on(routeMethods[a2aPath], a2aPath, async (c) => {
-    const body = await readJson(c.req.raw, { limit: maxA2ABodyBytes, wrongType: "unsupported_media_type", untypedIsJson: true });
+    const body = await readJson(c.req.raw, { limit: maxA2ABodyBytes, untypedIsJson: true });
     if (typeof body !== "object" || body === null || Array.isArray(body))
       throw new Refusal("invalid_request", {
         detail: Array.isArray(body) ? "Batch requests are not supported." : "The body must be a JSON-RPC request object.",

@@ -25,7 +25,7 @@ export function restBinding(
   log: (line: string) => void,
 ): Hono<DoorEnv> {
   const rest = door(a2aRestErrors, log);
-  rest.use(publicCors(["GET", "POST"], requestHeaders));
+  rest.use(publicCors(routeMethods[a2aRestPath], requestHeaders));
   for (const gate of middleware) rest.use(gate);
   let sdkRest: Promise<SdkRest> | undefined;
   // OPTIONS never reaches the route: CORS answers it.
@@ -36,9 +36,7 @@ export function restBinding(
     const sends = operation === "send";
     // Sends carry a SendMessageRequest; the other POSTs (a cancel, a subscription) may carry nothing.
     const body =
-      c.req.method === "POST"
-        ? await readJson(c.req.raw, { limit: maxA2ABodyBytes, wrongType: "unsupported_media_type", untypedIsJson: true, optional: !sends })
-        : undefined;
+      c.req.method === "POST" ? await readJson(c.req.raw, { limit: maxA2ABodyBytes, untypedIsJson: true, optional: !sends }) : undefined;
     refuseDeepNesting(body);
     const version = requestedVersion(c);
     try {

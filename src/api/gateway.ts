@@ -1,7 +1,7 @@
 import type { Limiter } from "../limits/limiter.ts";
 import { problemJson } from "../http/formats.ts";
-import { exposedHeaders } from "../http/cors.ts";
-import { setHeaders, type DoorContext, type Handler } from "../http/context.ts";
+import { publicCors, readCors } from "../http/cors.ts";
+import type { DoorContext, Handler } from "../http/context.ts";
 import { door, handlerOf } from "../http/door.ts";
 import { methodNotAllowed } from "../http/methods.ts";
 import { quota } from "../http/quota.ts";
@@ -18,7 +18,11 @@ export interface GatewayOptions {
   log?: (message: string) => void;
 }
 
-const cors = { "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": exposedHeaders.join(", ") };
+const routeOf = (c: DoorContext) => matchRoute(new URL(c.req.url).pathname);
+const methodsOf = (c: DoorContext) => routeOf(c)?.methods ?? ["GET", "HEAD"];
+/** The CORS policy of each kind of route: a read's, or the brief's (a write with a token and an Idempotency-Key). */
+const readsCors = readCors(methodsOf);
+const writesCors = publicCors(methodsOf, ["Authorization", "Content-Type", "Idempotency-Key"]);
 export const readCacheControl = "public, max-age=60, stale-while-revalidate=600";
 
 /**
@@ -28,10 +32,7 @@ export const readCacheControl = "public, max-age=60, stale-while-revalidate=600"
  */
 export function createApiGateway({ baseUrl, limiter, deprecations, log = console.error }: GatewayOptions): Handler {
   const app = door(problemJson(baseUrl), log);
-  app.use(async (c, next) => {
-    await next();
-    setHeaders(c, cors);
-  });
+  app.use((c, next) => (routeOf(c)?.kind === "function" ? writesCors : readsCors)(c, next));
   app.use(quota(limiter, "public-api", { whenUnreachable: "serve", log }));
   app.all("*", async (c) => {
     const path = new URL(c.req.url).pathname;
@@ -43,17 +44,6 @@ export function createApiGateway({ baseUrl, limiter, deprecations, log = console
       throw methodNotAllowed(route.methods, {
         detail: `${method} is not supported on ${path}.`,
         resolution: `${path} supports ${allow}.${route.kind === "read" ? " The only write is POST /api/v1/briefs." : ""}`,
-      });
-    }
-    if (method === "OPTIONS") {
-      return new Response(null, {
-        status: 204,
-        headers: {
-          Allow: allow,
-          "Access-Control-Allow-Methods": allow,
-          "Access-Control-Allow-Headers": "Authorization, Content-Type, Idempotency-Key, If-None-Match",
-          "Access-Control-Max-Age": "86400",
-        },
       });
     }
     const deprecation = findDeprecation(deprecations, method, route.path);

@@ -1,5 +1,4 @@
 import { jsonObject, readJson } from "../http/body.ts";
-import { refuseDeepNesting } from "../http/nesting.ts";
 import { identify, requireToken, type Verifier } from "../http/bearer.ts";
 import type { Handler } from "../http/context.ts";
 import { door, handlerOf } from "../http/door.ts";
@@ -28,8 +27,7 @@ export function createBriefsHandler({ baseUrl, verifier, pipeline, responseTime 
   // /api gateway, matching exactly, never counted.
   app.post(briefsPath, async (c) => {
     const caller = requireToken(c, { baseUrl, resource: "origin", scopes: ["svc:brief"] });
-    const body = jsonObject(await readJson(c.req.raw, { limit: maxBriefBytes, wrongType: "invalid_json" }));
-    refuseDeepNesting(body);
+    const body = jsonObject(await readJson(c.req.raw, { limit: maxBriefBytes, refuseAs: { wrongType: "invalid_json" } }));
     const idempotencyKey = c.req.header("idempotency-key");
     const waitUntil = (work: Promise<unknown>) => c.env.waitUntil(work);
     const filing = {

@@ -4,13 +4,13 @@ import { settingsFrom } from "../config/settings.ts";
 import { builtOnFirstUse } from "../http/door.ts";
 import { upstashLimiter } from "../limits/limiter.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
-import { escapeHtml, pageHeaders, renderPage } from "../site/function-page.ts";
 import { pageShell } from "../site/page-shell.ts";
 import { redisFromEnv } from "../store/node-requester.ts";
 import { contactFields } from "../briefs/form-fields.ts";
-import { createContactHandler } from "./handler.ts";
+import { createContactHandler, maxFormBytes } from "./handler.ts";
+import { contactPages } from "./pages.ts";
 
-/** POST /contact wired to the deployment, once per function instance. */
+/** POST /contact wired to the deployment, once per function instance; a misconfiguration answers its page. */
 export function contactHandlerFromEnv(env: Env, prebuilt: PrebuiltResources) {
   const settings = settingsFrom(env);
   const email = prebuilt.contact.email;
@@ -24,13 +24,6 @@ export function contactHandlerFromEnv(env: Env, prebuilt: PrebuiltResources) {
         limiter: upstashLimiter(redisFromEnv(settings)),
         contact: { email, confirmation: prebuilt.site.contact_confirmation, responseTime: prebuilt.site.response_time },
       }),
-    () =>
-      new Response(
-        renderPage(pageShell(), {
-          title: "Not sent",
-          main: `<div class="column"><h1>Your brief was not sent</h1><p>The form is out of order; nothing was recorded. Please write to <a href="mailto:${escapeHtml(email)}">${escapeHtml(email)}</a>.</p></div>`,
-        }),
-        { status: 503, headers: { ...pageHeaders(), "Retry-After": "300" } },
-      ),
+    contactPages({ shell: pageShell(), email, maxFormBytes }),
   );
 }

@@ -1,51 +1,81 @@
+import type { ConditionName } from "./conditions.ts";
+import { nestsTooDeep, tooDeepDetail } from "./nesting.ts";
 import { readCapped } from "./read-capped.ts";
 import { Refusal } from "./refusal.ts";
-import type { ConditionName } from "./conditions.ts";
 
-export interface JsonBodyOptions {
-  /** The most bytes read; a longer body is refused as payload_too_large without reading the rest. */
+/**
+ * What a body's problems are refused as, where a protocol names them otherwise than the defaults
+ * (unsupported_media_type, payload_too_large, invalid_json): /api answers another media type as invalid_json (the
+ * spec's rule), OAuth registration everything as its metadata's error (RFC 7591 §3.2.2).
+ */
+export interface BodyRefusals {
+  wrongType: ConditionName;
+  tooLarge: ConditionName;
+  malformed: ConditionName;
+}
+
+export interface BodyOptions {
+  /** The most bytes read; a longer body is refused without reading the rest. */
   limit: number;
-  /** What a body of another media type is: invalid_json under /api (the spec's rule), unsupported_media_type elsewhere. */
-  wrongType: Extract<ConditionName, "invalid_json" | "unsupported_media_type">;
+  refuseAs?: Partial<BodyRefusals>;
+}
+
+export interface JsonBodyOptions extends BodyOptions {
   /** Whether a request without Content-Type is read as JSON. */
   untypedIsJson?: boolean;
   /** Whether an empty body is allowed (read as undefined): A2A REST's cancel is a POST without one. */
   optional?: boolean;
 }
 
+const defaults: BodyRefusals = { wrongType: "unsupported_media_type", tooLarge: "payload_too_large", malformed: "invalid_json" };
+const formType = "application/x-www-form-urlencoded";
 const isJsonType = (type: string) => type === "application/json" || type.endsWith("+json");
-
-/** The request body parsed as JSON, or a Refusal: too large, another media type, not UTF-8, or not JSON. */
-export async function readJson(
-  request: Request,
-  { limit, wrongType, untypedIsJson = false, optional = false }: JsonBodyOptions,
-): Promise<unknown> {
-  const type = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() ?? "";
-  if (!(isJsonType(type) || (type === "" && untypedIsJson)))
-    throw new Refusal(wrongType, { detail: `Content-Type must be application/json, not "${type || "missing"}".` });
-  const bytes = await readCapped(request, limit);
-  if (bytes === undefined) throw new Refusal("payload_too_large", { detail: `The body is larger than ${limit} bytes.` });
-  if (optional && bytes.byteLength === 0) return undefined;
-  let text: string;
-  try {
-    text = utf8.decode(bytes);
-  } catch {
-    throw new Refusal("invalid_json", { detail: "The body is not valid UTF-8 (RFC 8259 §8.1)." });
-  }
-  try {
-    return JSON.parse(text);
-  } catch {
-    // The parser's own message quotes the body back and varies by engine: the client gets ours.
-    throw new Refusal("invalid_json", { detail: "The body is not valid JSON (RFC 8259)." });
-  }
-}
+const mediaType = (request: Request) => request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() ?? "";
 
 /** Strict: a byte sequence that is not UTF-8 is refused, never read with replacement characters. */
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-/** A parsed body that must be a JSON object (the brief, a registration). */
-export function jsonObject(body: unknown): Record<string, unknown> {
-  if (body !== null && typeof body === "object" && !Array.isArray(body)) return body as Record<string, unknown>;
-  const what = body === null ? "null" : Array.isArray(body) ? "an array" : `a ${typeof body}`;
-  throw new Refusal("invalid_json", { detail: `The body must be a JSON object, not ${what}.` });
+/** The body as text, at most `limit` bytes of strict UTF-8, once its media type passed `accepts`; or a Refusal. */
+async function readText(request: Request, expected: string, accepts: (type: string) => boolean, options: BodyOptions) {
+  const refuseAs = { ...defaults, ...options.refuseAs };
+  const type = mediaType(request);
+  if (!accepts(type)) throw new Refusal(refuseAs.wrongType, { detail: `Content-Type must be ${expected}, not "${type || "missing"}".` });
+  const bytes = await readCapped(request, options.limit);
+  if (bytes === undefined) throw new Refusal(refuseAs.tooLarge, { detail: `The body is larger than ${options.limit} bytes.` });
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw new Refusal(refuseAs.malformed, { detail: "The body is not valid UTF-8 (RFC 8259 §8.1)." });
+  }
+}
+
+/** The request body parsed as JSON, or a Refusal: another media type, too large, not UTF-8, or not JSON. */
+export async function readJson(request: Request, options: JsonBodyOptions): Promise<unknown> {
+  const { untypedIsJson = false, optional = false } = options;
+  const text = await readText(request, "application/json", (type) => isJsonType(type) || (type === "" && untypedIsJson), options);
+  if (optional && text === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    // The parser's own message quotes the body back and varies by engine: the client gets ours.
+    throw new Refusal(options.refuseAs?.malformed ?? defaults.malformed, { detail: "The body is not valid JSON (RFC 8259)." });
+  }
+}
+
+/** The request body as an application/x-www-form-urlencoded form, or a Refusal: another media type, too large, not UTF-8. */
+export async function readForm(request: Request, options: BodyOptions): Promise<URLSearchParams> {
+  return new URLSearchParams(await readText(request, formType, (type) => type === formType, options));
+}
+
+/**
+ * A parsed JSON body that must be an object (a brief, a registration) nested no deeper than the gates allow, else a
+ * Refusal as `refuseAs` (invalid_json by default; nesting is nested_too_deep unless the protocol names it otherwise).
+ */
+export function jsonObject(body: unknown, refuseAs?: ConditionName): Record<string, unknown> {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) {
+    const what = body === null ? "null" : Array.isArray(body) ? "an array" : `a ${typeof body}`;
+    throw new Refusal(refuseAs ?? "invalid_json", { detail: `The body must be a JSON object, not ${what}.` });
+  }
+  if (nestsTooDeep(body)) throw new Refusal(refuseAs ?? "nested_too_deep", { detail: tooDeepDetail });
+  return body as Record<string, unknown>;
 }

@@ -6,7 +6,8 @@ import {
   type McpServer,
 } from "@modelcontextprotocol/server";
 import { matchesIfNoneMatch, strongEtag } from "../http/etag.ts";
-import { fromAllowedOrigin } from "../http/same-origin.ts";
+import { readCors } from "../http/cors.ts";
+import { sameOrigin } from "../http/same-origin.ts";
 import { readJson } from "../http/body.ts";
 import { refuseDeepNesting } from "../http/nesting.ts";
 import { identify, refuseInvalidToken, requireToken, type Verifier } from "../http/bearer.ts";
@@ -45,13 +46,6 @@ export interface McpHandlerOptions {
   log?: (message: string) => void;
 }
 
-const cardCors = {
-  "Access-Control-Allow-Origin": "*",
-  "Access-Control-Allow-Methods": "GET",
-  "Access-Control-Allow-Headers": "Content-Type, If-None-Match",
-  "Access-Control-Expose-Headers": "ETag, RateLimit, RateLimit-Policy",
-};
-
 /**
  * /mcp (Streamable HTTP, stateless, both protocol eras) and /mcp/server-card: the quota, the card, Origin and Host, the
  * body limit, batches (2025-03-26's only, batch.ts), auth, then the SDK. A request that carries the 2026-07-28 `_meta`
@@ -71,6 +65,8 @@ export function createMcpHandler(options: McpHandlerOptions): Handler {
   );
 
   const app = door(mcpErrors(baseUrl), log);
+  // The card is a public read; /mcp itself is for this site's pages and for clients that are not browsers.
+  app.use(serverCardPath, readCors(routeMethods[serverCardPath]));
   // A valid token's grant is counted, anything else the client IP, one per message once the body is read (a request
   // refused before, and the server card, count one); reads are answered while the request is counted, a brief is filed
   // only once it was (below).
@@ -80,20 +76,18 @@ export function createMcpHandler(options: McpHandlerOptions): Handler {
   app.on(routeMethods[serverCardPath], serverCardPath, async (c) => {
     cardEtag ??= strongEtag(new TextEncoder().encode(cardText).buffer as ArrayBuffer);
     const etag = await cardEtag;
-    const headers = { ...cardCors, "Content-Type": serverCardMediaType, "Cache-Control": "public, max-age=3600", ETag: etag };
+    const headers = { "Content-Type": serverCardMediaType, "Cache-Control": "public, max-age=3600", ETag: etag };
     if (matchesIfNoneMatch(c.req.header("if-none-match") ?? null, etag)) return new Response(null, { status: 304, headers });
     return new Response(c.req.method === "HEAD" ? null : cardText, { headers });
   });
   app.all(serverCardPath, refuseOtherMethods(routeMethods[serverCardPath], "The server card answers GET."));
 
-  app.on(routeMethods[mcpPath], mcpPath, async (c) => {
-    // DNS-rebinding protection: a page of another site may neither call from its origin nor through a rebound name.
-    if (!fromAllowedOrigin(c.req.raw, allowedOrigins))
-      throw new Refusal("forbidden_origin", { detail: `Origin ${c.req.header("origin")} is not allowed.` });
+  // DNS-rebinding protection: a page of another site may neither call from its origin nor through a rebound name.
+  app.on(routeMethods[mcpPath], mcpPath, sameOrigin(allowedOrigins), async (c) => {
     const host = c.req.header("host");
     if (host === undefined || !allowedHosts.includes(host.toLowerCase()))
       throw new Refusal("forbidden_origin", { detail: `Host ${host ?? "(none)"} is not this site's.` });
-    const parsed = await readJson(c.req.raw, { limit: maxMcpBodyBytes, wrongType: "unsupported_media_type" });
+    const parsed = await readJson(c.req.raw, { limit: maxMcpBodyBytes });
     if (Array.isArray(parsed)) refuseBatch(parsed, c.req.raw.headers);
     const body = checkedMessages(parsed, c);
     // Limits count who is really calling: each message of a batch is a request, counted from here alongside the work.

@@ -1,5 +1,4 @@
 import { readForm, singleValues } from "./body.ts";
-import { fromAllowedOrigin } from "../http/same-origin.ts";
 import { issueCode } from "./codes.ts";
 import { pageHeaders } from "../site/function-page.ts";
 import { conditionOf, type ConditionName } from "../http/conditions.ts";
@@ -58,7 +57,6 @@ export const authorizationErrorPage =
 export function createAuthorizationHandler(options: OAuthServerOptions) {
   const now = options.now ?? Date.now;
   const secure = new URL(options.baseUrl).protocol === "https:";
-  const siteOrigin = [new URL(options.baseUrl).origin];
   const shell = options.page;
   const untrusted = (detail: string) => new Refusal("unknown_client_or_redirect_uri", { detail });
 
@@ -125,9 +123,6 @@ export function createAuthorizationHandler(options: OAuthServerOptions) {
   }
 
   async function decide(request: Request): Promise<Response> {
-    if (!fromAllowedOrigin(request, siteOrigin)) {
-      throw new Refusal("forbidden_origin", { detail: "The form was not sent from this site." });
-    }
     const { values } = await readForm(request, maxConsentBodyBytes);
     const opened =
       values.request &&

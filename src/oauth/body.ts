@@ -1,55 +1,28 @@
-import type { ConditionName } from "../http/conditions.ts";
-import { nestsTooDeep, tooDeepDetail } from "../http/nesting.ts";
-import { readCapped } from "../http/read-capped.ts";
+import { jsonObject, readForm as readFormBody, readJson, type BodyRefusals } from "../http/body.ts";
 import { Refusal } from "../http/refusal.ts";
 
-/** What a body's problems are refused as: a form's are invalid_request, a registration's its metadata's (RFC 7591 §3.2.2). */
-interface BodyRefusals {
-  invalid: ConditionName;
-  tooLarge: ConditionName;
-}
-const formRefusals: BodyRefusals = { invalid: "invalid_oauth_request", tooLarge: "payload_too_large" };
-const metadataRefusals: BodyRefusals = { invalid: "invalid_client_metadata", tooLarge: "client_metadata_too_large" };
-
-/** Reads at most `limit` bytes of the body; a longer body is refused before it is all read. */
-async function readBody(request: Request, limit: number, { invalid, tooLarge }: BodyRefusals): Promise<string> {
-  const bytes = await readCapped(request, limit);
-  if (!bytes) throw new Refusal(tooLarge, { detail: `The request body is larger than ${limit} bytes.` });
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    throw new Refusal(invalid, { detail: "The request body is not valid UTF-8." });
-  }
-}
-
-const mediaType = (request: Request) => (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+/** A form's problems are invalid_request (RFC 6749 §5.2); a registration's are its metadata's (RFC 7591 §3.2.2). */
+const formRefusals: BodyRefusals = {
+  wrongType: "invalid_oauth_request",
+  tooLarge: "payload_too_large",
+  malformed: "invalid_oauth_request",
+};
+const metadataRefusals: BodyRefusals = {
+  wrongType: "invalid_client_metadata",
+  tooLarge: "client_metadata_too_large",
+  malformed: "invalid_client_metadata",
+};
 
 /** A registration's JSON object body (RFC 7591 §3.1). */
-export async function readJsonObject(request: Request, limit: number) {
-  const refuse = (detail: string) => new Refusal(metadataRefusals.invalid, { detail });
-  if (mediaType(request) !== "application/json") throw refuse("Send the body as Content-Type: application/json.");
-  const text = await readBody(request, limit, metadataRefusals);
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw refuse("The request body is not valid JSON.");
-  }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) throw refuse("The request body must be a JSON object.");
-  if (nestsTooDeep(value)) throw refuse(tooDeepDetail);
-  return value as Record<string, unknown>;
-}
+export const readJsonObject = async (request: Request, limit: number) =>
+  jsonObject(await readJson(request, { limit, refuseAs: metadataRefusals }), metadataRefusals.malformed);
 
 /**
  * An application/x-www-form-urlencoded body as single values. RFC 6749 §3.2: a parameter sent more than once is
  * refused; `repeatable` names the ones that may repeat (RFC 8707 `resource`), returned as arrays.
  */
 export async function readForm(request: Request, limit: number, repeatable: string[] = []) {
-  if (mediaType(request) !== "application/x-www-form-urlencoded") {
-    throw new Refusal("invalid_oauth_request", { detail: "Send the body as Content-Type: application/x-www-form-urlencoded." });
-  }
-  const params = new URLSearchParams(await readBody(request, limit, formRefusals));
-  return singleValues(params, repeatable);
+  return singleValues(await readFormBody(request, { limit, refuseAs: formRefusals }), repeatable);
 }
 
 /** Query or form parameters: a parameter given twice is an invalid_request (RFC 6749 §3.1, §3.2). */

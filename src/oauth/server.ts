@@ -4,6 +4,7 @@ import { door, handlerOf } from "../http/door.ts";
 import { oauthJson, type Format } from "../http/formats.ts";
 import { countAlso, quota, quotaOnceIdentified } from "../http/quota.ts";
 import { refuseOtherMethods } from "../http/methods.ts";
+import { sameOrigin } from "../http/same-origin.ts";
 import { oauthPaths, routeMethods } from "../paths.ts";
 import { authorizationErrorPage, createAuthorizationHandler } from "./authorize.ts";
 import { createRegistrationHandler } from "./register.ts";
@@ -35,8 +36,8 @@ export function createOAuthHandler(options: OAuthServerOptions): Handler {
 
   const app = door(oauthFormat(options.page));
   // Browser-based clients (an MCP inspector, a web app) call registration and token endpoints cross-origin.
-  app.use(oauthPaths.register, publicCors(["POST"], ["Content-Type"]));
-  app.use(oauthPaths.token, publicCors(["POST"], ["Content-Type"]));
+  app.use(oauthPaths.register, publicCors(routeMethods[oauthPaths.register], ["Content-Type"]));
+  app.use(oauthPaths.token, publicCors(routeMethods[oauthPaths.token], ["Content-Type"]));
   app.on(routeMethods[oauthPaths.register], oauthPaths.register, counted("oauth-register"), (c) => register(c.req.raw));
   app.all(oauthPaths.register, otherMethods(oauthPaths.register));
   app.on(
@@ -46,9 +47,10 @@ export function createOAuthHandler(options: OAuthServerOptions): Handler {
     (c) => token(c.req.raw, { count: (policy) => countAlso(limiter, policy, c), charge: c.get("charge") }),
   );
   app.all(oauthPaths.token, otherMethods(oauthPaths.token));
-  app.on(routeMethods[oauthPaths.authorize], oauthPaths.authorize, counted("oauth"), (c) =>
-    authorize(c.req.raw, (policy) => countAlso(limiter, policy, c)),
-  );
+  app.on(routeMethods[oauthPaths.authorize], oauthPaths.authorize, counted("oauth"));
+  // The person's decision comes only from the consent page this server showed.
+  app.post(oauthPaths.authorize, sameOrigin([new URL(options.baseUrl).origin], { detail: "The form was not sent from this site." }));
+  app.on(routeMethods[oauthPaths.authorize], oauthPaths.authorize, (c) => authorize(c.req.raw, (policy) => countAlso(limiter, policy, c)));
   app.all(oauthPaths.authorize, otherMethods(oauthPaths.authorize));
   return handlerOf(app);
 }

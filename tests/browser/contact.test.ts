@@ -104,3 +104,25 @@ describe("spam protection", () => {
     }
   });
 });
+
+describe("the form's door", () => {
+  const origin = { Origin: new URL(base).origin };
+  const post = (body: BodyInit, contentType: string) =>
+    fetch(`${base}/contact`, { method: "POST", headers: { ...origin, "Content-Type": contentType }, body });
+
+  it("answers what it cannot read with a page and the condition's own status, and reports the quota it counts", async () => {
+    const before = await store.zcard("leads");
+    const notAForm = await post("full_name=Ada", "text/plain");
+    expect(notAForm.status).toBe(415);
+    const tooLong = await post(new URLSearchParams({ message: "x".repeat(40_000) }), "application/x-www-form-urlencoded");
+    expect(tooLong.status).toBe(413);
+    for (const res of [notAForm, tooLong]) {
+      expect(res.headers.get("content-type")).toMatch(/^text\/html/);
+      expect(res.headers.get("ratelimit-policy")).toMatch(/^"contact-form";q=\d+;w=\d+/);
+      const page = await res.text();
+      expect(page).toContain("The form could not be read");
+      expect(page).toContain("mailto:");
+    }
+    expect(await store.zcard("leads")).toBe(before);
+  });
+});

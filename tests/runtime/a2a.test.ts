@@ -178,7 +178,7 @@ describe("hostile params", () => {
       expect(answer.error.message).toMatch(/more than 32 levels/);
     }
     const legacy = await rpc({ jsonrpc: "2.0", id: 42, method: "tasks/get", params: { id: 1 } }, { "A2A-Version": "" });
-    expect(await legacy.json()).toMatchObject({ id: 42, error: { code: -32602, message: "params.id must be a string." } });
+    expect(await legacy.json()).toMatchObject({ id: 42, error: { code: -32602, message: "Invalid params: params.id must be a string." } });
   });
 
   it("answers a 1.0 id or message field that is not a string with invalid params naming it, never an id made of it", async () => {
@@ -198,7 +198,11 @@ describe("hostile params", () => {
     ] as const;
     for (const [call, message] of calls) {
       const answer = await (await rpc({ jsonrpc: "2.0", id: 43, ...call }, auth)).json();
-      expect(answer, JSON.stringify(call)).toEqual({ jsonrpc: "2.0", id: 43, error: expect.objectContaining({ code: -32602, message }) });
+      expect(answer, JSON.stringify(call)).toEqual({
+        jsonrpc: "2.0",
+        id: 43,
+        error: expect.objectContaining({ code: -32602, message: `Invalid params: ${message}` }),
+      });
     }
     const rest = await fetch(`${base}/a2a/v1/rest/message:send`, {
       method: "POST",
@@ -207,7 +211,7 @@ describe("hostile params", () => {
     });
     expect(rest.status).toBe(400);
     expect(await rest.json()).toMatchObject({
-      error: { code: 400, status: "INVALID_ARGUMENT", message: "message.messageId must be a string." },
+      error: { code: 400, status: "INVALID_ARGUMENT", message: "Invalid params: message.messageId must be a string." },
     });
   });
   it("answers a method its version does not define as not found (-32601) with or without params, never as invalid params", async () => {

@@ -100,12 +100,20 @@ describe("the /api gateway", () => {
     expect(body.resolution).toContain(allow);
   });
 
-  it("answers OPTIONS as a CORS preflight", async () => {
-    const res = await call("/api/v1/company", { method: "OPTIONS" });
-    expect(res.status).toBe(204);
-    expect(res.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
-    expect(res.headers.get("access-control-allow-methods")).toBe("GET, HEAD, OPTIONS");
-    expect(res.headers.get("access-control-allow-headers")).toContain("Authorization");
+  it("answers OPTIONS as a CORS preflight, with the policy of the route's kind: a read's, or the brief's", async () => {
+    const read = await call("/api/v1/company", { method: "OPTIONS" });
+    expect(read.status).toBe(204);
+    expect(read.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
+    expect(read.headers.get("access-control-allow-methods")).toBe("GET,HEAD,OPTIONS");
+    expect(read.headers.get("access-control-allow-headers")).toBe("Authorization,If-None-Match");
+    const write = await call("/api/v1/briefs", { method: "OPTIONS" });
+    expect(write.status).toBe(204);
+    expect(write.headers.get("allow")).toBe("POST, OPTIONS");
+    expect(write.headers.get("access-control-allow-headers")).toBe("Authorization,Content-Type,Idempotency-Key");
+    for (const res of [read, write]) {
+      expect(res.headers.get("access-control-allow-origin")).toBe("*");
+      expect(res.headers.get("access-control-max-age")).toBe("86400");
+    }
   });
 
   it("refuses the 121st request in a window with rate_limited, Retry-After and the quota", async () => {
