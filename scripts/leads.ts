@@ -9,6 +9,7 @@ import type { Lead } from "../src/briefs/lead.ts";
 import type { LeadStore } from "../src/briefs/store.ts";
 import type { PrebuiltResources } from "../src/resources/prebuilt.ts";
 import { startLocalStore, type LocalStore } from "./local-store/store.ts";
+import type { StandInBooking } from "./local-calcom/standin.ts";
 import { settingsFrom } from "../src/config/settings.ts";
 import { readDotEnv, resolveConfig, setLocalRuntimeVariables } from "./runtime/config.ts";
 
@@ -20,6 +21,8 @@ npm run leads -- held           the leads held by the day's e-mail limit (LEADS_
 npm run leads -- release <id>   e-mail a held lead now (it does not count against the day's limit)
 npm run leads -- release --all  e-mail every held lead now, oldest first
 npm run leads -- deliver        run the delivery job now for everything that is due
+npm run leads -- bookings       the intro calls booked with the local Cal.com stand-in (with Cal.com configured,
+                                they are in Cal.com, as for any booking)
 
 With UPSTASH_REDIS_REST_URL/TOKEN (in .env or the shell) it works on production's leads; without, on the local
 runtime's (the running local store, or its snapshot in .data/ when npm start is not running).`;
@@ -123,8 +126,28 @@ async function attemptAndReport(id: string, deps: DeliveryDeps): Promise<string>
   return `${id}: ${outcome} (${after?.delivery.state}${after?.delivery.last_error ? `: ${after.delivery.last_error}` : ""})`;
 }
 
+/** The local Cal.com stand-in's bookings, as Cal.com would show them to the studio: soonest first. */
+async function localBookings() {
+  const config = resolveConfig(process.env, await readDotEnv(join(root, ".env")));
+  if (config.env.CAL_EVENT_TYPE_ID) return console.log("Cal.com is configured: the bookings are in Cal.com.");
+  const file = join(resolve(root, config.dataDir), "bookings.json");
+  const kept = JSON.parse(await readFile(file, "utf8").catch(() => '{"bookings":[]}')) as { bookings: StandInBooking[] };
+  if (kept.bookings.length === 0) return console.log("No intro call booked yet.");
+  console.log(["start (UTC)     ", "status   ", "attendee".padEnd(40), "lead"].join("  "));
+  for (const b of [...kept.bookings].sort((x, y) => x.start.localeCompare(y.start)))
+    console.log(
+      [
+        b.start.slice(0, 16).replace("T", " "),
+        b.status.padEnd(9),
+        `${b.attendee.name} <${b.attendee.email}>`.slice(0, 40).padEnd(40),
+        String(b.metadata.lead_id ?? ""),
+      ].join("  "),
+    );
+}
+
 async function main() {
   if (command === "help" || command === "--help") return console.log(usage);
+  if (command === "bookings") return localBookings();
   const prebuilt = JSON.parse(
     await readFile(join(root, "dist", "api", "v1", "prebuilt.json"), "utf8").catch(() => {
       throw new Error("dist/ is missing: run npm run build (or npm start) first");

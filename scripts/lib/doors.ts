@@ -16,6 +16,7 @@ import { join } from "node:path";
  */
 export const doors = {
   a2a: "src/a2a/from-env.ts",
+  bookings: "src/booking/from-env.ts",
   briefs: "src/briefs/from-env.ts",
   contact: "src/contact/from-env.ts",
   "deliver-leads": "src/briefs/delivery-job.ts",

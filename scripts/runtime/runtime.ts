@@ -11,6 +11,8 @@ import { freePort } from "../lib/free-port.ts";
 import { startFront, type Front } from "./front.ts";
 import { spawnNetlifyDev, stopProcessGroup, waitUntilListening, waitUntilServing } from "./netlify.ts";
 import { localSigningKeys } from "./signing-keys.ts";
+import { startLocalCalCom } from "./cal-com.ts";
+import type { CalStandIn } from "../local-calcom/standin.ts";
 
 export interface Runtime {
   config: RuntimeConfig;
@@ -61,6 +63,7 @@ export async function startRuntime({
   setLocalRuntimeVariables(config.env);
 
   let doors: DoorBuild | undefined;
+  let cal: CalStandIn | undefined;
   try {
     // dist/ and netlify.toml are per checkout, so the build fingerprint and .env.runtime stay in the checkout
     // whatever FRONTDOOR_DATA_DIR says. netlify.toml's [dev] envFiles names .env.runtime: edge functions see no
@@ -71,6 +74,8 @@ export async function startRuntime({
     // Each function imports its door from build/doors/; rebuilt on every change while netlify dev runs, which then
     // rebuilds the function as it does when a function's own source changes.
     doors = await buildDoors(root, { watch: true, log });
+    // Without Cal.com, a stand-in that speaks its API books the intro call (see ./cal-com.ts).
+    cal = await startLocalCalCom(root, config.env, dataDir, log);
     await writeFile(join(root, ".env.runtime"), `# Written by npm start from .env and the shell; do not edit.\n${formatEnv(config.env)}`, {
       mode: 0o600,
     });
@@ -111,11 +116,13 @@ export async function startRuntime({
         await serving.front.close();
         await stopProcessGroup(serving.netlifyDev);
         await doors?.dispose();
+        await cal?.close();
         await store?.close();
       },
     };
   } catch (error) {
     await doors?.dispose();
+    await cal?.close();
     await store?.close();
     throw error;
   }

@@ -20,7 +20,7 @@ export interface GatewayOptions {
 
 const routeOf = (c: DoorContext) => matchRoute(new URL(c.req.url).pathname);
 const methodsOf = (c: DoorContext) => routeOf(c)?.methods ?? ["GET", "HEAD"];
-/** The CORS policy of each kind of route: a read's, or the brief's (a write with a token and an Idempotency-Key). */
+/** The CORS policy of each kind of route: a read's, or a write's (a token, a JSON body, an Idempotency-Key). */
 const readsCors = readCors(methodsOf);
 const writesCors = publicCors(methodsOf, ["Authorization", "Content-Type", "Idempotency-Key"]);
 export const readCacheControl = "public, max-age=60, stale-while-revalidate=600";
@@ -32,7 +32,7 @@ export const readCacheControl = "public, max-age=60, stale-while-revalidate=600"
  */
 export function createApiGateway({ baseUrl, limiter, deprecations, log = console.error }: GatewayOptions): Handler {
   const app = door(problemJson(baseUrl), log);
-  app.use((c, next) => (routeOf(c)?.kind === "function" ? writesCors : readsCors)(c, next));
+  app.use((c, next) => (routeOf(c)?.methods.includes("POST") ? writesCors : readsCors)(c, next));
   app.use(quota(limiter, "public-api", { whenUnreachable: "serve", log }));
   app.all("*", async (c) => {
     const path = new URL(c.req.url).pathname;
@@ -43,7 +43,7 @@ export function createApiGateway({ baseUrl, limiter, deprecations, log = console
     if (!route.methods.includes(method)) {
       throw methodNotAllowed(route.methods, {
         detail: `${method} is not supported on ${path}.`,
-        resolution: `${path} supports ${allow}.${route.kind === "read" ? " The only write is POST /api/v1/briefs." : ""}`,
+        resolution: `${path} supports ${allow}.${route.methods.includes("GET") ? " Writes are POST: /api/v1/briefs, /api/v1/bookings and a booking's /cancel." : ""}`,
       });
     }
     const deprecation = findDeprecation(deprecations, method, route.path);

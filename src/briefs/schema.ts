@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isTimeZone } from "../booking/zoned-time.ts";
 import { controlCharacters, invisibleCharacter, notTextCharacter, replacementCharacter, spaceOfAnyWidth } from "./visible-text.ts";
 
 /**
@@ -75,14 +76,22 @@ export const briefLimits = {
   maxLaunchYears: 3,
 } as const;
 
-const isTimeZone = (tz: string) => {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: tz });
-    return tz.includes("/") || tz === "UTC";
-  } catch {
-    return false;
-  }
-};
+/** The person's name, as every write that names a person takes it (a brief, a booking). */
+export const fullName = singleLine("full_name", briefLimits.full_name);
+
+/** The person's work e-mail, as every write takes it: the domain lower-cased, the local part as written. */
+export const workEmail = z
+  .string({ error: "work_email must be a string" })
+  .trim()
+  .refine(...visibleOnly("work_email"))
+  .max(briefLimits.work_email, `work_email must be at most ${briefLimits.work_email} characters`)
+  .pipe(
+    // overwrite, not transform: the output stays a described e-mail string in the generated JSON Schemas.
+    z.email({ error: "work_email must be an e-mail address such as ada@example.com" }).overwrite((email) => {
+      const at = email.lastIndexOf("@");
+      return `${email.slice(0, at)}@${email.slice(at + 1).toLowerCase()}`;
+    }),
+  );
 
 /** Today's date in UTC as YYYY-MM-DD, for launch dates. */
 const today = () => new Date().toISOString().slice(0, 10);
@@ -92,27 +101,15 @@ export function briefSchema(siteSizes: readonly [string, ...string[]]) {
   return z
     .strictObject(
       {
-        full_name: singleLine("full_name", briefLimits.full_name).describe(
+        full_name: fullName.describe(
           `Name of the person the brief is for; one line, at most ${briefLimits.full_name} characters. Required.`,
         ),
         company_name: singleLine("company_name", briefLimits.company_name).describe(
           `Company of that person; one line, at most ${briefLimits.company_name} characters. Required.`,
         ),
-        work_email: z
-          .string({ error: "work_email must be a string" })
-          .trim()
-          .refine(...visibleOnly("work_email"))
-          .max(briefLimits.work_email, `work_email must be at most ${briefLimits.work_email} characters`)
-          .pipe(
-            // overwrite, not transform: the output stays a described e-mail string in the generated JSON Schemas.
-            z.email({ error: "work_email must be an e-mail address such as ada@example.com" }).overwrite((email) => {
-              const at = email.lastIndexOf("@");
-              return `${email.slice(0, at)}@${email.slice(at + 1).toLowerCase()}`;
-            }),
-          )
-          .describe(
-            `Work e-mail of that person, at most ${briefLimits.work_email} characters; a person at the studio replies to it. Required.`,
-          ),
+        work_email: workEmail.describe(
+          `Work e-mail of that person, at most ${briefLimits.work_email} characters; a person at the studio replies to it. Required.`,
+        ),
         phone: singleLine("phone", briefLimits.phone)
           .pipe(z.string().regex(/^\+?[0-9 ().-]{5,}$/, "phone may contain digits, spaces, + ( ) . and -"))
           .optional()

@@ -21,12 +21,12 @@ export type Validation = { ok: true; brief: Brief; dryRun: boolean } | { ok: fal
 
 const pointer = (path: PropertyKey[]) => `/${path.map((p) => String(p).replace(/~/g, "~0").replace(/\//g, "~1")).join("/")}`;
 
-function toFieldErrors(issue: z.core.$ZodIssue, body: Record<string, unknown>): FieldError[] {
+function toFieldErrors(issue: z.core.$ZodIssue, body: Record<string, unknown>, noun: string): FieldError[] {
   if (issue.code === "unrecognized_keys") {
     return issue.keys.map((key) => ({
       field: pointer([...issue.path, key]),
       code: "unknown_field",
-      message: `${key} is not a brief field`,
+      message: `${key} is not a ${noun} field`,
     }));
   }
   const field = pointer(issue.path);
@@ -46,15 +46,17 @@ function toFieldErrors(issue: z.core.$ZodIssue, body: Record<string, unknown>): 
   return [{ field, code, message: issue.message }];
 }
 
+/** Every offending field of a body a schema refused, one entry per field (the first problem found is the one to fix first). */
+export function fieldErrorsOf(error: z.ZodError, body: Record<string, unknown>, noun: string): FieldError[] {
+  const errors = error.issues.flatMap((issue) => toFieldErrors(issue, body, noun));
+  const seen = new Set<string>();
+  return errors.filter((e) => !seen.has(e.field) && seen.add(e.field));
+}
+
 /** Validates and normalises a parsed JSON body; every offending field is reported at once. */
 export function validateBrief(schema: BriefSchema, body: Record<string, unknown>): Validation {
   const result = schema.safeParse(body);
-  if (!result.success) {
-    const errors = result.error.issues.flatMap((issue) => toFieldErrors(issue, body));
-    // One entry per field: the first problem found is the one to fix first.
-    const seen = new Set<string>();
-    return { ok: false, errors: errors.filter((e) => !seen.has(e.field) && seen.add(e.field)) };
-  }
+  if (!result.success) return { ok: false, errors: fieldErrorsOf(result.error, body, "brief") };
   const { dry_run, ...brief } = result.data;
   return { ok: true, brief: brief as Brief, dryRun: dry_run === true };
 }

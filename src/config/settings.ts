@@ -83,6 +83,23 @@ export const settingsSchema = z.object({
     default: "`50`",
     description: "How many leads a UTC day are e-mailed one by one; later ones are recorded and held.",
   }),
+  CAL_EVENT_TYPE_ID: about(wholeNumber("(the id of a Cal.com event type)").optional(), {
+    kind: "product",
+    description:
+      "The Cal.com event type of the intro call: with it, agents can list free times and book the call. Unset in production: booking is not offered, and the contact resource keeps its link. Locally, `npm start` runs a Cal.com stand-in and sets it.",
+  }),
+  CAL_API_URL: about(z.string().default("https://api.cal.com"), {
+    kind: "product",
+    default: "`https://api.cal.com`",
+    description: "Cal.com's API (a self-hosted Cal.com's own); a stand-in under `npm start` and in tests.",
+  }),
+  CAL_API_KEY: string({
+    kind: "product",
+    secret: true,
+    unset:
+      "booking looks a booking up after a timeout (Cal.com's GET /v2/bookings needs an API key), so it is required with CAL_EVENT_TYPE_ID",
+    description: "A Cal.com API key of the event type's owner; required with CAL_EVENT_TYPE_ID. Only the look-up after a timeout sends it.",
+  }),
   OAUTH_SIGNING_KEYS: string({
     kind: "product",
     requiredInProduction: true,
@@ -106,6 +123,11 @@ export const settingsSchema = z.object({
     kind: "internal",
     default: "`1500`",
     description: "How long an Upstash command may take; npm start sets 10000 for its local store.",
+  }),
+  FRONTDOOR_CAL_TIMEOUT_MS: about(wholeNumber("of milliseconds").optional(), {
+    kind: "internal",
+    default: "`8000`",
+    description: "How long a Cal.com call may take before booking looks the booking up; tests set less.",
   }),
   DEPLOY_URL: string({ kind: "netlify", description: "This deploy's own URL, an allowed Origin at /mcp." }),
   DEPLOY_PRIME_URL: string({ kind: "netlify", description: "The branch deploy's URL, an allowed Origin at /mcp." }),

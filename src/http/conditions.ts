@@ -9,7 +9,7 @@ import { maxJsonDepth } from "./json-depth.ts";
  *
  * JSON-RPC numbers: the standard ones (-32700, -32600, -32601, -32602) where JSON-RPC defines the condition, MCP's own
  * where MCP defines it (-32020, a header that disagrees with the body), A2A's own where A2A defines it (-32004, -32005,
- * -32009), else our own -32089 to -32099. They never clash with
+ * -32009), else our own -32086 to -32099. They never clash with
  * the SDKs' own (MCP: -32000 connection closed, -32001 request timeout,
  * -32002 resource not found, -32020 header mismatch, -32021 missing client capability, -32022 unsupported protocol
  * version, -32042 URL elicitation; A2A: -32001 to -32009).
@@ -50,6 +50,7 @@ export type GoogleRpcCode =
   | "INTERNAL";
 
 const briefs = policies["briefs-per-grant"];
+const bookings = policies["bookings-per-grant"];
 
 export const conditions = {
   not_found: {
@@ -72,7 +73,8 @@ export const conditions = {
     a2aRest: "UNIMPLEMENTED",
     title: "Method not allowed",
     when: "The resource does not support the method; the Allow header lists the methods it does support.",
-    resolution: "Use one of the methods in the Allow header. Reads are GET (or HEAD); the only write is POST /api/v1/briefs.",
+    resolution:
+      "Use one of the methods in the Allow header. Reads are GET (or HEAD); writes are POST (a brief, a booking, its cancellation).",
   },
   unsupported_media_type: {
     status: 415,
@@ -211,6 +213,51 @@ export const conditions = {
     title: "Too many briefs",
     when: `This grant (one person's approval of a client, or a client_credentials client; for the contact form, this IP address) has filed ${briefs.quota} briefs ${perWindow(briefs.windowSeconds)}.`,
     resolution: "Wait the number of seconds in Retry-After. Dry runs do not count; repeats of the same brief are collapsed, not counted.",
+  },
+  invalid_query: {
+    status: 400,
+    problem: "invalid_query",
+    rpc: -32602,
+    a2aRest: "INVALID_ARGUMENT",
+    title: "Invalid query",
+    when: "A query parameter is unknown, malformed or out of range; the errors array names each one.",
+    resolution: "Fix every parameter listed in errors; the operation's documentation gives each one's range.",
+  },
+  invalid_booking: {
+    status: 422,
+    problem: "invalid_booking",
+    rpc: -32602,
+    a2aRest: "INVALID_ARGUMENT",
+    title: "Invalid booking",
+    when: "A booking field is missing or invalid, or lead_id names no brief this grant filed; the errors array names each one.",
+    resolution: "Fix every field listed in errors and send the booking again; take start from free times.",
+  },
+  slot_taken: {
+    status: 409,
+    problem: "slot_taken",
+    rpc: -32088,
+    a2aRest: "FAILED_PRECONDITION",
+    title: "Time not free",
+    when: "The chosen start is not a free time (any more): someone booked it first, or it is too soon, outside the hours, or past.",
+    resolution: "Choose another start from free_times (fresh free times for the same days) and book again.",
+  },
+  booking_quota_exceeded: {
+    status: 429,
+    problem: "booking_quota_exceeded",
+    rpc: -32087,
+    a2aRest: "RESOURCE_EXHAUSTED",
+    title: "Too many bookings",
+    when: `This grant has booked ${bookings.quota} calls ${perWindow(bookings.windowSeconds)}.`,
+    resolution: "Wait the number of seconds in Retry-After, or write to the studio. Dry runs and replays do not count.",
+  },
+  booking_not_offered: {
+    status: 404,
+    problem: "booking_not_offered",
+    rpc: -32086,
+    a2aRest: "NOT_FOUND",
+    title: "Booking not offered",
+    when: "This deployment does not book calls through its API (no Cal.com event type is configured).",
+    resolution: "Use the booking link in the contact resource (/api/v1/contact), or file a brief: a person replies by e-mail.",
   },
   service_unavailable: {
     status: 503,

@@ -37,6 +37,19 @@ export const policies = {
       "Briefs filed (not dry runs) through REST, MCP or A2A with one grant's tokens, or through the contact form from one IP address",
     partition: "grant, or client IP for the contact form",
   },
+  "bookings-per-grant": {
+    quota: 3,
+    windowSeconds: 86_400,
+    appliesTo:
+      "Intro calls booked (not dry runs, not replays) through REST, MCP or A2A with one grant's tokens: a person books one call, and may move it",
+    partition: "grant",
+  },
+  "bookings-per-address": {
+    quota: 30,
+    windowSeconds: 86_400,
+    appliesTo: "Intro calls booked from one IP address, every grant together: the same bound on grants farmed from one address",
+    partition: "client IP",
+  },
   "briefs-per-address": {
     quota: 100,
     windowSeconds: 3600,

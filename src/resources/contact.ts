@@ -18,7 +18,13 @@ export const contactResourceSchema = z
       .describe("The intro call."),
     response_time: z.string().describe("How soon a person replies."),
     hours: z
-      .object({ time_zone: z.string().describe("IANA time zone."), summary: z.string().describe("Office hours in words.") })
+      .object({
+        time_zone: z.string().describe("IANA time zone."),
+        summary: z.string().describe("Office hours in words."),
+        days: z.array(z.string()).describe("Weekdays a person is there, lower case."),
+        opens: z.string().describe("Opening time, HH:MM in time_zone."),
+        closes: z.string().describe("Closing time, HH:MM in time_zone."),
+      })
       .describe("When a person is there."),
     form: z
       .object({

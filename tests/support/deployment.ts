@@ -29,6 +29,8 @@ import {
   agentCardPath,
   apiBase,
   briefsPath,
+  bookingsPath,
+  freeTimesPath,
   caseStudyResourcePath,
   mcpPath,
   oauthBase,
@@ -40,6 +42,8 @@ import { installClock, type TestClock } from "./clock.ts";
 import { loadContentDir } from "./content.ts";
 import { startFaultFront } from "./fault-front.ts";
 import { startPostmarkStandIn, type PostmarkStandIn } from "./postmark-standin.ts";
+import { startCalStandIn, type CalStandIn } from "../../scripts/local-calcom/standin.ts";
+import { bookingHandlerFromEnv } from "../../src/booking/from-env.ts";
 import { realRedisAvailable, startRedisGateway } from "./upstash-gateway.ts";
 
 export const base = "https://studio.example";
@@ -102,6 +106,16 @@ export async function startDeployment(db: number | "local", { baseUrl = base, en
   const postmark: PostmarkStandIn = await startPostmarkStandIn("postmark-test-token", 1_500);
   // Slow, yet within the Postmark client's 10-second timeout.
   const mail = await startFaultFront(postmark.url, { slowMs: 3_000 });
+  const resources = await prebuilt(baseUrl);
+  const { hours, booking: call } = resources.contact;
+  // Cal.com's API, as the local runtime stands it in: the studio's hours, a late answer 2 s late (the client waits 500 ms).
+  const cal: CalStandIn = await startCalStandIn({
+    eventTypeId: 1,
+    lengthMinutes: call.duration_minutes,
+    hours: { time_zone: hours.time_zone, days: hours.days as never, opens: hours.opens, closes: hours.closes },
+    apiKey: "cal_test_key",
+    timeoutMs: 2_000,
+  });
   const keySet = await generateKeySet();
   const keys = await importSigningKeys(JSON.stringify(keySet));
   const variables: Record<string, string> = {
@@ -113,10 +127,14 @@ export async function startDeployment(db: number | "local", { baseUrl = base, en
     POSTMARK_API_URL: mail.url,
     LEADS_TO: "leads@studio.example",
     LEADS_FROM: "Website <website@studio.example>",
+    CAL_EVENT_TYPE_ID: "1",
+    CAL_API_KEY: cal.apiKey,
+    CAL_API_URL: cal.url,
+    FRONTDOOR_CAL_TIMEOUT_MS: "500",
     ...extra,
   };
-  const env = (name: string) => variables[name];
-  const resources = await prebuilt(baseUrl);
+  // An empty value unsets a variable (a deployment without booking, say).
+  const env = (name: string) => variables[name] || undefined;
   const files = apiFiles(resources);
   // The OAuth discovery documents, prebuilt files the platform serves (netlify.toml rewrites each path to its .json).
   const documents = discoveryDocuments(baseUrl);
@@ -131,6 +149,7 @@ export async function startDeployment(db: number | "local", { baseUrl = base, en
   const from = (ip: string) => ({ ip, waitUntil });
 
   const briefs = briefsHandlerFromEnv(env, resources);
+  const bookings = bookingHandlerFromEnv(env, resources);
   const gateway = apiGatewayFromEnv(env);
   const contact = contactHandlerFromEnv(env, resources);
   const mcp = mcpHandlerFromEnv(env, resources, await serverCard(resources));
@@ -142,6 +161,7 @@ export async function startDeployment(db: number | "local", { baseUrl = base, en
   const platform = async (request: Request, ip: string) => {
     const path = new URL(request.url).pathname;
     if (path === briefsPath) return briefs(request, from(ip));
+    if (path === freeTimesPath || path === bookingsPath || path.startsWith(`${bookingsPath}/`)) return bookings(request, from(ip));
     const file = files[path];
     return file === undefined ? new Response("<html>404</html>", { status: 404 }) : Response.json(file);
   };
@@ -178,6 +198,8 @@ export async function startDeployment(db: number | "local", { baseUrl = base, en
     upstash,
     postmark,
     mail,
+    /** The Cal.com stand-in: its bookings, and faults for the next calls. */
+    cal,
     resources,
     /** The lead store and the delivery job's dependencies, as functions/deliver-leads.ts builds them each minute. */
     leads: new LeadStore(new Redis({ url: store.url, token: store.token, enableTelemetry: false })),
@@ -217,6 +239,7 @@ export async function startDeployment(db: number | "local", { baseUrl = base, en
     async close() {
       await mail.close();
       await postmark.close();
+      await cal.close();
       await upstash.close();
       await store.close();
     },

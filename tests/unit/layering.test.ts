@@ -5,11 +5,12 @@ import { describe, expect, it } from "vitest";
 
 /**
  * The layers of src/, as madge checks cycles: the HTTP core (src/http/) imports nothing from a door or from the brief
- * pipeline, and no door imports from another door. What they share lives in neither: tokens, paths, limits, settings,
+ * and booking pipelines, and no door imports from another door. What they share lives in neither: tokens, paths, limits, settings,
  * the store.
  */
 const src = fileURLToPath(new URL("../../src", import.meta.url));
 const doors = ["api", "oauth", "mcp", "a2a", "contact"];
+const pipelines = ["briefs", "booking"];
 const layerOf = (file: string) => relative(src, file).split("/")[0]!;
 
 function* modules(dir: string): Generator<string> {
@@ -33,8 +34,8 @@ describe("the layers of src/", () => {
     expect(edges.some((e) => e.from === "mcp" && e.to === "briefs")).toBe(true);
   });
 
-  it("keeps the HTTP core free of every door and of the brief pipeline", () => {
-    expect(edges.filter((e) => e.from === "http" && (doors.includes(e.to) || e.to === "briefs")).map(named)).toEqual([]);
+  it("keeps the HTTP core free of every door and of the pipelines", () => {
+    expect(edges.filter((e) => e.from === "http" && (doors.includes(e.to) || pipelines.includes(e.to))).map(named)).toEqual([]);
   });
 
   it("lets no door import from another door", () => {

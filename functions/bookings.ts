@@ -1,0 +1,19 @@
+import type { Config } from "@netlify/functions";
+import { platformEnv } from "../src/config/env.ts";
+import { netlifyFunction } from "../src/http/netlify.ts";
+import type { PrebuiltResources } from "../src/resources/prebuilt.ts";
+
+// The door is a file of its own in the bundle (scripts/lib/doors.ts): read and parsed on the first request only.
+const door = () =>
+  import(new URL("../build/doors/bookings.mjs", import.meta.url).href) as Promise<typeof import("../src/booking/from-env.ts")>;
+
+// Behind the /api edge gateway, which has already counted the request and checked the path and method.
+export default netlifyFunction(async () => {
+  const [{ bookingHandlerFromEnv }, { default: json }] = await Promise.all([
+    door(),
+    import("../dist/api/v1/prebuilt.json", { with: { type: "json" } }),
+  ]);
+  return bookingHandlerFromEnv(platformEnv, json as PrebuiltResources);
+}, platformEnv);
+
+export const config: Config = { path: ["/api/v1/free-times", "/api/v1/bookings", "/api/v1/bookings/*"], method: ["GET", "POST"] };

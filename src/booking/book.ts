@@ -1,0 +1,187 @@
+import type { LeadStore } from "../briefs/store.ts";
+import { idempotencyKeyPattern } from "../briefs/limits.ts";
+import { fieldErrorsOf, type FieldError } from "../briefs/validate.ts";
+import type { Limiter, QuotaResult } from "../limits/limiter.ts";
+import { cancelBooking, createBooking, findBooking, ProviderUnavailable, SlotTaken, type CalCom, type ProviderBooking } from "./cal-com.ts";
+import { freeTimes, type FreeTimes } from "./free-times.ts";
+import { bookingSchema, type BookingInput } from "./schema.ts";
+import { newBookingId, type Booking, type BookingStore } from "./store.ts";
+import { formatInZone, wallTimeAt } from "./zoned-time.ts";
+
+/** What booking needs from the deployment; every door books through it. */
+export interface BookingDeps {
+  cal: CalCom;
+  store: BookingStore;
+  leads: LeadStore;
+  limiter: Limiter;
+  /** The call's length (content/contact.yaml), for the end of a booking Cal.com has not answered yet. */
+  lengthMinutes: number;
+  /** The studio's time zone: free times' default. */
+  studioTimeZone: string;
+  now?: () => number;
+}
+
+export interface BookingRequest {
+  body: Record<string, unknown>;
+  /** The grant booking it: the only one that will see or cancel the booking. */
+  owner: string;
+  address: string;
+  /** As the client sent it (REST: the Idempotency-Key header); validated here, once. */
+  idempotencyKey?: unknown;
+}
+
+/** Every way a booking ends, each named as the condition a door answers (or the success it reports). */
+export type BookingResult =
+  | { kind: "invalid_booking"; errors: FieldError[] }
+  | { kind: "invalid_idempotency_key" }
+  | { kind: "idempotency_key_reused" }
+  | { kind: "booking_quota_exceeded"; quota: QuotaResult }
+  | { kind: "slot_taken"; freeTimes: FreeTimes }
+  | { kind: "dry_run"; input: BookingInput }
+  | { kind: "booked"; booking: Booking; replayed: boolean };
+
+const sha256 = async (text: string) =>
+  Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))), (b) =>
+    b.toString(16).padStart(2, "0"),
+  ).join("");
+
+/** The same booking, whatever offset its start was written with. */
+const fingerprintOf = (input: BookingInput) =>
+  sha256(JSON.stringify([input.full_name, input.work_email, new Date(input.start).toISOString(), input.time_zone, input.lead_id ?? null]));
+
+const startOf = (input: BookingInput) => new Date(input.start).toISOString();
+
+/**
+ * Books the intro call for the person the grant acts for: validate, check the lead is the grant's own, honour an
+ * Idempotency-Key, check the time is free (a dry run stops there), count the grant's quota, then book with Cal.com. A
+ * time Cal.com refuses is `slot_taken` with fresh free times for the same day; a booking whose answer never came is
+ * looked up before anything is tried again, so a person is never booked twice.
+ */
+export async function bookCall(request: BookingRequest, deps: BookingDeps): Promise<BookingResult> {
+  const parsed = bookingSchema.safeParse(request.body);
+  if (!parsed.success) return { kind: "invalid_booking", errors: fieldErrorsOf(parsed.error, request.body, "booking") };
+  const input = parsed.data;
+  const { idempotencyKey } = request;
+  if (idempotencyKey !== undefined && (typeof idempotencyKey !== "string" || !idempotencyKeyPattern.test(idempotencyKey)))
+    return { kind: "invalid_idempotency_key" };
+  if (input.lead_id !== undefined) {
+    const lead = await deps.leads.get(input.lead_id);
+    // Another grant's brief and no brief at all are the same answer: nothing says which lead ids exist.
+    if (!lead || lead.owner !== request.owner)
+      return {
+        kind: "invalid_booking",
+        errors: [{ field: "/lead_id", code: "invalid_value", message: "lead_id names no brief this grant filed" }],
+      };
+  }
+
+  const now = (deps.now ?? Date.now)();
+  if (input.dry_run) {
+    const free = await freeAround(input, deps, { fresh: false });
+    return free.times.some((t) => Date.parse(t.start) === Date.parse(input.start))
+      ? { kind: "dry_run", input }
+      : { kind: "slot_taken", freeTimes: free };
+  }
+
+  const print = await fingerprintOf(input);
+  let id = newBookingId();
+  if (typeof idempotencyKey === "string") {
+    const keyHash = await sha256(idempotencyKey);
+    const claim = await deps.store.claimKey(request.owner, keyHash, { fingerprint: print, booking_id: id });
+    if (claim) {
+      if (claim.fingerprint !== print) return { kind: "idempotency_key_reused" };
+      const earlier = await deps.store.get(claim.booking_id);
+      if (earlier) return { kind: "booked", booking: earlier, replayed: true };
+      // The first request claimed the key but recorded nothing: this one books under the same id, after a look-up.
+      id = claim.booking_id;
+    }
+  }
+
+  const counted = await deps.limiter.consumeGrant("bookings-per-grant", request.owner, "bookings-per-address", request.address);
+  const refused = counted.find((quota) => !quota.allowed);
+  if (refused) return { kind: "booking_quota_exceeded", quota: refused };
+
+  let made: ProviderBooking;
+  try {
+    made = await bookWithCal(input, deps, id);
+  } catch (error) {
+    if (error instanceof SlotTaken) return { kind: "slot_taken", freeTimes: await freeAround(input, deps, { fresh: true }) };
+    throw error;
+  }
+  const booking: Booking = {
+    id,
+    owner: request.owner,
+    provider_uid: made.uid,
+    start: new Date(made.start).toISOString(),
+    end: new Date(made.end || Date.parse(made.start) + deps.lengthMinutes * 60_000).toISOString(),
+    time_zone: input.time_zone,
+    attendee: { full_name: input.full_name, work_email: input.work_email },
+    ...(input.lead_id ? { lead_id: input.lead_id } : {}),
+    status: "booked",
+    booked_at: new Date(now).toISOString(),
+  };
+  await deps.store.save(booking, now);
+  return { kind: "booked", booking, replayed: false };
+}
+
+/**
+ * One booking with Cal.com, never two: an attendee's booking at that start is looked up first (a retry of a booking
+ * whose answer was lost), and again when the booking call itself gets no answer.
+ */
+async function bookWithCal(input: BookingInput, deps: BookingDeps, id: string): Promise<ProviderBooking> {
+  const start = startOf(input);
+  const lookup = () => findBooking(deps.cal, { start, attendeeEmail: input.work_email });
+  const existing = await lookup();
+  if (existing) return existing;
+  try {
+    return await createBooking(deps.cal, {
+      start,
+      attendee: { name: input.full_name, email: input.work_email, timeZone: input.time_zone },
+      metadata: { frontdoor_booking: id, ...(input.lead_id ? { lead_id: input.lead_id } : {}) },
+    });
+  } catch (error) {
+    if (!(error instanceof ProviderUnavailable)) throw error;
+    // The booking may have been made before the answer was lost: only a look-up tells.
+    const made = await lookup().catch(() => undefined);
+    if (made) return made;
+    throw error;
+  }
+}
+
+/** Free times on the booking's day in the person's time zone, for a refusal that offers others. */
+function freeAround(input: BookingInput, deps: BookingDeps, { fresh }: { fresh: boolean }): Promise<FreeTimes> {
+  const day = wallTimeAt(new Date(input.start), input.time_zone).date;
+  return freeTimes({ from: day, to: day, time_zone: input.time_zone }, deps, { fresh });
+}
+
+/** A booking as its grant sees it: ours, without Cal.com's identifiers, its times in the person's time zone. */
+export function bookingView(booking: Booking) {
+  return {
+    booking_id: booking.id,
+    status: booking.status,
+    start: formatInZone(new Date(booking.start), booking.time_zone),
+    end: formatInZone(new Date(booking.end), booking.time_zone),
+    time_zone: booking.time_zone,
+    attendee: booking.attendee,
+    ...(booking.lead_id ? { lead_id: booking.lead_id } : {}),
+    booked_at: booking.booked_at,
+    ...(booking.cancelled_at ? { cancelled_at: booking.cancelled_at } : {}),
+  };
+}
+
+/** The grant's own booking; another grant's and none at all are the same answer. */
+export async function ownBooking(id: string, owner: string, deps: Pick<BookingDeps, "store">): Promise<Booking | undefined> {
+  if (!/^bk_[0-9a-hjkmnp-tv-z]{20}$/.test(id)) return undefined;
+  const booking = await deps.store.get(id);
+  return booking && booking.owner === owner ? booking : undefined;
+}
+
+/** Cancels the grant's own booking (again is no error); undefined when the grant has none of that id. */
+export async function cancelOwnBooking(id: string, owner: string, deps: BookingDeps): Promise<Booking | undefined> {
+  const booking = await ownBooking(id, owner, deps);
+  if (!booking || booking.status === "cancelled") return booking;
+  await cancelBooking(deps.cal, booking.provider_uid, "Cancelled by the person's agent.");
+  const now = (deps.now ?? Date.now)();
+  const cancelled: Booking = { ...booking, status: "cancelled", cancelled_at: new Date(now).toISOString() };
+  await deps.store.save(cancelled, now);
+  return cancelled;
+}

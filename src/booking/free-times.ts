@@ -1,0 +1,71 @@
+import { freeStarts, type CalCom } from "./cal-com.ts";
+import { freeTimesLimits, type FreeTimesQuery } from "./schema.ts";
+import type { BookingStore } from "./store.ts";
+import { formatInZone, instantOfWallTime, nextDate, wallTimeAt } from "./zoned-time.ts";
+import type { FieldError } from "../briefs/validate.ts";
+
+export interface FreeTimes {
+  time_zone: string;
+  /** First and last day listed, YYYY-MM-DD in time_zone. */
+  from: string;
+  to: string;
+  duration_minutes: number;
+  /** Each free start and its end, RFC 3339 with time_zone's offset, in order. */
+  times: { start: string; end: string }[];
+}
+
+interface FreeTimesDeps {
+  cal: CalCom;
+  store: BookingStore;
+  lengthMinutes: number;
+  studioTimeZone: string;
+  now?: () => number;
+}
+
+const daysBetween = (from: string, to: string) =>
+  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+/** The days a query asks for, its defaults filled in, or what is wrong with it (each field by its name). */
+export function daysOf(query: FreeTimesQuery, deps: Pick<FreeTimesDeps, "studioTimeZone" | "now">) {
+  const time_zone = query.time_zone ?? deps.studioTimeZone;
+  const today = wallTimeAt(new Date((deps.now ?? Date.now)()), time_zone).date;
+  const from = query.from ?? today;
+  const to = query.to ?? addDays(from, freeTimesLimits.defaultSpanDays);
+  const errors: FieldError[] = [];
+  const wrong = (field: string, message: string) => errors.push({ field: `/${field}`, code: "invalid_value", message });
+  if (from < today) wrong("from", `from must not be before today (${today} in ${time_zone})`);
+  if (daysBetween(today, from) > freeTimesLimits.aheadDays) wrong("from", `from must be at most ${freeTimesLimits.aheadDays} days ahead`);
+  if (to < from) wrong("to", "to must not be before from");
+  else if (daysBetween(from, to) > freeTimesLimits.spanDays) wrong("to", `to must be at most ${freeTimesLimits.spanDays} days after from`);
+  return errors.length > 0 ? { errors } : { time_zone, from, to };
+}
+
+/**
+ * The free times of the days asked for, from Cal.com, each with its end; Cal.com's answer for one query is kept a minute,
+ * so agents polling cost it one call a minute. `fresh` asks Cal.com again (after a refused booking).
+ */
+export async function freeTimes(
+  days: { time_zone: string; from: string; to: string },
+  deps: FreeTimesDeps,
+  { fresh = false } = {},
+): Promise<FreeTimes> {
+  const start = instantOfWallTime(days.from, "00:00", days.time_zone);
+  const end = instantOfWallTime(nextDate(days.to), "00:00", days.time_zone);
+  const query = `${start.toISOString()}|${end.toISOString()}|${days.time_zone}`;
+  let starts = fresh ? null : await deps.store.cachedFreeStarts(query);
+  if (!starts) {
+    starts = await freeStarts(deps.cal, { from: start, to: end, timeZone: days.time_zone });
+    await deps.store.cacheFreeStarts(query, starts);
+  }
+  const now = (deps.now ?? Date.now)();
+  const times = starts
+    .map((s) => Date.parse(s))
+    .filter((at) => Number.isFinite(at) && at > now && at >= start.getTime() && at < end.getTime())
+    .sort((a, b) => a - b)
+    .map((at) => ({
+      start: formatInZone(new Date(at), days.time_zone),
+      end: formatInZone(new Date(at + deps.lengthMinutes * 60_000), days.time_zone),
+    }));
+  return { ...days, duration_minutes: deps.lengthMinutes, times };
+}

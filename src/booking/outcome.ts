@@ -1,0 +1,56 @@
+import { Refusal } from "../http/refusal.ts";
+import { quotaHeaders } from "../limits/headers.ts";
+import { bookingView, type BookingResult } from "./book.ts";
+import type { FieldError } from "../briefs/validate.ts";
+
+export type BookingView = ReturnType<typeof bookingView>;
+
+/** What every door tells of a booking: the booking (new or replayed), a dry run's verdict, or a Refusal to render. */
+export type BookingOutcome =
+  | { kind: "booked" | "replayed"; booking: BookingView & { next_steps: string } }
+  | { kind: "dry_run"; result: { dry_run: true; valid: true; free: true; message: string } };
+
+const fieldsDetail = (errors: FieldError[]) =>
+  `${errors.length} field${errors.length === 1 ? " is" : "s are"} missing or invalid: ${errors.map((e) => e.message).join("; ")}.`;
+
+/** A query refused field by field (free times' days). */
+export const invalidQuery = (errors: FieldError[]) =>
+  new Refusal("invalid_query", { detail: fieldsDetail(errors), extensions: { errors } });
+
+export function bookingOutcomeOf(result: BookingResult, { studio }: { studio: string }): BookingOutcome | Refusal {
+  switch (result.kind) {
+    case "invalid_booking":
+      return new Refusal("invalid_booking", { detail: fieldsDetail(result.errors), extensions: { errors: result.errors } });
+    case "invalid_idempotency_key":
+      return new Refusal("invalid_idempotency_key");
+    case "idempotency_key_reused":
+      return new Refusal("idempotency_key_reused", {
+        detail: "The Idempotency-Key was already used in the last 24 hours with a different booking.",
+      });
+    case "booking_quota_exceeded":
+      return new Refusal("booking_quota_exceeded", {
+        detail: `${result.quota.policy === "bookings-per-address" ? "Bookings from this address, every grant together, have reached" : "This grant has booked"} its ${result.quota.limit} calls for now; retry in ${Math.max(1, result.quota.resetSeconds)} seconds.`,
+        headers: quotaHeaders(result.quota),
+      });
+    case "slot_taken":
+      return new Refusal("slot_taken", {
+        detail: `That start is not a free time. ${result.freeTimes.times.length} other times are free on ${result.freeTimes.from}.`,
+        extensions: { free_times: result.freeTimes },
+      });
+    case "dry_run":
+      return {
+        kind: "dry_run",
+        result: {
+          dry_run: true,
+          valid: true,
+          free: true,
+          message: "Everything checks out and the time is free; nothing was booked. Send it again without dry_run to book it.",
+        },
+      };
+    case "booked": {
+      const view = bookingView(result.booking);
+      const next_steps = `Cal.com sends the invitation to ${view.attendee.work_email}; ${studio} sees the booking${view.lead_id ? " with the brief" : ""}. Cancel with the booking_id if plans change.`;
+      return { kind: result.replayed ? "replayed" : "booked", booking: { ...view, next_steps } };
+    }
+  }
+}

@@ -1,0 +1,220 @@
+import { describe, expect, it } from "vitest";
+import { consentGrantId } from "../../src/oauth/grants.ts";
+import { freshBrief } from "../support/briefs.ts";
+import { fileDeployment } from "../support/deployment.ts";
+
+/**
+ * The intro call over REST, in-process, against the local Cal.com stand-in (the API Cal.com documents): free times, a
+ * booking with svc:brief, its privacy, a time that is taken (and two agents racing for one), Idempotency-Key, the
+ * lead of the grant's own brief, dry runs, a provider that fails or answers too late, and the grant's quota.
+ */
+const { d } = fileDeployment("local");
+
+const la = "America/Los_Angeles";
+const json = (body: unknown, token?: string, headers: Record<string, string> = {}): RequestInit => ({
+  method: "POST",
+  headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+  body: JSON.stringify(body),
+});
+const get = (token: string): RequestInit => ({ headers: { authorization: `Bearer ${token}` } });
+const person = (start: string, extra: Record<string, unknown> = {}) => ({
+  full_name: "Ada Lovelace",
+  work_email: `ada.${crypto.randomUUID().slice(0, 8)}@engines.example`,
+  start,
+  time_zone: "Europe/London",
+  ...extra,
+});
+
+interface FreeTimes {
+  time_zone: string;
+  from: string;
+  to: string;
+  duration_minutes: number;
+  times: { start: string; end: string }[];
+}
+
+/** Free starts a week or two ahead, in the studio's time zone; each test takes its own. */
+let taken = 0;
+async function freeStart(): Promise<string> {
+  const res = await d.api(`/api/v1/free-times?time_zone=${la}`);
+  expect(res.status).toBe(200);
+  const { times } = (await res.json()) as FreeTimes;
+  // Far from the start of the list, so that notice and the stand-in's clock never make one of them stale.
+  return times[10 + taken++]!.start;
+}
+
+describe("free times", () => {
+  it("lists the studio's hours in the time zone asked for, a week by default, each start with its end", async () => {
+    const res = await d.api(`/api/v1/free-times?time_zone=Europe/Paris`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toMatch(/max-age=60/);
+    const free = (await res.json()) as FreeTimes;
+    expect(free).toMatchObject({ time_zone: "Europe/Paris", duration_minutes: 30 });
+    expect(free.times.length).toBeGreaterThan(20);
+    for (const { start, end } of free.times) {
+      expect(start).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:00\+0[12]:00$/);
+      expect(Date.parse(end) - Date.parse(start)).toBe(30 * 60_000);
+      // 9:00 to 17:00 in Los Angeles, Monday to Friday.
+      const local = new Intl.DateTimeFormat("en-US", { timeZone: la, hourCycle: "h23", hour: "2-digit", weekday: "short" }).formatToParts(
+        new Date(start),
+      );
+      const hour = Number(local.find((p) => p.type === "hour")!.value);
+      expect(hour).toBeGreaterThanOrEqual(9);
+      expect(hour).toBeLessThan(17);
+      expect(["Sat", "Sun"]).not.toContain(local.find((p) => p.type === "weekday")!.value);
+    }
+  });
+
+  it.each([
+    ["an unknown parameter", "?when=soon", "/when"],
+    ["a time zone that is not one", "?time_zone=Mars/Olympus", "/time_zone"],
+    ["a day in the past", "?from=2020-01-01", "/from"],
+    ["a span longer than 21 days", "?from=2099-01-01&to=2099-03-01", "/from"],
+    [
+      "an end before the start",
+      `?from=${new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10)}&to=${new Date().toISOString().slice(0, 10)}`,
+      "/to",
+    ],
+  ])("refuses %s with invalid_query naming the parameter", async (_, query, field) => {
+    const res = await d.api(`/api/v1/free-times${query}`);
+    expect(res.status).toBe(400);
+    const problem = (await res.json()) as { code: string; errors: { field: string }[] };
+    expect(problem.code).toBe("invalid_query");
+    expect(problem.errors.map((e) => e.field)).toContain(field);
+  });
+});
+
+describe("a booking", () => {
+  it("needs a token with svc:brief, as a brief does", async () => {
+    const start = await freeStart();
+    expect((await d.api("/api/v1/bookings", json(person(start)))).status).toBe(401);
+    expect((await d.api("/api/v1/bookings", json(person(start), await d.token("svc:read")))).status).toBe(403);
+    expect(d.cal.bookings().filter((b) => Date.parse(b.start) === Date.parse(start))).toEqual([]);
+  });
+
+  it("books the time with Cal.com, answers with our id only, and is seen and cancelled by its own grant only", async () => {
+    const start = await freeStart();
+    // Two people behind one hosted client: two grants of the same client_id.
+    const clientId = `client-${crypto.randomUUID()}`;
+    const token = await d.token("svc:brief", clientId, consentGrantId());
+    const res = await d.api("/api/v1/bookings", json(person(start), token));
+    expect(res.status).toBe(201);
+    const text = await res.text();
+    const booking = JSON.parse(text) as { booking_id: string; status: string; start: string; time_zone: string };
+    expect(booking).toMatchObject({ status: "booked", time_zone: "Europe/London" });
+    expect(Date.parse(booking.start)).toBe(Date.parse(start));
+    const made = d.cal.bookings().find((b) => Date.parse(b.start) === Date.parse(start))!;
+    expect(made.attendee.timeZone).toBe("Europe/London");
+    // Cal.com's identifiers never leave the server.
+    expect(text).not.toContain(made.uid);
+    expect(text).not.toContain(`"id":${made.id}`);
+
+    const own = await d.api(`/api/v1/bookings/${booking.booking_id}`, get(token));
+    expect(own.status).toBe(200);
+    // Another person using the very same client is another grant: the same answer as for a booking that does not exist.
+    const other = await d.token("svc:brief", clientId, consentGrantId());
+    const missing = `bk_${"0".repeat(20)}`;
+    for (const path of [`/api/v1/bookings/${booking.booking_id}`, `/api/v1/bookings/${missing}`]) {
+      const seen = await d.api(path, get(other));
+      expect(seen.status).toBe(404);
+      expect(((await seen.json()) as { detail: string }).detail).toBe("This grant has no booking of that id.");
+      const cancel = await d.api(`${path}/cancel`, json({}, other));
+      expect(cancel.status).toBe(404);
+      expect(((await cancel.json()) as { detail: string }).detail).toBe("This grant has no booking of that id.");
+    }
+    expect(d.cal.bookings().find((b) => b.uid === made.uid)!.status).toBe("accepted");
+
+    const cancelled = await d.api(`/api/v1/bookings/${booking.booking_id}/cancel`, json({}, token));
+    expect(cancelled.status).toBe(200);
+    expect(await cancelled.json()).toMatchObject({ booking_id: booking.booking_id, status: "cancelled" });
+    expect(d.cal.bookings().find((b) => b.uid === made.uid)!.status).toBe("cancelled");
+  });
+
+  it("answers a time someone took first with 409 slot_taken and fresh free times without it", async () => {
+    const start = await freeStart();
+    expect((await d.api("/api/v1/bookings", json(person(start), await d.token("svc:brief")))).status).toBe(201);
+    const res = await d.api("/api/v1/bookings", json(person(start), await d.token("svc:brief")));
+    expect(res.status).toBe(409);
+    const problem = (await res.json()) as { code: string; free_times: FreeTimes };
+    expect(problem.code).toBe("slot_taken");
+    expect(problem.free_times.times.length).toBeGreaterThan(0);
+    expect(problem.free_times.times.map((t) => Date.parse(t.start))).not.toContain(Date.parse(start));
+  });
+
+  it("books one of two agents racing for the same time, and refuses the other", async () => {
+    const start = await freeStart();
+    const answers = await Promise.all(
+      [0, 1, 2, 3].map(async () => (await d.api("/api/v1/bookings", json(person(start), await d.token("svc:brief")))).status),
+    );
+    expect(answers.sort()).toEqual([201, 409, 409, 409]);
+    expect(d.cal.bookings().filter((b) => Date.parse(b.start) === Date.parse(start) && b.status === "accepted")).toHaveLength(1);
+  });
+
+  it("books once per Idempotency-Key, and refuses the key with another booking", async () => {
+    const start = await freeStart();
+    const token = await d.token("svc:brief");
+    const body = person(start);
+    const key = { "idempotency-key": crypto.randomUUID() };
+    const first = await d.api("/api/v1/bookings", json(body, token, key));
+    const again = await d.api("/api/v1/bookings", json(body, token, key));
+    expect([first.status, again.status]).toEqual([201, 201]);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(((await again.json()) as { booking_id: string }).booking_id).toBe(((await first.json()) as { booking_id: string }).booking_id);
+    const other = await d.api("/api/v1/bookings", json({ ...body, full_name: "Someone Else" }, token, key));
+    expect(other.status).toBe(422);
+    expect(((await other.json()) as { code: string }).code).toBe("idempotency_key_reused");
+    expect(d.cal.bookings().filter((b) => Date.parse(b.start) === Date.parse(start))).toHaveLength(1);
+  });
+
+  it("takes the lead of the grant's own brief, and no other grant's", async () => {
+    const token = await d.token("svc:brief");
+    const filed = await d.api("/api/v1/briefs", json(freshBrief(), token));
+    const { lead_id } = (await filed.json()) as { lead_id: string };
+    const strangers = await d.api("/api/v1/bookings", json(person(await freeStart(), { lead_id }), await d.token("svc:brief")));
+    expect(strangers.status).toBe(422);
+    expect(await strangers.json()).toMatchObject({ code: "invalid_booking", errors: [{ field: "/lead_id" }] });
+    const own = await d.api("/api/v1/bookings", json(person(await freeStart(), { lead_id }), token));
+    expect(own.status).toBe(201);
+    expect(await own.json()).toMatchObject({ lead_id });
+  });
+
+  it("checks a dry run, books nothing, and refuses unknown fields field by field", async () => {
+    const start = await freeStart();
+    const dry = await d.api("/api/v1/bookings", json(person(start, { dry_run: true }), await d.token("svc:brief")));
+    expect(dry.status).toBe(200);
+    expect(await dry.json()).toMatchObject({ dry_run: true, valid: true, free: true });
+    expect(d.cal.bookings().filter((b) => Date.parse(b.start) === Date.parse(start))).toEqual([]);
+    const bad = await d.api("/api/v1/bookings", json({ start: "tomorrow", extra: 1 }, await d.token("svc:brief")));
+    expect(bad.status).toBe(422);
+    const fields = ((await bad.json()) as { errors: { field: string }[] }).errors.map((e) => e.field);
+    expect(fields).toEqual(expect.arrayContaining(["/full_name", "/work_email", "/start", "/time_zone", "/extra"]));
+  });
+
+  it("answers a Cal.com outage with 503 and Retry-After, and books nothing", async () => {
+    const start = await freeStart();
+    d.cal.fail("503");
+    const res = await d.api("/api/v1/bookings", json(person(start), await d.token("svc:brief")));
+    expect(res.status).toBe(503);
+    expect(res.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(((await res.json()) as { code: string }).code).toBe("service_unavailable");
+    expect(d.cal.bookings().filter((b) => Date.parse(b.start) === Date.parse(start))).toEqual([]);
+  });
+
+  it("finds a booking whose answer came too late, and never books it twice", async () => {
+    const start = await freeStart();
+    d.cal.fail("accept-then-timeout");
+    const token = await d.token("svc:brief");
+    const res = await d.api("/api/v1/bookings", json(person(start), token));
+    expect(res.status).toBe(201);
+    expect(d.cal.bookings().filter((b) => Date.parse(b.start) === Date.parse(start))).toHaveLength(1);
+  });
+
+  it("counts a grant's bookings: the fourth in a day is refused with Retry-After", async () => {
+    const token = await d.token("svc:brief");
+    for (let i = 0; i < 3; i++) expect((await d.api("/api/v1/bookings", json(person(await freeStart()), token))).status).toBe(201);
+    const fourth = await d.api("/api/v1/bookings", json(person(await freeStart()), token));
+    expect(fourth.status).toBe(429);
+    expect(fourth.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(((await fourth.json()) as { code: string }).code).toBe("booking_quota_exceeded");
+  });
+});
