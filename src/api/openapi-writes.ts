@@ -23,6 +23,20 @@ import { fileBriefOperation, pascal } from "../resources/operations.ts";
 /** The parts of the OpenAPI document about writes: the brief, and the OAuth endpoints that issue its token. */
 const ref = (kind: "schemas" | "responses" | "headers", name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
+/** The problems whose body carries more than RFC 9457's members: the field errors, or a refused time's free times. */
+const problemSchemas: Partial<Record<ProblemCode, string>> = {
+  invalid_brief: "FieldErrorsProblem",
+  invalid_booking: "FieldErrorsProblem",
+  invalid_query: "FieldErrorsProblem",
+  slot_taken: "SlotTakenProblem",
+};
+
+/** The schema of one problem's body, or of any of a group's (a status several problems share). */
+export function problemSchemaRef(codes: ProblemCode[]) {
+  const named = [...new Set(codes.map((code) => problemSchemas[code] ?? "Problem"))];
+  return named.length === 1 ? ref("schemas", named[0]!) : { oneOf: named.map((name) => ref("schemas", name)) };
+}
+
 /** Problem responses by status: a code alone at its status is its response component; a shared status lists them all. */
 export function problemsByStatus(codes: ProblemCode[], headers: Record<string, unknown>) {
   const byStatus = new Map<number, ProblemCode[]>();
@@ -36,9 +50,7 @@ export function problemsByStatus(codes: ProblemCode[], headers: Record<string, u
             description: group.map((c) => `\`${c}\`: ${problems[c].condition}`).join(" "),
             headers,
             content: {
-              "application/problem+json": {
-                schema: group.includes("invalid_brief") ? ref("schemas", "InvalidBriefProblem") : ref("schemas", "Problem"),
-              },
+              "application/problem+json": { schema: problemSchemaRef(group) },
             },
           },
     ]),
@@ -53,7 +65,8 @@ export function writeComponents(prebuilt: Pick<PrebuiltResources, "offers">, bas
       BriefReceipt: schemaObject(receiptSchema(brief), "output"),
       DryRunResult: schemaObject(dryRunSchema(brief), "output"),
       FieldError: schemaObject(fieldErrorSchema, "output"),
-      InvalidBriefProblem: {
+      FieldErrorsProblem: {
+        description: "A problem that names each offending field in `errors` (invalid_brief, invalid_booking, invalid_query).",
         allOf: [
           ref("schemas", "Problem"),
           { type: "object", required: ["errors"], properties: { errors: { type: "array", items: ref("schemas", "FieldError") } } },

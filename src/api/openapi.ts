@@ -9,7 +9,8 @@ import type { Site } from "../site/model.ts";
 import { deprecations as liveDeprecations, findDeprecation, minimumNoticeDays, type Deprecation } from "./deprecations.ts";
 import { problemAnchor, problems, type ProblemCode } from "./problems.ts";
 import { offersResource } from "../resources/offers.ts";
-import { writeComponents, writePaths } from "./openapi-writes.ts";
+import { problemSchemaRef, writeComponents, writePaths } from "./openapi-writes.ts";
+import { bookingComponents, bookingPaths } from "./openapi-booking.ts";
 import { schemaObject } from "./schema-object.ts";
 import { pagePaths, resourcePaths, openApiPath } from "../paths.ts";
 
@@ -117,7 +118,7 @@ export function openApiDocument(site: Site, deprecations: readonly Deprecation[]
     },
   };
 
-  const allPaths: Record<string, unknown> = { ...paths, ...writePaths(quotaHeaders) };
+  const allPaths: Record<string, unknown> = { ...paths, ...writePaths(quotaHeaders), ...bookingPaths(quotaHeaders) };
   // A problem response component exists only where an operation refers to it (linters flag unused components).
   const referenced = (Object.keys(problems) as ProblemCode[]).filter((code) =>
     JSON.stringify(allPaths).includes(`"#/components/responses/${pascal(code)}"`),
@@ -143,6 +144,7 @@ export function openApiDocument(site: Site, deprecations: readonly Deprecation[]
     tags: [
       { name: "Public facts", description: "Read resources, prebuilt from the site's content." },
       { name: "Briefs", description: "The one write: a project brief that becomes a real lead." },
+      { name: "Intro call", description: "Free times for the studio's intro call, and booking one for the person an agent acts for." },
       { name: "OAuth", description: "Self-serve, anonymous clients and tokens for filing briefs." },
     ],
     paths: allPaths,
@@ -153,6 +155,7 @@ export function openApiDocument(site: Site, deprecations: readonly Deprecation[]
         ...Object.fromEntries(catalogIds.map((id) => [pascal(id), schemaObject(resourceCatalog[id].schema)])),
         CaseStudy: schemaObject(caseStudyResourceSchema),
         ...writes.schemas,
+        ...bookingComponents(),
       },
       securitySchemes: writes.securitySchemes,
       parameters: {
@@ -187,7 +190,7 @@ export function openApiDocument(site: Site, deprecations: readonly Deprecation[]
               ...(code === "rate_limited" || code === "service_unavailable" ? { "Retry-After": ref("headers", "Retry-After") } : {}),
             },
             content: {
-              "application/problem+json": { schema: ref("schemas", code === "invalid_brief" ? "InvalidBriefProblem" : "Problem") },
+              "application/problem+json": { schema: problemSchemaRef([code]) },
             },
           },
         ]),

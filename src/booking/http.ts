@@ -63,7 +63,7 @@ export function createBookingHandler({ baseUrl, verifier, booking, studio }: Boo
 
   app.get(`${bookingsPath}/:id`, async (c) => {
     const deps = offered();
-    const caller = requireToken(c, { ...where, scopes: [] });
+    const caller = requireToken(c, { ...where, scopes: ["svc:read"] });
     const found = await ownBooking(c.req.param("id"), caller.grantId, deps);
     if (!found) throw notFound();
     return Response.json(bookingView(found), { headers: noStore });

@@ -50,3 +50,44 @@ export const bookingSchema = z
   .describe("The intro call to book for a person.");
 
 export type BookingInput = z.output<typeof bookingSchema>;
+
+const zoned = (what: string) => z.string().describe(`${what}, RFC 3339 with the offset of time_zone.`);
+
+export const freeTimesSchema = z
+  .object({
+    time_zone: z.string().describe("The IANA time zone every day and time is written in."),
+    from: z.iso.date().describe("First day listed."),
+    to: z.iso.date().describe("Last day listed, included."),
+    duration_minutes: z.number().int().describe("Length of the call."),
+    times: z
+      .array(z.object({ start: zoned("A free start"), end: zoned("Its end") }))
+      .describe("Every free start, in order; empty when none."),
+  })
+  .describe("The intro call's free times on the days asked for.");
+
+export const bookingViewSchema = z
+  .object({
+    booking_id: z.string().describe("This booking's id here (bk_…): to read or cancel it, with a token of the grant that made it."),
+    status: z.enum(["booked", "cancelled"]),
+    start: zoned("The call's start"),
+    end: zoned("Its end"),
+    time_zone: z.string().describe("The person's IANA time zone."),
+    attendee: z.object({ full_name: z.string(), work_email: z.string() }).describe("The person the call is for."),
+    lead_id: z.string().optional().describe("The brief the call is about, when one was given."),
+    booked_at: z.iso.datetime().describe("When it was booked (UTC)."),
+    cancelled_at: z.iso.datetime().optional().describe("When it was cancelled (UTC)."),
+  })
+  .describe("An intro call booked with the studio, as the grant that booked it sees it.");
+
+export const bookingReceiptSchema = bookingViewSchema
+  .extend({ next_steps: z.string().describe("What happens next, in words for the person.") })
+  .describe("The booking just made (or, for a replayed Idempotency-Key, the one made before).");
+
+export const bookingDryRunSchema = z
+  .object({
+    dry_run: z.literal(true),
+    valid: z.literal(true),
+    free: z.literal(true).describe("The start is a free time now."),
+    message: z.string(),
+  })
+  .describe("A dry run's verdict: everything checks out and the time is free; nothing was booked.");

@@ -1,5 +1,5 @@
 import type { Scope } from "../tokens/metadata.ts";
-import { briefsPath, resourcePaths } from "../paths.ts";
+import { bookingsPath, briefsPath, freeTimesPath, resourcePaths } from "../paths.ts";
 import { catalogIds, resourceCatalog, type CatalogId } from "./catalog.ts";
 
 /**
@@ -31,7 +31,15 @@ export const fileBriefOperation = {
   scopes: ["svc:brief"],
 } as const satisfies ApiOperation;
 
-/** Every resource the index lists: the reads of the catalog, then the one write. */
+/** The intro call's operations. */
+export const bookingOperations = {
+  freeTimes: { method: "GET", path: freeTimesPath, operationId: "getFreeTimes", scopes: [] },
+  book: { method: "POST", path: bookingsPath, operationId: "bookIntroCall", scopes: ["svc:brief"] },
+  getBooking: { method: "GET", path: `${bookingsPath}/{id}`, operationId: "getBooking", scopes: ["svc:read"] },
+  cancelBooking: { method: "POST", path: `${bookingsPath}/{id}/cancel`, operationId: "cancelBooking", scopes: ["svc:brief"] },
+} as const satisfies Record<string, ApiOperation>;
+
+/** Every resource the index lists: the reads of the catalog, the brief, then the intro call. */
 export const indexedResources: { id: string; description: string; operations: ApiOperation[] }[] = [
   ...catalogIds.map((id) => ({ id, description: resourceCatalog[id].description, operations: [readOperation(id)] })),
   {
@@ -39,6 +47,17 @@ export const indexedResources: { id: string; description: string; operations: Ap
     description:
       "The one write: a project brief, which becomes a real lead that a person answers by e-mail. File one only when the person you act for asked to be contacted.",
     operations: [fileBriefOperation],
+  },
+  {
+    id: "free-times",
+    description: "Free times for the studio's intro call, in the time zone you ask for. Public.",
+    operations: [bookingOperations.freeTimes],
+  },
+  {
+    id: "bookings",
+    description:
+      "Book the intro call for the person you act for (svc:brief, as a brief), read it and cancel it. Book only a time the person confirmed.",
+    operations: [bookingOperations.book, bookingOperations.getBooking, bookingOperations.cancelBooking],
   },
 ];
 

@@ -96,7 +96,7 @@ describe("a booking", () => {
     const start = await freeStart();
     // Two people behind one hosted client: two grants of the same client_id.
     const clientId = `client-${crypto.randomUUID()}`;
-    const token = await d.token("svc:brief", clientId, consentGrantId());
+    const token = await d.token("svc:read svc:brief", clientId, consentGrantId());
     const res = await d.api("/api/v1/bookings", json(person(start), token));
     expect(res.status).toBe(201);
     const text = await res.text();
@@ -112,7 +112,7 @@ describe("a booking", () => {
     const own = await d.api(`/api/v1/bookings/${booking.booking_id}`, get(token));
     expect(own.status).toBe(200);
     // Another person using the very same client is another grant: the same answer as for a booking that does not exist.
-    const other = await d.token("svc:brief", clientId, consentGrantId());
+    const other = await d.token("svc:read svc:brief", clientId, consentGrantId());
     const missing = `bk_${"0".repeat(20)}`;
     for (const path of [`/api/v1/bookings/${booking.booking_id}`, `/api/v1/bookings/${missing}`]) {
       const seen = await d.api(path, get(other));
