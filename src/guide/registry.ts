@@ -14,7 +14,11 @@ import {
   quotaHeadersSample,
 } from "./samples.ts";
 import {
+  bookingFieldsTable,
+  bookingReceiptTable,
   briefFieldsTable,
+  freeTimesQueryTable,
+  freeTimesTable,
   caseStudyExtraFieldsTable,
   deprecationsTable,
   endpointsTable,
@@ -58,6 +62,10 @@ export function guideBlocks(site: Site, deprecations: readonly Deprecation[]): R
     fields: {
       brief: () => tableBlock(briefFieldsTable(site)),
       "field-error": () => tableBlock(fieldErrorTable()),
+      "free-times-query": () => tableBlock(freeTimesQueryTable()),
+      "free-times": () => tableBlock(freeTimesTable()),
+      booking: () => tableBlock(bookingFieldsTable()),
+      "booking-receipt": () => tableBlock(bookingReceiptTable()),
       resources: () => resourceFieldsBlock(site),
       "case-study": () => tableBlock(caseStudyExtraFieldsTable()),
     },

@@ -13,6 +13,7 @@ import { catalogIds, resourceCatalog } from "../resources/catalog.ts";
 import { apiIndexSchema } from "../resources/index.ts";
 import type { Site } from "../site/model.ts";
 import { fieldDocs } from "../site/schema-fields.ts";
+import { bookingReceiptSchema, bookingSchema, freeTimesQuerySchema, freeTimesSchema } from "../booking/schema.ts";
 import { tableHtml, tableMarkdown, fieldTable, inlineHtml, type Block, type Cell, type Table } from "./block.ts";
 import { link } from "../markdown/syntax.ts";
 
@@ -98,6 +99,12 @@ export const briefFieldsTable = (site: Site) =>
   fieldTable(fieldDocs(briefSchema(site.siteOffers.map((o) => o.id) as [string, ...string[]])));
 
 export const fieldErrorTable = () => fieldTable(fieldDocs(fieldErrorSchema));
+
+/** The intro call's query, booking and answers, from their schemas. */
+export const freeTimesQueryTable = () => fieldTable(fieldDocs(freeTimesQuerySchema));
+export const freeTimesTable = () => fieldTable(fieldDocs(freeTimesSchema));
+export const bookingFieldsTable = () => fieldTable(fieldDocs(bookingSchema));
+export const bookingReceiptTable = () => fieldTable(fieldDocs(bookingReceiptSchema));
 
 /** What the single case study adds to an entry of the list. */
 export const caseStudyExtraFieldsTable = () => fieldTable(fieldDocs(caseStudyResourceSchema).filter((f) => f.path === "story"));
