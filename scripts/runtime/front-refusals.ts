@@ -6,6 +6,7 @@ import { oauthJson, problemJson, type Format } from "../../src/http/formats.ts";
 import { methodNotAllowed } from "../../src/http/methods.ts";
 import { Refusal } from "../../src/http/refusal.ts";
 import { mcpErrors } from "../../src/mcp/errors.ts";
+import { restMethods } from "../../src/a2a/rest-routes.ts";
 import { a2aPath, a2aRestPath, mcpPath, oauthBase, pagePaths, routeMethods } from "../../src/paths.ts";
 
 /**
@@ -25,12 +26,18 @@ interface Door {
 const routedAt = new Map<string, readonly string[]>(Object.entries(routeMethods));
 const routed = (path: string) => routedAt.get(path);
 
+/** The methods A2A's HTTP+JSON binding takes at a path, as its door names them; none: not_found. */
+const restAllow = (path: string) => {
+  const methods = restMethods(path);
+  return methods.length === 0 ? undefined : [...methods, "OPTIONS"];
+};
+
 /** Most specific first. tests/runtime/front.test.ts holds each Allow to the one its door answers. */
 const doors: Door[] = [
   { under: "/api", format: problemJson, allow: (path) => matchRoute(path)?.methods },
   // At /oauth/authorize the door answers refusals with a page, for browsers; no browser sends what the front refuses.
   { under: oauthBase, format: () => oauthJson, allow: routed },
-  { under: a2aRestPath, format: () => a2aRestErrors, allow: () => routeMethods[a2aRestPath] },
+  { under: a2aRestPath, format: () => a2aRestErrors, allow: restAllow },
   { under: a2aPath, format: () => a2aErrors, allow: routed },
   { under: mcpPath, format: mcpErrors, allow: routed },
 ];

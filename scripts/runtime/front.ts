@@ -114,6 +114,34 @@ const namesAHost = (host: string | undefined) => {
  * HTML page (`UnsupportedMediaTypeError`), where Netlify hands the body on as sent. So a JSON body's type is handed on
  * without its parameters.
  */
+/**
+ * The Markdown twins' edge function runs for every request whose Accept names text/markdown and passes on all but GET
+ * and HEAD. Netlify then runs the function at the path; netlify dev serves the path as a static file instead, so the
+ * contact form posted with such an Accept was a 405. A write is handed on without asking for Markdown, which no function
+ * answers in anyway.
+ */
+export const withoutMarkdown = (accept: string) =>
+  accept
+    .split(",")
+    .filter((range) => range.split(";")[0]!.trim().toLowerCase() !== "text/markdown")
+    .join(",") || "*/*";
+
+/**
+ * netlify dev's proxy parses every request's Content-Type (the `content-type` package) and ends on one that does not
+ * parse (`;;;`), on any path, even a GET's. The front hands on what parses: a type that is no media type as
+ * application/octet-stream (the door then refuses it as it refuses any body of another type), parameters that are not
+ * RFC 9110's `token=value` dropped, and JSON's dropped (below).
+ */
+const token = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
+const mediaTypePattern = new RegExp(`^${token}/${token}$`);
+const parameterPattern = new RegExp(`^\\s*${token}=(?:${token}|"(?:[^"\\\\]|\\\\.)*")\\s*$`);
+export function mendedContentType(contentType: string): string {
+  const [type = "", ...parameters] = contentType.split(";");
+  if (!mediaTypePattern.test(type.trim())) return "application/octet-stream";
+  if (!parameters.every((p) => parameterPattern.test(p))) return type.trim();
+  return withoutJsonParameters(contentType);
+}
+
 export function withoutJsonParameters(contentType: string): string {
   const type = contentType.split(";")[0]!.trim();
   return /^application\/(?:[\w.+-]+\+)?json$/i.test(type) ? type : contentType;
@@ -237,7 +265,9 @@ async function handOn(req: IncomingMessage, res: ServerResponse, internalPort: n
   }
   const headers = passedOn(req.rawHeaders, notHandedOn);
   for (let i = 0; i < headers.length; i += 2)
-    if (headers[i]!.toLowerCase() === "content-type") headers[i + 1] = withoutJsonParameters(headers[i + 1]!);
+    if (headers[i]!.toLowerCase() === "content-type") headers[i + 1] = mendedContentType(headers[i + 1]!);
+    else if (headers[i]!.toLowerCase() === "accept" && !["GET", "HEAD"].includes(req.method!))
+      headers[i + 1] = withoutMarkdown(headers[i + 1]!);
   headers.push(handedOnHeader, "1");
   if (req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined) {
     headers.push("Content-Length", String(handedBody.length));

@@ -11,6 +11,7 @@ import { Refusal } from "../http/refusal.ts";
 import { a2aPath, routeMethods } from "../paths.ts";
 import { storeFailed } from "./caller.ts";
 import { maxA2ABodyBytes } from "./constants.ts";
+import { a2aJsonTypes } from "./media-type.ts";
 import { a2aErrors } from "./errors.ts";
 import { requestHeaders, requestedVersion, type A2AGate } from "./gate.ts";
 import { jsonRpcResponseType } from "./media-type.ts";
@@ -47,7 +48,7 @@ export function jsonRpcBinding(
   for (const gate of middleware) app.use(gate);
   // OPTIONS never reaches the route: CORS answers it.
   app.on(routeMethods[a2aPath], a2aPath, async (c) => {
-    const body = await readJson(c.req.raw, { limit: maxA2ABodyBytes, untypedIsJson: true });
+    const body = await readJson(c.req.raw, { limit: maxA2ABodyBytes, types: a2aJsonTypes, untypedIsJson: true });
     if (typeof body !== "object" || body === null || Array.isArray(body))
       throw new Refusal("invalid_request", {
         detail: Array.isArray(body) ? "Batch requests are not supported." : "The body must be a JSON-RPC request object.",
@@ -56,6 +57,9 @@ export function jsonRpcBinding(
     c.set("rpcId", validId(rpc.id) ? (rpc.id as string | number) : null);
     if (rpc.jsonrpc !== "2.0" || typeof rpc.method !== "string")
       throw new Refusal("invalid_request", { detail: "Not a JSON-RPC 2.0 request." });
+    // JSON-RPC 2.0 §4: an id is a string, a number or null; a fraction is a number no client should send, and none is echoed.
+    if (rpc.id !== undefined && rpc.id !== null && !validId(rpc.id))
+      throw new Refusal("invalid_request", { detail: "The id must be a string or an integer." });
     refuseDeepNesting(body);
 
     const version = requestedVersion(c);

@@ -34,3 +34,6 @@ export function restOperation(method: string, pathname: string): RestOperation |
   const route = pathname.slice(a2aRestPath.length);
   return table.find((r) => r.method === method && r.pattern.test(route))?.operation;
 }
+
+/** The methods the binding takes at a path (its pathname as sent): none where it has no operation at all. */
+export const restMethods = (pathname: string) => ["GET", "POST"].filter((method) => restOperation(method, pathname) !== undefined);

@@ -1,19 +1,28 @@
 import { validateVersion, type A2ARequestHandler } from "@a2a-js/sdk/server";
 import type { Hono } from "hono";
 import { readJson } from "../http/body.ts";
-import type { DoorEnv } from "../http/context.ts";
+import type { DoorContext, DoorEnv } from "../http/context.ts";
 import { publicCors } from "../http/cors.ts";
 import { door } from "../http/door.ts";
-import { refuseOtherMethods } from "../http/methods.ts";
+import { methodNotAllowed } from "../http/methods.ts";
 import { refuseDeepNesting } from "../http/nesting.ts";
 import { Refusal } from "../http/refusal.ts";
 import { a2aRestPath, routeMethods } from "../paths.ts";
 import { storeFailed } from "./caller.ts";
 import { maxA2ABodyBytes } from "./constants.ts";
+import { a2aJsonTypes } from "./media-type.ts";
 import { a2aRestErrors } from "./errors.ts";
 import { requestHeaders, requestedVersion, type A2AGate } from "./gate.ts";
 import type { SdkRest } from "./rest-bridge.ts";
-import { restOperation } from "./rest-routes.ts";
+import { restMethods, restOperation } from "./rest-routes.ts";
+
+/** A request no operation takes: 405 with the methods its path takes, or not_found where it takes none. */
+function unrouted(c: DoorContext): Refusal {
+  const methods = restMethods(new URL(c.req.url).pathname);
+  if (methods.length === 0)
+    return new Refusal("not_found", { detail: `${c.req.method} ${c.req.path} is not an operation of A2A's HTTP+JSON binding.` });
+  return methodNotAllowed([...methods, "OPTIONS"], { detail: `${c.req.path} takes ${methods.join(" and ")}, not ${c.req.method}.` });
+}
 
 /**
  * The HTTP+JSON binding, to be mounted at /a2a/v1/rest: the same gate in front of the SDK's REST handler, refusals as
@@ -25,18 +34,20 @@ export function restBinding(
   log: (line: string) => void,
 ): Hono<DoorEnv> {
   const rest = door(a2aRestErrors, log);
-  rest.use(publicCors(routeMethods[a2aRestPath], requestHeaders));
+  const pathOf = (c: DoorContext) => new URL(c.req.url).pathname;
+  rest.use(publicCors((c) => restMethods(pathOf(c)), requestHeaders));
   for (const gate of middleware) rest.use(gate);
   let sdkRest: Promise<SdkRest> | undefined;
   // OPTIONS never reaches the route: CORS answers it.
   rest.on(routeMethods[a2aRestPath], "/*", async (c) => {
-    const operation = restOperation(c.req.method, new URL(c.req.url).pathname);
-    if (!operation)
-      throw new Refusal("not_found", { detail: `${c.req.method} ${c.req.path} is not an operation of A2A's HTTP+JSON binding.` });
+    const operation = restOperation(c.req.method, pathOf(c));
+    if (!operation) throw unrouted(c);
     const sends = operation === "send";
     // Sends carry a SendMessageRequest; the other POSTs (a cancel, a subscription) may carry nothing.
     const body =
-      c.req.method === "POST" ? await readJson(c.req.raw, { limit: maxA2ABodyBytes, untypedIsJson: true, optional: !sends }) : undefined;
+      c.req.method === "POST"
+        ? await readJson(c.req.raw, { limit: maxA2ABodyBytes, types: a2aJsonTypes, untypedIsJson: true, optional: !sends })
+        : undefined;
     refuseDeepNesting(body);
     const version = requestedVersion(c);
     try {
@@ -56,12 +67,8 @@ export function restBinding(
       throw new Refusal("not_found", { detail: `${c.req.method} ${c.req.path} is not an operation of A2A's HTTP+JSON binding.` });
     return answer;
   });
-  rest.all(
-    "/*",
-    refuseOtherMethods(
-      routeMethods[a2aRestPath],
-      (c) => `${c.req.method} is not used by A2A's HTTP+JSON binding: reads are GET, sends and cancels POST.`,
-    ),
-  );
+  rest.all("/*", (c) => {
+    throw unrouted(c);
+  });
   return rest;
 }

@@ -40,6 +40,9 @@ export function createContactHandler({ baseUrl, shell, fields, pipeline, limiter
   app.use(quota(limiter, "contact-form", { whenUnreachable: "refuse", log }));
   app.post(pagePaths.contact, async (c) => {
     const form = await readForm(c.req.raw, { limit: maxFormBytes, refuseAs: { malformed: "invalid_request" } });
+    // The page sends each field once: a field given twice is no form of ours (nor a way to hide the honeypot's value).
+    const repeated = [...form.keys()].find((name, i, names) => names.indexOf(name) !== i);
+    if (repeated !== undefined) throw new Refusal("invalid_request", { detail: `The field ${repeated} is given more than once.` });
     const values = Object.fromEntries(fields.map((f) => [f.name, (form.get(f.name) ?? "").trim()]));
     if ((form.get(honeypot) ?? "") !== "") {
       log(`contact form: discarded a submission that filled the hidden field (${c.env.ip})`);

@@ -36,14 +36,16 @@ export function contactPage(shell: PageShell, status: number, title: string, bod
  */
 export function contactPages({ shell, email, maxFormBytes }: ContactPages): Format {
   const writeToUs = `<p>You can also write to <a href="mailto:${e(email)}">${e(email)}</a>.</p>`;
-  const unreadable = `<h1>Not sent</h1><p>The form could not be read; it may be too long (${maxFormBytes / 1024} KB at most).</p>`;
+  const tooLong = `<h1>Not sent</h1><p>The form was too long to read (${maxFormBytes / 1024} KB at most).</p>`;
+  const notAForm = `<h1>Not sent</h1><p>It was not sent as a form: send it from the form on the contact page.</p>`;
+  const unreadable = `<h1>Not sent</h1><p>The form could not be read: a field was given twice, or its text was not UTF-8.</p>`;
   const failed = `<h1>Your brief was not sent</h1><p>Something on our side failed and nothing was recorded. Please try again in a few minutes.</p>`;
   const says: Partial<Record<ConditionName, (refusal: Refusal) => string>> = {
     forbidden_origin: () => `<h1>Not sent</h1><p>This form only accepts briefs sent from its own page on this site.</p>`,
     rate_limited: (refusal) => tooMany(refusal),
     brief_quota_exceeded: (refusal) => tooMany(refusal),
-    payload_too_large: () => unreadable,
-    unsupported_media_type: () => unreadable,
+    payload_too_large: () => tooLong,
+    unsupported_media_type: () => notAForm,
     invalid_request: () => unreadable,
     service_unavailable: () => failed,
     misconfigured: () =>

@@ -34,6 +34,7 @@ import {
   clientAssertionAlgorithms,
   clientAssertionLimits,
   resourceIdentifiers,
+  clientMetadataLimits,
 } from "../tokens/metadata.ts";
 import {
   a2aPath,
@@ -123,6 +124,7 @@ export function guideValues(site: Site) {
       "a2a-list-page-max": String(listPageSize.max),
       "a2a-listed-tasks": String(maxIndexedTasks),
       "json-depth": String(maxJsonDepth),
+      "client-name": String(clientMetadataLimits.clientName),
       "mcp-batch": String(maxBatchMessages),
     },
     url: {

@@ -21,6 +21,8 @@ export interface BodyOptions {
 }
 
 export interface JsonBodyOptions extends BodyOptions {
+  /** The JSON media types the endpoint names (A2A adds application/a2a+json); application/json alone by default. */
+  types?: readonly string[];
   /** Whether a request without Content-Type is read as JSON. */
   untypedIsJson?: boolean;
   /** Whether an empty body is allowed (read as undefined): A2A REST's cancel is a POST without one. */
@@ -29,7 +31,6 @@ export interface JsonBodyOptions extends BodyOptions {
 
 const defaults: BodyRefusals = { wrongType: "unsupported_media_type", tooLarge: "payload_too_large", malformed: "invalid_json" };
 const formType = "application/x-www-form-urlencoded";
-const isJsonType = (type: string) => type === "application/json" || type.endsWith("+json");
 const mediaType = (request: Request) => request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() ?? "";
 
 /** Strict: a byte sequence that is not UTF-8 is refused, never read with replacement characters. */
@@ -51,8 +52,8 @@ async function readText(request: Request, expected: string, accepts: (type: stri
 
 /** The request body parsed as JSON, or a Refusal: another media type, too large, not UTF-8, or not JSON. */
 export async function readJson(request: Request, options: JsonBodyOptions): Promise<unknown> {
-  const { untypedIsJson = false, optional = false } = options;
-  const text = await readText(request, "application/json", (type) => isJsonType(type) || (type === "" && untypedIsJson), options);
+  const { types = ["application/json"], untypedIsJson = false, optional = false } = options;
+  const text = await readText(request, types.join(" or "), (type) => types.includes(type) || (type === "" && untypedIsJson), options);
   if (optional && text === "") return undefined;
   try {
     return JSON.parse(text);

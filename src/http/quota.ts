@@ -72,6 +72,8 @@ export function quota(limiter: Limiter, policy: PolicyName, options: QuotaOption
   const count = counter(limiter, policy, options);
   const { alongside = false, grants } = options;
   return async (c, next) => {
+    // A preflight is the browser's own request, answered (or refused) for free: never counted, never reported.
+    if (c.req.method === "OPTIONS") return next();
     const token = c.get("token");
     const grant = grants && token?.ok ? token.grantId : undefined;
     if (!alongside) {

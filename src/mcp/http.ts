@@ -71,6 +71,9 @@ export function createMcpHandler(options: McpHandlerOptions): Handler {
   // refused before, and the server card, count one); reads are answered while the request is counted, a brief is filed
   // only once it was (below).
   app.use(identify(verifier));
+  // DNS-rebinding protection, before anything counts: another site's page may neither call from its origin nor through a
+  // rebound name, and what it sends costs its visitor nothing.
+  app.use(mcpPath, sameOrigin(allowedOrigins));
   app.use(quota(limiter, "mcp", { whenUnreachable: "serve", alongside: true, grants: { ceiling: "grants-per-address" }, log }));
 
   app.on(routeMethods[serverCardPath], serverCardPath, async (c) => {
@@ -82,8 +85,7 @@ export function createMcpHandler(options: McpHandlerOptions): Handler {
   });
   app.all(serverCardPath, refuseOtherMethods(routeMethods[serverCardPath], "The server card answers GET."));
 
-  // DNS-rebinding protection: a page of another site may neither call from its origin nor through a rebound name.
-  app.on(routeMethods[mcpPath], mcpPath, sameOrigin(allowedOrigins), async (c) => {
+  app.on(routeMethods[mcpPath], mcpPath, async (c) => {
     const host = c.req.header("host");
     if (host === undefined || !allowedHosts.includes(host.toLowerCase()))
       throw new Refusal("forbidden_origin", { detail: `Host ${host ?? "(none)"} is not this site's.` });

@@ -1,3 +1,4 @@
+import { invisibleCharacter, notTextCharacter, replacementCharacter } from "../briefs/visible-text.ts";
 import { clientMetadataLimits } from "../tokens/metadata.ts";
 import { Refusal } from "../http/refusal.ts";
 import { applicationTypes, inferredApplicationType, redirectUriProblem, type ApplicationType } from "./redirect-uri.ts";
@@ -47,6 +48,11 @@ export function validateClientMetadata(
     if (name.length > clientMetadataLimits.clientName)
       throw invalid(`client_name must be at most ${clientMetadataLimits.clientName} characters.`);
     if (unsafeText.test(name)) throw invalid("client_name must not contain control or bidirectional formatting characters.");
+    // The consent screen shows it to a person: what they read must be all there is (no hidden letters, no lost bytes).
+    if (name.includes(replacementCharacter))
+      throw invalid("client_name must not contain U+FFFD, the replacement character: bytes that were not UTF-8 were lost.");
+    const unseen = notTextCharacter(name) ?? invisibleCharacter(name);
+    if (unseen !== undefined) throw invalid(`client_name must contain only characters a person can see (found ${unseen}).`);
   }
 
   const requestedGrants = input.grant_types ?? ["authorization_code"];

@@ -49,7 +49,10 @@ export function createOAuthHandler(options: OAuthServerOptions): Handler {
   app.all(oauthPaths.token, otherMethods(oauthPaths.token));
   app.on(routeMethods[oauthPaths.authorize], oauthPaths.authorize, counted("oauth"));
   // The person's decision comes only from the consent page this server showed.
-  app.post(oauthPaths.authorize, sameOrigin([new URL(options.baseUrl).origin], { detail: "The form was not sent from this site." }));
+  app.post(
+    oauthPaths.authorize,
+    sameOrigin([new URL(options.baseUrl).origin], { pageRequired: true, detail: "The form was not sent from this site." }),
+  );
   app.on(routeMethods[oauthPaths.authorize], oauthPaths.authorize, (c) => authorize(c.req.raw, (policy) => countAlso(limiter, policy, c)));
   app.all(oauthPaths.authorize, otherMethods(oauthPaths.authorize));
   return handlerOf(app);

@@ -33,12 +33,13 @@ export const apiIndexSchema = z
         z.object({
           id: z.string().describe("Resource id."),
           url: z.url().describe("The resource's URL."),
-          methods: z.array(z.string()).describe("HTTP methods the resource supports."),
+          methods: z.array(z.string()).describe("HTTP methods the resource's own URL supports."),
           description: z.string().describe("What it holds, or what it does."),
           operations: z
             .array(
               z.object({
                 method: z.enum(["GET", "POST"]).describe("The HTTP method."),
+                url: z.string().describe("Where: the resource's URL, or a URL template below it ({id} from an earlier answer)."),
                 operation_id: z.string().describe("The operation's operationId in the OpenAPI document."),
                 openapi_url: z.url().describe("The operation in the OpenAPI document: its URL with a JSON Pointer (RFC 6901) fragment."),
                 scopes: z
@@ -46,7 +47,7 @@ export const apiIndexSchema = z
                   .describe("OAuth scopes the access token must carry (Authorization: Bearer); empty when no token is needed."),
               }),
             )
-            .describe("One entry per method: its OpenAPI operation and the scopes it needs."),
+            .describe("One entry per operation: its method, URL, OpenAPI operation and the scopes it needs."),
         }),
       )
       .describe("Every resource of the API."),
@@ -91,10 +92,11 @@ export function apiIndex(site: Site): z.infer<typeof apiIndexSchema> {
     resources: indexedResources.map(({ id, description, operations }) => ({
       id,
       url: absolute(site.baseUrl, operations[0]!.path),
-      methods: operations.map((o) => o.method),
+      methods: [...new Set(operations.filter((o) => o.path === operations[0]!.path).map((o) => o.method))],
       description,
       operations: operations.map((o) => ({
         method: o.method,
+        url: absolute(site.baseUrl, o.path),
         operation_id: o.operationId,
         openapi_url: `${absolute(site.baseUrl, openApiPath)}${operationPointer(o)}`,
         scopes: [...o.scopes],

@@ -116,11 +116,14 @@ describe("the form's door", () => {
     expect(notAForm.status).toBe(415);
     const tooLong = await post(new URLSearchParams({ message: "x".repeat(40_000) }), "application/x-www-form-urlencoded");
     expect(tooLong.status).toBe(413);
-    for (const res of [notAForm, tooLong]) {
+    for (const [res, says] of [
+      [notAForm, "It was not sent as a form"],
+      [tooLong, "The form was too long to read"],
+    ] as const) {
       expect(res.headers.get("content-type")).toMatch(/^text\/html/);
       expect(res.headers.get("ratelimit-policy")).toMatch(/^"contact-form";q=\d+;w=\d+/);
       const page = await res.text();
-      expect(page).toContain("The form could not be read");
+      expect(page).toContain(says);
       expect(page).toContain("mailto:");
     }
     expect(await store.zcard("leads")).toBe(before);

@@ -85,7 +85,7 @@ const consentForm = async (ip: string) => {
   };
 };
 const postConsent = (ip: string, consent: { request: string; cookie: string }) =>
-  d.oauth("/oauth/authorize", form({ request: consent.request, decision: "approve" }, { cookie: consent.cookie }), ip);
+  d.oauth("/oauth/authorize", form({ request: consent.request, decision: "approve" }, { cookie: consent.cookie, origin: d.baseUrl }), ip);
 
 const expectRefusedPage = async (res: Response) => {
   expect(res.status).toBe(429);

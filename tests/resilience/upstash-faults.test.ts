@@ -168,7 +168,7 @@ describe.each(["down", "slow", "http-500", "malformed"] as const)("when Upstash 
     // A person in a browser reads a page there, never a redirect: the client and its redirect URI are not trusted yet.
     const pages = [
       d.oauth(`/oauth/authorize?response_type=code&client_id=${client.client_id}&redirect_uri=http://127.0.0.1/callback`),
-      d.oauth("/oauth/authorize", form({ request: consent.request, decision: "approve" }, { cookie: consent.cookie })),
+      d.oauth("/oauth/authorize", form({ request: consent.request, decision: "approve" }, { cookie: consent.cookie, origin: d.baseUrl })),
     ];
     for (const res of await Promise.all(pages.map((c) => answered(c)))) {
       expect(res.status).toBe(503);

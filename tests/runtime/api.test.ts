@@ -106,10 +106,10 @@ describe("reads", () => {
 });
 
 describe("the index", () => {
-  type Operation = { method: string; operation_id: string; openapi_url: string; scopes: string[] };
+  type Operation = { method: string; url: string; operation_id: string; openapi_url: string; scopes: string[] };
   type Entry = { id: string; url: string; methods: string[]; operations: Operation[] };
 
-  it("lists the one write, briefs, with its method, the scope it needs and its OpenAPI operation", async () => {
+  it("lists the brief, with its method, URL, the scope it needs and its OpenAPI operation", async () => {
     const index = (await (await api("/api/v1")).json()) as { resources: Entry[] };
     expect(index.resources.find((r) => r.id === "briefs")).toEqual({
       id: "briefs",
@@ -119,6 +119,7 @@ describe("the index", () => {
       operations: [
         {
           method: "POST",
+          url: `${base}/api/v1/briefs`,
           operation_id: "fileBrief",
           scopes: ["svc:brief"],
           openapi_url: `${base}/api/v1/openapi.json#/paths/~1api~1v1~1briefs/post`,
@@ -131,12 +132,14 @@ describe("the index", () => {
     const index = (await (await api("/api/v1")).json()) as { resources: Entry[] };
     const document = (await (await api("/api/v1/openapi.json")).json()) as Record<string, unknown>;
     for (const resource of index.resources) {
-      expect(resource.operations.map((o) => o.method)).toEqual(resource.methods);
+      // The resource's own URL takes its methods; an operation below it (a booking's) has its own URL template.
+      expect([...new Set(resource.operations.filter((o) => o.url === resource.url).map((o) => o.method))]).toEqual(resource.methods);
       for (const operation of resource.operations) {
         const [documentUrl, pointer = ""] = operation.openapi_url.split("#");
         expect(documentUrl).toBe(`${base}/api/v1/openapi.json`);
         const [, , path, method] = pointer.split("/").map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
-        expect(`${base}${path}`, operation.openapi_url).toBe(resource.url);
+        expect(`${base}${path}`, operation.openapi_url).toBe(operation.url);
+        expect(operation.url.startsWith(resource.url)).toBe(true);
         expect(method).toBe(operation.method.toLowerCase());
         const described = (document.paths as Record<string, Record<string, { operationId: string; security: unknown }>>)[path!]![method!]!;
         expect(described.operationId).toBe(operation.operation_id);

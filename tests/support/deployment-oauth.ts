@@ -42,7 +42,7 @@ export async function consentForm(d: Deployment, clientId: string, verifier = oa
 }
 
 export const approve = (d: Deployment, consent: { request: string; cookie: string }) =>
-  d.oauth("/oauth/authorize", form({ request: consent.request, decision: "approve" }, { cookie: consent.cookie }));
+  d.oauth("/oauth/authorize", form({ request: consent.request, decision: "approve" }, { cookie: consent.cookie, origin: d.baseUrl }));
 
 /** An approved authorization code and its PKCE verifier. */
 export async function approvedCode(d: Deployment, clientId: string) {

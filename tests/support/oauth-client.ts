@@ -74,7 +74,13 @@ export const postConsent = (
   http(as.authorization_endpoint!, {
     method: "POST",
     redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", ...(cookie ? { cookie } : {}), ...extra },
+    // As a browser posts the screen's form: with the page's Origin, unless the test names an Origin or a Referer.
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      ...(cookie ? { cookie } : {}),
+      ...("origin" in extra || "referer" in extra ? {} : { origin: new URL(as.authorization_endpoint!).origin }),
+      ...extra,
+    },
     body: new URLSearchParams(fields),
   });
 

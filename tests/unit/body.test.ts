@@ -20,7 +20,13 @@ describe("the body reader", () => {
   it("reads a form and JSON within the cap", async () => {
     expect((await readForm(post("a=1&b=%C3%A9", "application/x-www-form-urlencoded"), { limit: 100 })).get("b")).toBe("é");
     expect(await readJson(post('{"a":1}', "application/json"), { limit: 100 })).toEqual({ a: 1 });
-    expect(await readJson(post('{"a":1}', "application/a2a+json"), { limit: 100 })).toEqual({ a: 1 });
+    expect(
+      await readJson(post('{"a":1}', "application/a2a+json"), { limit: 100, types: ["application/json", "application/a2a+json"] }),
+    ).toEqual({
+      a: 1,
+    });
+    // Only the types the endpoint names: another +json type is another type.
+    expect(await refusedAs(readJson(post('{"a":1}', "application/foo+json"), { limit: 100 }))).toBe("unsupported_media_type");
   });
 
   it("refuses another media type, a body over the cap and bytes that are not UTF-8, by default as the core names them", async () => {

@@ -3,7 +3,7 @@ import { perWindow, policies } from "../../limits/policies.ts";
 import type { Site } from "../../site/model.ts";
 
 import { confirmationRule, problemTable, skillPrefix, type Skill } from "./common.ts";
-import { openApiPath, oauthPaths, absolute, apiBase, pagePaths } from "../../paths.ts";
+import { openApiPath, oauthPaths, absolute, apiBase, pagePaths, bookingsPath, freeTimesPath, resourcePaths } from "../../paths.ts";
 
 const block = (s: string) => `\`\`\`sh\n${s}\n\`\`\``;
 
@@ -51,15 +51,27 @@ ${block(`curl -X POST ${url(`${apiBase}/briefs`)} -H "Authorization: Bearer $TOK
 
 A dry run answers 200 with \`dry_run: true\` and files nothing. Without \`dry_run\`, the answer is 201 with \`lead_id\`; tell the person a human will reply by e-mail. Retry a failed request with the same Idempotency-Key: it never files twice. Field list and bounds: ${url(`${pagePaths.developers}#briefs`)}.
 
-## 5. Errors
+## 5. Book the intro call (after a brief, when the person wants to talk)
+
+Free times are public; booking needs the same svc:brief token. Book only a time the person chose, with the name and e-mail they confirmed.
+
+${block(`curl '${url(freeTimesPath)}?time_zone=Europe/Berlin'
+# pick a start with the person, then:
+curl -X POST ${url(bookingsPath)} -H "Authorization: Bearer $TOKEN" \\
+  -H 'Content-Type: application/json' -H "Idempotency-Key: $(uuidgen)" \\
+  -d '{"full_name":"Ada Lovelace","work_email":"ada@engines.example","start":"<a start from free times>","time_zone":"Europe/Berlin","lead_id":"<lead_id of the brief>"}'`)}
+
+201 answers with \`booking_id\`; Cal.com sends the person the invitation. \`slot_taken\` (409) carries fresh \`free_times\`: choose again with the person. \`${bookingsPath}/{booking_id}/cancel\` (POST) cancels it. A deployment without booking answers \`booking_not_offered\` (404): give the person the booking link of ${url(resourcePaths.contact)}. Details: ${url(`${pagePaths.developers}#booking`)}.
+
+## 6. Errors
 
 Every error is \`application/problem+json\` with a stable \`code\` and a \`resolution\`. \`invalid_brief\` lists every bad field in \`errors\` (\`field\` is a JSON Pointer): fix them all, ask the person if needed, and send again.
 
 ${problemTable()}
 
-## 6. Quota
+## 7. Quota
 
-${quota.quota} requests per ${quota.windowSeconds} seconds per IP address for everything under ${apiBase}, with a token or without; briefs also count ${policies["briefs-per-grant"].quota} ${perWindow(policies["briefs-per-grant"].windowSeconds)} per grant (the token's \`grant_id\`). Every answer carries \`RateLimit: "public-api";r=<left>;t=<seconds>\`; slow down as \`r\` nears 0. On 429, wait \`Retry-After\` seconds.
+${quota.quota} requests per ${quota.windowSeconds} seconds per IP address for everything under ${apiBase}, with a token or without; briefs also count ${policies["briefs-per-grant"].quota} ${perWindow(policies["briefs-per-grant"].windowSeconds)} per grant (the token's \`grant_id\`), bookings ${policies["bookings-per-grant"].quota} ${perWindow(policies["bookings-per-grant"].windowSeconds)}. Every answer carries \`RateLimit: "public-api";r=<left>;t=<seconds>\`; slow down as \`r\` nears 0. On 429, wait \`Retry-After\` seconds.
 `,
   };
 }

@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { calComFrom } from "../../src/booking/config.ts";
+import { settingsFrom } from "../../src/config/settings.ts";
+import { startDeployment, type Deployment } from "../support/deployment.ts";
+
+/**
+ * Booking as a deployment configures it: without Cal.com (neither variable), nothing breaks and every booking
+ * operation says it is not offered; half configured, a 503 in the API's format and a log line naming the variable.
+ */
+const deployments: Deployment[] = [];
+const deploy = async (env: Record<string, string>) => {
+  const d = await startDeployment("local", { env });
+  deployments.push(d);
+  return d;
+};
+afterAll(async () => {
+  for (const d of deployments) await d.close();
+});
+
+describe("a deployment without Cal.com", () => {
+  let d: Deployment;
+  beforeAll(async () => {
+    d = await deploy({ CAL_EVENT_TYPE_ID: "", CAL_API_KEY: "" });
+  });
+
+  it("answers every booking operation with booking_not_offered, and keeps the contact resource's link", async () => {
+    const token = await d.token("svc:read svc:brief");
+    const auth = { authorization: `Bearer ${token}` };
+    for (const [path, init] of [
+      ["/api/v1/free-times", {}],
+      ["/api/v1/bookings", { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: "{}" }],
+      [`/api/v1/bookings/bk_${"0".repeat(20)}`, { headers: auth }],
+    ] as const) {
+      const res = await d.api(path, init as RequestInit);
+      expect(res.status, path).toBe(404);
+      expect(await res.json()).toMatchObject({ code: "booking_not_offered" });
+    }
+    const contact = (await (await d.api("/api/v1/contact")).json()) as { booking: { url: string } };
+    expect(contact.booking.url).toMatch(/^https:\/\//);
+  });
+});
+
+describe("a deployment with an event type and no API key", () => {
+  it("answers 503 with Retry-After, as any misconfiguration", async () => {
+    const d = await deploy({ CAL_API_KEY: "" });
+    const res = await d.api("/api/v1/free-times");
+    expect(res.status).toBe(503);
+    expect(res.headers.get("retry-after")).toBe("300");
+    expect(await res.json()).toMatchObject({ code: "service_unavailable" });
+  });
+
+  it("names the variable that is missing, either way round", () => {
+    const settings = (env: Record<string, string>) => settingsFrom((name) => env[name]);
+    expect(() => calComFrom(settings({ CAL_EVENT_TYPE_ID: "7" }))).toThrow(/^CAL_API_KEY is not set: booking looks a booking up/);
+    expect(() => calComFrom(settings({ CAL_API_KEY: "cal_live_x" }))).toThrow(/CAL_API_KEY is set but CAL_EVENT_TYPE_ID is not/);
+    expect(() => calComFrom(settings({ CAL_EVENT_TYPE_ID: "seven", CAL_API_KEY: "k" }))).toThrow(
+      /^CAL_EVENT_TYPE_ID must be a whole number/,
+    );
+    expect(calComFrom(settings({}))).toBeUndefined();
+  });
+});
