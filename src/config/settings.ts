@@ -97,8 +97,9 @@ export const settingsSchema = z.object({
     kind: "product",
     secret: true,
     unset:
-      "booking looks a booking up after a timeout (Cal.com's GET /v2/bookings needs an API key), so it is required with CAL_EVENT_TYPE_ID",
-    description: "A Cal.com API key of the event type's owner; required with CAL_EVENT_TYPE_ID. Only the look-up after a timeout sends it.",
+      "booking looks the person's booking up before booking and after a call that got no answer (Cal.com's GET /v2/bookings needs an API key), so it is required with CAL_EVENT_TYPE_ID",
+    description:
+      "A Cal.com API key of the event type's owner; required with CAL_EVENT_TYPE_ID. Only the look-up of the person's booking at that time (before each booking, and after a call that got no answer) sends it.",
   }),
   OAUTH_SIGNING_KEYS: string({
     kind: "product",

@@ -51,7 +51,9 @@ describe("a deployment with an event type and no API key", () => {
 
   it("names the variable that is missing, either way round", () => {
     const settings = (env: Record<string, string>) => settingsFrom((name) => env[name]);
-    expect(() => calComFrom(settings({ CAL_EVENT_TYPE_ID: "7" }))).toThrow(/^CAL_API_KEY is not set: booking looks a booking up/);
+    expect(() => calComFrom(settings({ CAL_EVENT_TYPE_ID: "7" }))).toThrow(
+      /^CAL_API_KEY is not set: booking looks the person.s booking up/,
+    );
     expect(() => calComFrom(settings({ CAL_API_KEY: "cal_live_x" }))).toThrow(/CAL_API_KEY is set but CAL_EVENT_TYPE_ID is not/);
     expect(() => calComFrom(settings({ CAL_EVENT_TYPE_ID: "seven", CAL_API_KEY: "k" }))).toThrow(
       /^CAL_EVENT_TYPE_ID must be a whole number/,
