@@ -107,6 +107,13 @@ export async function bookCall(request: BookingRequest, deps: BookingDeps): Prom
     if (error instanceof SlotTaken) return { kind: "slot_taken", freeTimes: await freeAround(input, deps, { fresh: true }) };
     throw error;
   }
+  // The person's booking at that time, made by another request: the grant's own earlier one is answered again (a retry
+  // without a key), never given a second id; anyone else's means the time is taken.
+  if (made.ours !== id) {
+    const earlier = made.ours ? await deps.store.get(made.ours) : null;
+    if (earlier && earlier.owner === request.owner) return { kind: "booked", booking: earlier, replayed: true };
+    return { kind: "slot_taken", freeTimes: await freeAround(input, deps, { fresh: true }) };
+  }
   const booking: Booking = {
     id,
     owner: request.owner,

@@ -40,6 +40,8 @@ export interface ProviderBooking {
   end: string;
   status: string;
   attendeeEmail: string;
+  /** Our booking id, as the booking's metadata carries it. */
+  ours?: string;
 }
 
 const slotsVersion = "2024-09-04";
@@ -122,13 +124,22 @@ export interface BookingRequest {
 }
 
 const bookingOf = (data: unknown): ProviderBooking => {
-  const booking = data as { uid: string; start: string; end: string; status: string; attendees?: { email?: string }[] };
+  const booking = data as {
+    uid: string;
+    start: string;
+    end: string;
+    status: string;
+    attendees?: { email?: string }[];
+    metadata?: { frontdoor_booking?: unknown };
+  };
+  const ours = booking.metadata?.frontdoor_booking;
   return {
     uid: booking.uid,
     start: booking.start,
     end: booking.end,
     status: booking.status,
     attendeeEmail: booking.attendees?.[0]?.email ?? "",
+    ...(typeof ours === "string" ? { ours } : {}),
   };
 };
 

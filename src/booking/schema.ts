@@ -40,7 +40,13 @@ export const bookingSchema = z
     work_email: workEmail.describe("Their work e-mail: Cal.com sends the invitation there. Required."),
     start: z.iso
       .datetime({ offset: true, error: "start must be a time with its offset, such as 2027-03-01T09:00:00-08:00, taken from free times" })
-      .describe("The chosen start, exactly as free times lists it (any offset; the instant is what counts). Required."),
+      .refine(
+        (start) => Math.abs(Date.parse(start) - Date.now()) <= (freeTimesLimits.aheadDays + 1) * 86_400_000,
+        `start must be within the next ${freeTimesLimits.aheadDays} days, as free times lists them`,
+      )
+      .describe(
+        `The chosen start, exactly as free times lists it (any offset; the instant is what counts), within the next ${freeTimesLimits.aheadDays} days. Required.`,
+      ),
     time_zone: timeZone.describe("The person's IANA time zone: the invitation is written in it. Required."),
     lead_id: leadId
       .optional()

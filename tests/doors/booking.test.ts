@@ -150,6 +150,29 @@ describe("a booking", () => {
     expect(d.cal.bookings().filter((b) => Date.parse(b.start) === Date.parse(start) && b.status === "accepted")).toHaveLength(1);
   });
 
+  it("gives one grant's concurrent retries without a key one booking and one id, never an id with no booking behind it", async () => {
+    const start = await freeStart();
+    const token = await d.token("svc:brief");
+    const body = person(start);
+    const answers = await Promise.all([0, 1, 2].map(() => d.api("/api/v1/bookings", json(body, token))));
+    const booked = answers.filter((r) => r.status === 201);
+    expect(booked.length).toBeGreaterThan(0);
+    expect(answers.every((r) => r.status === 201 || r.status === 409)).toBe(true);
+    const ids = new Set(await Promise.all(booked.map(async (r) => ((await r.json()) as { booking_id: string }).booking_id)));
+    expect(ids.size).toBe(1);
+    const made = d.cal.bookings().filter((b) => Date.parse(b.start) === Date.parse(start));
+    expect(made).toHaveLength(1);
+    expect(made[0]!.metadata.frontdoor_booking).toBe([...ids][0]);
+  });
+
+  it("refuses a start outside the bookable days as an invalid field, never as an outage", async () => {
+    for (const start of ["9999-12-31T23:59:59Z", "2020-01-01T09:00:00Z"]) {
+      const res = await d.api("/api/v1/bookings", json(person(start, { dry_run: true }), await d.token("svc:brief")));
+      expect(res.status, start).toBe(422);
+      expect(await res.json()).toMatchObject({ code: "invalid_booking", errors: [{ field: "/start" }] });
+    }
+  });
+
   it("books once per Idempotency-Key, and refuses the key with another booking", async () => {
     const start = await freeStart();
     const token = await d.token("svc:brief");
