@@ -7,7 +7,7 @@ import {
   freeTimesLimits,
   freeTimesSchema,
 } from "../booking/schema.ts";
-import { bookingKeyTtlSeconds, freeStartsTtlSeconds } from "../booking/store.ts";
+import { bookingIdPattern, bookingKeyTtlSeconds, freeStartsTtlSeconds } from "../booking/store.ts";
 import { idempotencyKeyMaxLength, idempotencyKeyPattern } from "../briefs/limits.ts";
 import { inWords } from "../limits/policies.ts";
 import { bookingsPath, freeTimesPath } from "../paths.ts";
@@ -39,7 +39,7 @@ const bookingIdParameter = {
   in: "path",
   required: true,
   description: "The booking_id a booking answered with.",
-  schema: { type: "string", pattern: "^bk_[0-9a-hjkmnp-tv-z]{20}$" },
+  schema: { type: "string", pattern: bookingIdPattern.source },
 };
 
 const notOffered =

@@ -1,3 +1,4 @@
+import { bookingIdPattern } from "../booking/store.ts";
 import { apiBase, resourcePaths, openApiPath, briefsPath, bookingsPath, freeTimesPath } from "../paths.ts";
 
 /**
@@ -15,8 +16,6 @@ export interface ApiRoute {
 }
 
 const read = ["GET", "HEAD", "OPTIONS"] as const;
-/** Ours (src/booking/store.ts), never Cal.com's. */
-const bookingId = /^bk_[0-9a-hjkmnp-tv-z]{20}$/;
 
 export const apiRoutes: readonly ApiRoute[] = [
   ...Object.values(resourcePaths).map((path) => ({ path, methods: read, kind: "read" as const })),
@@ -25,8 +24,8 @@ export const apiRoutes: readonly ApiRoute[] = [
   { path: briefsPath, methods: ["POST", "OPTIONS"], kind: "function" },
   { path: freeTimesPath, methods: read, kind: "function" },
   { path: bookingsPath, methods: ["POST", "OPTIONS"], kind: "function" },
-  { path: `${bookingsPath}/:id`, id: bookingId, methods: read, kind: "function" },
-  { path: `${bookingsPath}/:id/cancel`, id: bookingId, methods: ["POST", "OPTIONS"], kind: "function" },
+  { path: `${bookingsPath}/:id`, id: bookingIdPattern, methods: read, kind: "function" },
+  { path: `${bookingsPath}/:id/cancel`, id: bookingIdPattern, methods: ["POST", "OPTIONS"], kind: "function" },
 ];
 
 const slug = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;

@@ -1,11 +1,12 @@
 import type { LeadStore } from "../briefs/store.ts";
+import { sha256Hex } from "../store/ids.ts";
 import { idempotencyKeyPattern } from "../briefs/limits.ts";
 import { fieldErrorsOf, type FieldError } from "../briefs/validate.ts";
 import type { Limiter, QuotaResult } from "../limits/limiter.ts";
 import { cancelBooking, createBooking, findBooking, ProviderUnavailable, SlotTaken, type CalCom, type ProviderBooking } from "./cal-com.ts";
 import { freeTimes, type FreeTimes } from "./free-times.ts";
 import { bookingSchema, type BookingInput } from "./schema.ts";
-import { newBookingId, type Booking, type BookingStore } from "./store.ts";
+import { bookingIdPattern, newBookingId, type Booking, type BookingStore } from "./store.ts";
 import { formatInZone, wallTimeAt } from "./zoned-time.ts";
 
 /** What booking needs from the deployment; every door books through it. */
@@ -40,14 +41,11 @@ export type BookingResult =
   | { kind: "dry_run"; input: BookingInput }
   | { kind: "booked"; booking: Booking; replayed: boolean };
 
-const sha256 = async (text: string) =>
-  Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))), (b) =>
-    b.toString(16).padStart(2, "0"),
-  ).join("");
-
 /** The same booking, whatever offset its start was written with. */
 const fingerprintOf = (input: BookingInput) =>
-  sha256(JSON.stringify([input.full_name, input.work_email, new Date(input.start).toISOString(), input.time_zone, input.lead_id ?? null]));
+  sha256Hex(
+    JSON.stringify([input.full_name, input.work_email, new Date(input.start).toISOString(), input.time_zone, input.lead_id ?? null]),
+  );
 
 const startOf = (input: BookingInput) => new Date(input.start).toISOString();
 
@@ -85,7 +83,7 @@ export async function bookCall(request: BookingRequest, deps: BookingDeps): Prom
   const print = await fingerprintOf(input);
   let id = newBookingId();
   if (typeof idempotencyKey === "string") {
-    const keyHash = await sha256(idempotencyKey);
+    const keyHash = await sha256Hex(idempotencyKey);
     const claim = await deps.store.claimKey(request.owner, keyHash, { fingerprint: print, booking_id: id });
     if (claim) {
       if (claim.fingerprint !== print) return { kind: "idempotency_key_reused" };
@@ -177,7 +175,7 @@ export function bookingView(booking: Booking) {
 
 /** The grant's own booking; another grant's and none at all are the same answer. */
 export async function ownBooking(id: string, owner: string, deps: Pick<BookingDeps, "store">): Promise<Booking | undefined> {
-  if (!/^bk_[0-9a-hjkmnp-tv-z]{20}$/.test(id)) return undefined;
+  if (!bookingIdPattern.test(id)) return undefined;
   const booking = await deps.store.get(id);
   return booking && booking.owner === owner ? booking : undefined;
 }

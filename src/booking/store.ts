@@ -1,4 +1,5 @@
 import type { Redis } from "@upstash/redis";
+import { idPattern, randomId } from "../store/ids.ts";
 
 /**
  * Bookings in Redis (Upstash in production, the local store locally), each visible only to the grant that made it.
@@ -34,8 +35,8 @@ export const bookingKeyTtlSeconds = 24 * 3600;
 export const freeStartsTtlSeconds = 60;
 const keptAfterCallSeconds = 30 * 24 * 3600;
 
-const alphabet = "0123456789abcdefghjkmnpqrstvwxyz";
-export const newBookingId = () => `bk_${Array.from(crypto.getRandomValues(new Uint8Array(20)), (b) => alphabet[b & 31]).join("")}`;
+export const newBookingId = () => randomId("bk");
+export const bookingIdPattern = idPattern("bk");
 
 const parsed = <T>(value: string | T | null): T | null => (typeof value === "string" ? (JSON.parse(value) as T) : value);
 
@@ -67,10 +68,5 @@ export class BookingStore {
 
   async cacheFreeStarts(query: string, starts: string[]): Promise<void> {
     await this.#redis.set(`booking:free:${query}`, JSON.stringify(starts), { ex: freeStartsTtlSeconds });
-  }
-
-  /** Forgets cached free times, once a booking or a cancellation changed them. */
-  async forgetFreeStarts(queries: string[]): Promise<void> {
-    if (queries.length > 0) await this.#redis.del(...queries.map((q) => `booking:free:${q}`));
   }
 }

@@ -1,4 +1,5 @@
 import type { Brief } from "./schema.ts";
+import { randomId } from "../store/ids.ts";
 
 /** Where a brief came from: the same pipeline serves all four. */
 export type Channel = "rest" | "mcp" | "a2a" | "form";
@@ -42,13 +43,8 @@ export interface Lead {
   delivery: Delivery;
 }
 
-const alphabet = "0123456789abcdefghjkmnpqrstvwxyz";
-
 /** `lead_` and 20 random Crockford base32 characters (100 bits): unguessable and easy to read out. */
-export function newLeadId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(20));
-  return `lead_${Array.from(bytes, (b) => alphabet[b & 31]).join("")}`;
-}
+export const newLeadId = () => randomId("lead");
 
 /** Exponential backoff for delivery retries: 1, 2, 4, ... minutes, at most an hour. */
 export const retryDelayMs = (attempts: number) => Math.min(60, 2 ** Math.max(0, attempts - 1)) * 60_000;

@@ -1,4 +1,5 @@
 import type { Limiter, QuotaResult } from "../limits/limiter.ts";
+import { sha256Hex } from "../store/ids.ts";
 import { attemptOwed, type DeliveryDeps } from "./deliver.ts";
 import { idempotencyKeyPattern } from "./limits.ts";
 import { newLeadId, type Channel, type Lead } from "./lead.ts";
@@ -55,14 +56,9 @@ export type FilingResult =
   | { kind: "filed"; lead: Lead }
   | { kind: "already_filed"; lead: Lead; reason: "idempotency_key" | "repeat" };
 
-const sha256 = async (text: string) =>
-  Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))), (b) =>
-    b.toString(16).padStart(2, "0"),
-  ).join("");
-
 /** The same brief, whatever the order of its fields. */
 const fingerprint = (brief: Brief) =>
-  sha256(
+  sha256Hex(
     JSON.stringify(
       Object.keys(brief)
         .sort()
@@ -71,7 +67,7 @@ const fingerprint = (brief: Brief) =>
   );
 
 /** The person a brief is about, whoever files it: only ever used to annotate the studio's e-mail. */
-const personOf = (brief: Brief) => sha256(`${brief.work_email.toLowerCase()}\n${brief.company_name.toLowerCase()}`);
+const personOf = (brief: Brief) => sha256Hex(`${brief.work_email.toLowerCase()}\n${brief.company_name.toLowerCase()}`);
 
 /**
  * Filing a brief, once, for every channel (REST, MCP, A2A, the contact form): validate and normalise, stop for a
@@ -94,7 +90,7 @@ export async function fileBrief(request: FilingRequest, deps: PipelineDeps): Pro
   const { store } = deps;
   const leadId = newLeadId();
   const print = await fingerprint(brief);
-  const keyHash = idempotencyKey === undefined ? undefined : await sha256(idempotencyKey);
+  const keyHash = idempotencyKey === undefined ? undefined : await sha256Hex(idempotencyKey);
 
   if (keyHash) {
     const claim = await store.claimIdempotencyKey(request.owner, keyHash, { fingerprint: print, lead_id: leadId });

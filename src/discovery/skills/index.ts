@@ -1,4 +1,5 @@
 import { skillPath } from "../../paths.ts";
+import { sha256Hex } from "../../store/ids.ts";
 import type { Site } from "../../site/model.ts";
 import { skillFile, type Skill } from "./common.ts";
 import { a2aSkill } from "./a2a.ts";
@@ -10,11 +11,6 @@ export const skillsSchema = "https://schemas.agentskills.io/discovery/0.2.0/sche
 /** One SKILL.md per protocol. */
 export const skills = (site: Site): Skill[] => [restSkill(site), mcpSkill(site), a2aSkill(site)];
 
-const sha256 = async (text: string) =>
-  Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))), (b) =>
-    b.toString(16).padStart(2, "0"),
-  ).join("");
-
 /** The Agent Skills Discovery index (v0.2.0); each digest is over the exact bytes of the SKILL.md the build writes. */
 export async function skillsIndex(site: Site) {
   return {
@@ -25,7 +21,7 @@ export async function skillsIndex(site: Site) {
         type: "skill-md" as const,
         description: skill.description,
         url: skillPath(skill.name),
-        digest: `sha256:${await sha256(skillFile(skill))}`,
+        digest: `sha256:${await sha256Hex(skillFile(skill))}`,
       })),
     ),
   };
