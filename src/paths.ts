@@ -105,3 +105,7 @@ export const deliverLeadsFunctionPath = "/.netlify/functions/deliver-leads";
 
 /** Joins a site path onto the base URL, keeping the base URL's own path if it has one. */
 export const absolute = (baseUrl: string, path: string) => `${baseUrl.replace(/\/+$/, "")}${path}`;
+
+/** The developer page's section on booking the intro call. */
+export const agentBookingGuide = (baseUrl: string | { baseUrl: string }) =>
+  `${absolute(typeof baseUrl === "string" ? baseUrl : baseUrl.baseUrl, pagePaths.developers)}#booking`;

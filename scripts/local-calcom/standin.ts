@@ -60,6 +60,8 @@ export interface CalStandIn {
   apiKey: string;
   eventTypeId: number;
   bookings(): StandInBooking[];
+  /** Every call of Cal.com's API it answered, in order (the control paths aside): what a cache spares shows here. */
+  requests(): { method: string; path: string }[];
   fail(...faults: CalFault[]): void;
   close(): Promise<void>;
 }
@@ -198,6 +200,7 @@ function asInput(body: unknown): Record<string, unknown> {
 export function calStandInHandler(options: CalStandInOptions): {
   handler: (request: Request) => Promise<Response>;
   bookings(): StandInBooking[];
+  requests(): { method: string; path: string }[];
   fail(...faults: CalFault[]): void;
 } {
   const { eventTypeId, lengthMinutes, hours, apiKey } = options;
@@ -523,9 +526,11 @@ export function calStandInHandler(options: CalStandInOptions): {
     return response;
   }
 
+  const requests: { method: string; path: string }[] = [];
   const handler = async (request: Request): Promise<Response> => {
     const url = new URL(request.url);
     if (url.pathname.startsWith("/_standin/")) return control(request, url);
+    requests.push({ method: request.method, path: url.pathname });
     const faulty =
       (request.method === "GET" && url.pathname === "/v2/slots") || (request.method === "POST" && url.pathname === "/v2/bookings");
     const serve = () => route(request, url);
@@ -537,7 +542,12 @@ export function calStandInHandler(options: CalStandInOptions): {
     return rateHeaders(response, now());
   };
 
-  return { handler, bookings: () => structuredClone(bookings), fail: (...more) => faults.push(...more) };
+  return {
+    handler,
+    bookings: () => structuredClone(bookings),
+    requests: () => [...requests],
+    fail: (...more: CalFault[]) => faults.push(...more),
+  };
 }
 
 export async function startCalStandIn(options: CalStandInOptions): Promise<CalStandIn> {
@@ -548,6 +558,7 @@ export async function startCalStandIn(options: CalStandInOptions): Promise<CalSt
     apiKey: options.apiKey,
     eventTypeId: options.eventTypeId,
     bookings: standIn.bookings,
+    requests: standIn.requests,
     fail: standIn.fail,
     close: server.close,
   };

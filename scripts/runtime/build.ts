@@ -5,8 +5,9 @@ import { join } from "node:path";
 import { parseKeySet, publicJwk } from "../../src/tokens/keys.ts";
 
 /**
- * What a build depends on: every source file's path, size and modification time, the base URL, and the public parts
- * of the signing keys (the agent card is signed at build time, so a new key set means a new card).
+ * What a build depends on: every source file's path, size and modification time, the base URL, the public parts
+ * of the signing keys (the agent card is signed at build time, so a new key set means a new card), and whether agents can
+ * book the intro call (the tools, skills and pages say so).
  */
 const inputs = ["content", "src", "public", "astro.config.mjs", "package-lock.json"];
 
@@ -20,9 +21,18 @@ async function* files(path: string): AsyncGenerator<string> {
   for (const entry of (await readdir(path)).sort()) yield* files(join(path, entry));
 }
 
-export async function buildFingerprint(root: string, baseUrl: string, signingKeys?: string): Promise<string> {
+/** The variables the build reads beyond the base URL; every one of them is a setting of src/config/settings.ts. */
+export interface BuildVariables {
+  OAUTH_SIGNING_KEYS?: string;
+  CAL_EVENT_TYPE_ID?: string;
+  CAL_API_KEY?: string;
+}
+
+export async function buildFingerprint(root: string, baseUrl: string, variables: BuildVariables = {}): Promise<string> {
   const hash = createHash("sha256").update(baseUrl);
+  const { OAUTH_SIGNING_KEYS: signingKeys, CAL_EVENT_TYPE_ID: eventType } = variables;
   if (signingKeys) hash.update(`\0${JSON.stringify(parseKeySet(signingKeys).map(publicJwk))}`);
+  hash.update(`\0booking:${eventType !== undefined}`);
   for (const input of inputs) {
     for await (const file of files(join(root, input))) {
       const info = await stat(file);
@@ -41,10 +51,10 @@ export async function buildIfNeeded(
   baseUrl: string,
   stampFile: string,
   log: (line: string) => void,
-  signingKeys?: string,
+  variables: BuildVariables = {},
   output?: (chunk: string) => void,
 ) {
-  const fingerprint = await buildFingerprint(root, baseUrl, signingKeys);
+  const fingerprint = await buildFingerprint(root, baseUrl, variables);
   const previous = await readFile(stampFile, "utf8").catch(() => "");
   const built = await stat(join(root, "dist", "index.html")).then(
     () => true,
@@ -58,7 +68,7 @@ export async function buildIfNeeded(
   await new Promise<void>((resolve, reject) => {
     const child = spawn(process.execPath, [join(root, "node_modules/astro/bin/astro.mjs"), "build"], {
       cwd: root,
-      env: { ...process.env, URL: baseUrl, ASTRO_TELEMETRY_DISABLED: "1", ...(signingKeys ? { OAUTH_SIGNING_KEYS: signingKeys } : {}) },
+      env: { ...withoutBuildVariables(process.env), URL: baseUrl, ASTRO_TELEMETRY_DISABLED: "1", ...definedOnly(variables) },
       stdio: ["ignore", output ? "pipe" : "inherit", output ? "pipe" : "inherit"],
     });
     child.stdout?.setEncoding("utf8").on("data", (chunk: string) => output?.(chunk));
@@ -68,3 +78,11 @@ export async function buildIfNeeded(
   });
   await writeFile(stampFile, fingerprint);
 }
+
+/** The shell's own values of the build's variables give way to the runtime's (which read them, with .env's, first). */
+const withoutBuildVariables = (env: NodeJS.ProcessEnv) => {
+  const { OAUTH_SIGNING_KEYS: _keys, CAL_EVENT_TYPE_ID: _eventType, CAL_API_KEY: _key, ...rest } = env;
+  return rest;
+};
+
+const definedOnly = (variables: BuildVariables) => Object.fromEntries(Object.entries(variables).filter(([, v]) => v !== undefined));

@@ -11,7 +11,7 @@ import { freePort } from "../lib/free-port.ts";
 import { startFront, type Front } from "./front.ts";
 import { spawnNetlifyDev, stopProcessGroup, waitUntilListening, waitUntilServing } from "./netlify.ts";
 import { localSigningKeys } from "./signing-keys.ts";
-import { startLocalCalCom } from "./cal-com.ts";
+import { planLocalCalCom, startLocalCalCom } from "./cal-com.ts";
 import type { CalStandIn } from "../local-calcom/standin.ts";
 
 export interface Runtime {
@@ -69,13 +69,15 @@ export async function startRuntime({
     // whatever FRONTDOOR_DATA_DIR says. netlify.toml's [dev] envFiles names .env.runtime: edge functions see no
     // variable that exists only in the shell, and netlify dev passes them only files whose names start with .env.
     await mkdir(join(root, ".data"), { recursive: true });
+    // Without Cal.com, a stand-in that speaks its API books the intro call (see ./cal-com.ts); the build knows agents can book.
+    const localCal = planLocalCalCom(config.env);
     // The build signs the agent card with the same key set the functions sign tokens with.
-    await buildIfNeeded(root, config.baseUrl, join(root, ".data", "build-fingerprint"), log, config.env.OAUTH_SIGNING_KEYS, output);
+    const { OAUTH_SIGNING_KEYS, CAL_EVENT_TYPE_ID, CAL_API_KEY } = config.env;
+    await buildIfNeeded(root, config.baseUrl, join(root, ".data", "build-fingerprint"), log, { OAUTH_SIGNING_KEYS, CAL_EVENT_TYPE_ID, CAL_API_KEY }, output);
     // Each function imports its door from build/doors/; rebuilt on every change while netlify dev runs, which then
     // rebuilds the function as it does when a function's own source changes.
     doors = await buildDoors(root, { watch: true, log });
-    // Without Cal.com, a stand-in that speaks its API books the intro call (see ./cal-com.ts).
-    cal = await startLocalCalCom(root, config.env, dataDir, log);
+    if (localCal) cal = await startLocalCalCom(root, localCal, config.env, dataDir, log);
     await writeFile(join(root, ".env.runtime"), `# Written by npm start from .env and the shell; do not edit.\n${formatEnv(config.env)}`, {
       mode: 0o600,
     });

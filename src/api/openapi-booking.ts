@@ -67,7 +67,7 @@ export function bookingPaths(quotaHeaders: Record<string, unknown>) {
         ],
         responses: {
           "200": { description: "The free times.", headers: quotaHeaders, content: json("FreeTimes") },
-          ...problemsByStatus(["invalid_query", "booking_not_offered", "rate_limited", "service_unavailable"], quotaHeaders),
+          ...problemsByStatus(["invalid_query", "booking_not_offered", "rate_limited", "calendar_unavailable", "service_unavailable"], quotaHeaders),
         },
       },
     },
@@ -98,7 +98,13 @@ export function bookingPaths(quotaHeaders: Record<string, unknown>) {
           },
           "201": {
             description: "Booked. A replay of an Idempotency-Key carries `Idempotent-Replayed: true`.",
-            headers: quotaHeaders,
+            headers: {
+              ...quotaHeaders,
+              Location: {
+                description: "The booking's URL, to read it (GET) with a token of the same grant.",
+                schema: { type: "string", format: "uri" },
+              },
+            },
             content: json("BookingReceipt"),
           },
           ...problemsByStatus(
@@ -114,6 +120,7 @@ export function bookingPaths(quotaHeaders: Record<string, unknown>) {
               "idempotency_key_reused",
               "rate_limited",
               "booking_quota_exceeded",
+              "calendar_unavailable",
               "service_unavailable",
             ],
             quotaHeaders,
@@ -147,7 +154,7 @@ export function bookingPaths(quotaHeaders: Record<string, unknown>) {
         security: [{ oauth2: [...cancelBooking.scopes] }],
         responses: {
           "200": { description: "The cancelled booking.", headers: quotaHeaders, content: json("BookingView") },
-          ...problemsByStatus(["invalid_token", "insufficient_scope", "not_found", "rate_limited", "service_unavailable"], quotaHeaders),
+          ...problemsByStatus(["invalid_token", "insufficient_scope", "not_found", "rate_limited", "calendar_unavailable", "service_unavailable"], quotaHeaders),
         },
       },
     },

@@ -73,12 +73,7 @@ export async function bookCall(request: BookingRequest, deps: BookingDeps): Prom
   }
 
   const now = (deps.now ?? Date.now)();
-  if (input.dry_run) {
-    const free = await freeAround(input, deps, { fresh: false });
-    return free.times.some((t) => Date.parse(t.start) === Date.parse(input.start))
-      ? { kind: "dry_run", input }
-      : { kind: "slot_taken", freeTimes: free };
-  }
+  if (input.dry_run) return (await isFree(input, deps)) ? { kind: "dry_run", input } : slotTaken(input, deps);
 
   const print = await fingerprintOf(input);
   let id = newBookingId();
@@ -94,6 +89,13 @@ export async function bookCall(request: BookingRequest, deps: BookingDeps): Prom
     }
   }
 
+  // A start that is not free is refused before anything counts (only a race lost at Cal.com counts, as the attempt it
+  // was), unless it is the grant's own booking at that time: a retry without a key whose first answer was lost.
+  if (!(await isFree(input, deps))) {
+    const earlier = await ownBookingAt(input, request.owner, deps);
+    return earlier ? { kind: "booked", booking: earlier, replayed: true } : slotTaken(input, deps);
+  }
+
   const counted = await deps.limiter.consumeGrant("bookings-per-grant", request.owner, "bookings-per-address", request.address);
   const refused = counted.find((quota) => !quota.allowed);
   if (refused) return { kind: "booking_quota_exceeded", quota: refused };
@@ -102,15 +104,14 @@ export async function bookCall(request: BookingRequest, deps: BookingDeps): Prom
   try {
     made = await bookWithCal(input, deps, id);
   } catch (error) {
-    if (error instanceof SlotTaken) return { kind: "slot_taken", freeTimes: await freeAround(input, deps, { fresh: true }) };
+    if (error instanceof SlotTaken) return slotTaken(input, deps);
     throw error;
   }
   // The person's booking at that time, made by another request: the grant's own earlier one is answered again (a retry
   // without a key), never given a second id; anyone else's means the time is taken.
   if (made.ours !== id) {
-    const earlier = made.ours ? await deps.store.get(made.ours) : null;
-    if (earlier && earlier.owner === request.owner) return { kind: "booked", booking: earlier, replayed: true };
-    return { kind: "slot_taken", freeTimes: await freeAround(input, deps, { fresh: true }) };
+    const earlier = await ourBooking(made, request.owner, deps);
+    return earlier ? { kind: "booked", booking: earlier, replayed: true } : slotTaken(input, deps);
   }
   const booking: Booking = {
     id,
@@ -151,6 +152,28 @@ async function bookWithCal(input: BookingInput, deps: BookingDeps, id: string): 
     throw error;
   }
 }
+
+/** Whether the start is among the free times Cal.com last gave for its day (kept a minute). */
+async function isFree(input: BookingInput, deps: BookingDeps): Promise<boolean> {
+  const free = await freeAround(input, deps, { fresh: false });
+  return free.times.some((t) => Date.parse(t.start) === Date.parse(input.start));
+}
+
+/** The time is not free: fresh free times of the same day come with the refusal. */
+const slotTaken = async (input: BookingInput, deps: BookingDeps): Promise<BookingResult> => ({
+  kind: "slot_taken",
+  freeTimes: await freeAround(input, deps, { fresh: true }),
+});
+
+/** This grant's booking, when Cal.com's booking carries the id of one. */
+async function ourBooking(made: ProviderBooking | undefined, owner: string, deps: BookingDeps): Promise<Booking | undefined> {
+  const earlier = made?.ours ? await deps.store.get(made.ours) : null;
+  return earlier && earlier.owner === owner ? earlier : undefined;
+}
+
+/** The grant's own booking of this person at this start, as Cal.com has it. */
+const ownBookingAt = async (input: BookingInput, owner: string, deps: BookingDeps) =>
+  ourBooking(await findBooking(deps.cal, { start: startOf(input), attendeeEmail: input.work_email }), owner, deps);
 
 /** Free times on the booking's day in the person's time zone, for a refusal that offers others. */
 function freeAround(input: BookingInput, deps: BookingDeps, { fresh }: { fresh: boolean }): Promise<FreeTimes> {

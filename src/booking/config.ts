@@ -22,3 +22,6 @@ export function calComFrom(settings: Configuration): CalCom | undefined {
     ...(timeoutMs ? { timeoutMs } : {}),
   };
 }
+
+/** Whether the deployment offers booking to agents; the build asks, so tools, skills and pages agree with the functions. */
+export const bookingOffered = (settings: Configuration): boolean => calComFrom(settings) !== undefined;

@@ -22,6 +22,7 @@ interface FreeTimesDeps {
   now?: () => number;
 }
 
+const utcDayOf = (at: number) => Math.floor(at / 86_400_000) * 86_400_000;
 const daysBetween = (from: string, to: string) =>
   Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
@@ -42,8 +43,9 @@ export function daysOf(query: FreeTimesQuery, deps: Pick<FreeTimesDeps, "studioT
 }
 
 /**
- * The free times of the days asked for, from Cal.com, each with its end; Cal.com's answer for one query is kept a minute,
- * so agents polling cost it one call a minute. `fresh` asks Cal.com again (after a refused booking).
+ * The free times of the days asked for, from Cal.com, each with its end. Cal.com is asked for whole UTC days, and its
+ * answer is kept a minute per span of UTC days, so agents polling in any time zone cost it one call a minute per span.
+ * `fresh` asks Cal.com again (after a refused booking).
  */
 export async function freeTimes(
   days: { time_zone: string; from: string; to: string },
@@ -52,10 +54,12 @@ export async function freeTimes(
 ): Promise<FreeTimes> {
   const start = instantOfWallTime(days.from, "00:00", days.time_zone);
   const end = instantOfWallTime(nextDate(days.to), "00:00", days.time_zone);
-  const query = `${start.toISOString()}|${end.toISOString()}|${days.time_zone}`;
+  const utcDays = { from: utcDayOf(start.getTime()), to: utcDayOf(end.getTime() - 1) + 86_400_000 };
+  const query = `${new Date(utcDays.from).toISOString().slice(0, 10)}|${new Date(utcDays.to).toISOString().slice(0, 10)}`;
   let starts = fresh ? null : await deps.store.cachedFreeStarts(query);
   if (!starts) {
-    starts = await freeStarts(deps.cal, { from: start, to: end, timeZone: days.time_zone });
+    // Cal.com reads an end at midnight UTC as the end of that day: the last second of the span is its end.
+    starts = await freeStarts(deps.cal, { from: new Date(utcDays.from), to: new Date(utcDays.to - 1000), timeZone: "UTC" });
     await deps.store.cacheFreeStarts(query, starts);
   }
   const now = (deps.now ?? Date.now)();

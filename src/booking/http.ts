@@ -5,11 +5,10 @@ import { door, handlerOf } from "../http/door.ts";
 import { problemJson } from "../http/formats.ts";
 import { Refusal } from "../http/refusal.ts";
 import { bookingsPath, freeTimesPath } from "../paths.ts";
-import { fieldErrorsOf } from "../briefs/validate.ts";
-import { bookCall, cancelOwnBooking, ownBooking, bookingView, type BookingDeps } from "./book.ts";
-import { daysOf, freeTimes } from "./free-times.ts";
-import { bookingOutcomeOf, invalidQuery } from "./outcome.ts";
-import { freeTimesQuerySchema } from "./schema.ts";
+import type { BookingDeps } from "./book.ts";
+import { bookingScope } from "./names.ts";
+import { invalidQuery } from "./outcome.ts";
+import { bookIntroCall, cancelIntroCall, listFreeTimes, readBooking } from "./operations.ts";
 import { freeStartsTtlSeconds } from "./store.ts";
 
 export interface BookingHandlerDeps {
@@ -37,48 +36,42 @@ export function createBookingHandler({ baseUrl, verifier, booking, studio }: Boo
   app.use(identify(verifier));
 
   app.get(freeTimesPath, async (c) => {
-    const deps = offered();
-    const query = Object.fromEntries(new URL(c.req.url).searchParams);
-    const parsed = freeTimesQuerySchema.safeParse(query);
-    if (!parsed.success) throw invalidQuery(fieldErrorsOf(parsed.error, query, "free-times query"));
-    const days = daysOf(parsed.data, deps);
-    if ("errors" in days) throw invalidQuery(days.errors ?? []);
-    return Response.json(await freeTimes(days, deps), { headers: { "Cache-Control": `public, max-age=${freeStartsTtlSeconds}` } });
+    const query = queryOf(new URL(c.req.url).searchParams);
+    return Response.json(await listFreeTimes(query, offered()), {
+      headers: { "Cache-Control": `public, max-age=${freeStartsTtlSeconds}` },
+    });
   });
 
   app.post(bookingsPath, async (c) => {
     const deps = offered();
-    const caller = requireToken(c, { ...where, scopes: ["svc:brief"] });
+    const caller = requireToken(c, { ...where, scopes: [bookingScope] });
     const body = jsonObject(await readJson(c.req.raw, { limit: maxBookingBytes, refuseAs: { wrongType: "invalid_json" } }));
-    const result = await bookCall(
-      { body, owner: caller.grantId, address: c.env.ip, idempotencyKey: c.req.header("idempotency-key") },
-      deps,
-    );
-    const outcome = bookingOutcomeOf(result, { studio });
-    if (outcome instanceof Refusal) throw outcome;
+    const request = { body, owner: caller.grantId, address: c.env.ip, idempotencyKey: c.req.header("idempotency-key") };
+    const outcome = await bookIntroCall(request, deps, studio);
     if (outcome.kind === "dry_run") return Response.json(outcome.result, { headers: noStore });
-    const headers = outcome.kind === "replayed" ? { ...noStore, "Idempotent-Replayed": "true" } : noStore;
-    return Response.json(outcome.booking, { status: 201, headers });
+    const location = `${baseUrl}${bookingsPath}/${outcome.booking.booking_id}`;
+    const replayed: Record<string, string> = outcome.kind === "replayed" ? { "Idempotent-Replayed": "true" } : {};
+    return Response.json(outcome.booking, { status: 201, headers: { ...noStore, Location: location, ...replayed } });
   });
 
   app.get(`${bookingsPath}/:id`, async (c) => {
     const deps = offered();
     const caller = requireToken(c, { ...where, scopes: ["svc:read"] });
-    const found = await ownBooking(c.req.param("id"), caller.grantId, deps);
-    if (!found) throw notFound();
-    return Response.json(bookingView(found), { headers: noStore });
+    return Response.json(await readBooking(c.req.param("id"), caller.grantId, deps), { headers: noStore });
   });
 
   app.post(`${bookingsPath}/:id/cancel`, async (c) => {
     const deps = offered();
-    const caller = requireToken(c, { ...where, scopes: ["svc:brief"] });
-    const cancelled = await cancelOwnBooking(c.req.param("id"), caller.grantId, deps);
-    if (!cancelled) throw notFound();
-    return Response.json(bookingView(cancelled), { headers: noStore });
+    const caller = requireToken(c, { ...where, scopes: [bookingScope] });
+    return Response.json(await cancelIntroCall(c.req.param("id"), caller.grantId, deps), { headers: noStore });
   });
   return handlerOf(app);
 }
 
-/** Another grant's booking and none at all are the same answer. */
-const notFound = () =>
-  new Refusal("not_found", { detail: "This grant has no booking of that id.", resolution: "Use a booking_id your own booking returned." });
+/** The query's parameters; one given twice is refused, never read as its first or last value. */
+function queryOf(params: URLSearchParams): Record<string, string> {
+  const twice = [...new Set(params.keys())].filter((name) => params.getAll(name).length > 1);
+  if (twice.length > 0)
+    throw invalidQuery(twice.map((name) => ({ field: `/${name}`, code: "invalid_value", message: `${name} must be given once, not ${params.getAll(name).length} times` })));
+  return Object.fromEntries(params);
+}

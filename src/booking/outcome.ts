@@ -1,6 +1,7 @@
 import { Refusal } from "../http/refusal.ts";
 import { quotaHeaders } from "../limits/headers.ts";
 import { bookingView, type BookingResult } from "./book.ts";
+import { ProviderUnavailable } from "./cal-com.ts";
 import type { FieldError } from "../briefs/validate.ts";
 
 export type BookingView = ReturnType<typeof bookingView>;
@@ -52,5 +53,19 @@ export function bookingOutcomeOf(result: BookingResult, { studio }: { studio: st
       const next_steps = `Cal.com sends the invitation to ${view.attendee.work_email}; ${studio} sees the booking${view.lead_id ? " with the brief" : ""}. Cancel with the booking_id if plans change.`;
       return { kind: result.replayed ? "replayed" : "booked", booking: { ...view, next_steps } };
     }
+  }
+}
+
+/**
+ * Runs work that calls Cal.com; Cal.com not answering in time, a 429 or a 5xx is `calendar_unavailable` (503), with the
+ * Retry-After Cal.com asked for when it said one.
+ */
+export async function withCalendar<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof ProviderUnavailable)) throw error;
+    const wait = error.retryAfterSeconds;
+    return Promise.reject(new Refusal("calendar_unavailable", wait ? { headers: { "Retry-After": String(Math.ceil(wait)) } } : {}));
   }
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { fullName, workEmail } from "../briefs/schema.ts";
 import { idPattern } from "../store/ids.ts";
-import { isTimeZone } from "./zoned-time.ts";
+import { canonicalTimeZone, isTimeZone } from "./zoned-time.ts";
 
 /**
  * The intro call's two operations as agents see them: the free-times query and the booking. These zod schemas are the
@@ -13,7 +13,9 @@ export const freeTimesLimits = { aheadDays: 60, spanDays: 21, defaultSpanDays: 7
 
 const timeZone = z
   .string({ error: "time_zone must be a string" })
-  .refine(isTimeZone, "time_zone must be an IANA time zone such as Europe/Berlin, or UTC");
+  .refine(isTimeZone, "time_zone must be an IANA time zone such as Europe/Berlin, or UTC")
+  // One name per zone, so a zone written in another case or by an old link is the same zone everywhere (and in the cache).
+  .transform((zone) => canonicalTimeZone(zone)!);
 
 const day = (name: string) => z.iso.date({ error: `${name} must be a date such as 2027-03-01` });
 

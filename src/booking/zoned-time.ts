@@ -4,16 +4,20 @@
  * for these three; a date library would add its weight to every function bundle that books.
  */
 
-/** Whether `zone` is an IANA region time zone the runtime knows ("Europe/Paris"), or UTC; never an abbreviation ("EST"). */
-export function isTimeZone(zone: string): boolean {
-  if (zone.length === 0 || zone.length > 64 || !(zone.includes("/") || zone === "UTC")) return false;
+/**
+ * The canonical name of an IANA region time zone ("Europe/Paris", written in any case, or a link such as "US/Pacific"),
+ * or UTC; undefined for anything else, abbreviations included ("EST", which Intl would read as a region).
+ */
+export function canonicalTimeZone(zone: string): string | undefined {
+  if (zone.length === 0 || zone.length > 64 || !(zone.includes("/") || zone.toUpperCase() === "UTC")) return undefined;
   try {
-    new Intl.DateTimeFormat("en-US", { timeZone: zone });
-    return true;
+    return new Intl.DateTimeFormat("en-US", { timeZone: zone }).resolvedOptions().timeZone;
   } catch {
-    return false;
+    return undefined;
   }
 }
+
+export const isTimeZone = (zone: string): boolean => canonicalTimeZone(zone) !== undefined;
 
 const partsFormat = new Map<string, Intl.DateTimeFormat>();
 function formatFor(zone: string): Intl.DateTimeFormat {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isTimeZone } from "../booking/zoned-time.ts";
+import { canonicalTimeZone, isTimeZone } from "../booking/zoned-time.ts";
 import { controlCharacters, invisibleCharacter, notTextCharacter, replacementCharacter, spaceOfAnyWidth } from "./visible-text.ts";
 
 /**
@@ -177,6 +177,7 @@ export function briefSchema(siteSizes: readonly [string, ...string[]]) {
         time_zone: z
           .string({ error: "time_zone must be a string" })
           .refine(isTimeZone, "time_zone must be an IANA time zone such as Europe/Berlin")
+          .transform((zone) => canonicalTimeZone(zone)!)
           .optional()
           .describe("The person's time zone, for scheduling the intro call."),
         dry_run: z

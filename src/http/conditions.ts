@@ -259,6 +259,17 @@ export const conditions = {
     when: "This deployment does not book calls through its API (no Cal.com event type is configured).",
     resolution: "Use the booking link in the contact resource (/api/v1/contact), or file a brief: a person replies by e-mail.",
   },
+  calendar_unavailable: {
+    status: 503,
+    problem: "calendar_unavailable",
+    rpc: -32093,
+    a2aRest: "UNAVAILABLE",
+    retryAfterSeconds: 30,
+    title: "Calendar unavailable",
+    when: "Cal.com, which keeps the studio's calendar, did not answer in time, or answered that it is busy or failing.",
+    resolution:
+      "Retry after the number of seconds in Retry-After, with the same Idempotency-Key for a booking: a booking whose answer was lost is found, never made twice.",
+  },
   service_unavailable: {
     status: 503,
     problem: "service_unavailable",

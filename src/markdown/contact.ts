@@ -3,7 +3,7 @@ import type { Site } from "../site/model.ts";
 import { contactFormAnchor } from "../resources/contact.ts";
 import { opening, sampleNotice } from "./common.ts";
 import { bullets, document, heading, link, text } from "./syntax.ts";
-import { absolute, pagePaths } from "../paths.ts";
+import { absolute, agentBookingGuide, pagePaths } from "../paths.ts";
 
 export function contactMarkdown(site: Site): string {
   const { contact } = site;
@@ -11,7 +11,9 @@ export function contactMarkdown(site: Site): string {
     ...opening(site, site.pages.contact),
     bullets([
       `E-mail: ${link(contact.email, `mailto:${contact.email}`)}`,
-      `Intro call: ${link(contact.booking.label, contact.booking.url)} (${contact.booking.duration_minutes} minutes)`,
+      `Intro call: ${link(contact.booking.label, contact.booking.url)} (${contact.booking.duration_minutes} minutes)${
+        site.agentBooking ? `; an agent acting for you can also book it for you (${link("how", agentBookingGuide(site))})` : ""
+      }`,
       `Hours: ${text(contact.hours.summary)} (${text(contact.hours.time_zone)})`,
       text(contact.response_time),
     ]),

@@ -2,7 +2,8 @@ import { z } from "zod";
 
 import type { Site } from "../site/model.ts";
 import { pageLinks, pageLinksSchema } from "./common.ts";
-import { absolute, pagePaths } from "../paths.ts";
+import { absolute, agentBookingGuide, bookingsPath, freeTimesPath, pagePaths } from "../paths.ts";
+import { bookingSkillIds, bookingToolNames } from "../booking/names.ts";
 
 export const contactFormAnchor = "brief";
 
@@ -14,6 +15,17 @@ export const contactResourceSchema = z
         url: z.url().describe("Booking page for an intro call."),
         label: z.string().describe("Link text."),
         duration_minutes: z.number().int().describe("Length of the call."),
+        agents: z
+          .object({
+            summary: z.string().describe("What an agent can do, in words."),
+            free_times_url: z.url().describe("GET: the free times (public)."),
+            bookings_url: z.url().describe("POST: book a free time (a token with svc:brief)."),
+            mcp_tools: z.array(z.string()).describe("The MCP server's tools for the same: free times, book, cancel."),
+            a2a_skills: z.array(z.string()).describe("The A2A agent's skills for the same: free times, book, cancel."),
+            documentation_url: z.url().describe("How, on the developer page."),
+          })
+          .optional()
+          .describe("Present where agents can book the call for the person they act for; the link stays for people."),
       })
       .describe("The intro call."),
     response_time: z.string().describe("How soon a person replies."),
@@ -40,10 +52,21 @@ export function contactResource(site: Site): z.infer<typeof contactResourceSchem
   const { email, booking, response_time, hours, form } = site.contact;
   return {
     email,
-    booking,
+    booking: site.agentBooking ? { ...booking, agents: agentBooking(site) } : booking,
     response_time,
     hours,
     form: { url: `${absolute(site.baseUrl, pagePaths.contact)}#${contactFormAnchor}`, intro: form.intro },
     links: pageLinks(site.baseUrl, pagePaths.contact),
+  };
+}
+
+function agentBooking(site: Site) {
+  return {
+    summary: `An agent acting for a person can list the free times and book this call for them, with the person confirming the time; Cal.com sends the invitation.`,
+    free_times_url: absolute(site.baseUrl, freeTimesPath),
+    bookings_url: absolute(site.baseUrl, bookingsPath),
+    mcp_tools: Object.values(bookingToolNames),
+    a2a_skills: Object.values(bookingSkillIds),
+    documentation_url: agentBookingGuide(site),
   };
 }

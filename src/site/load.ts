@@ -1,4 +1,7 @@
 import { getCollection } from "astro:content";
+import { bookingOffered } from "../booking/config.ts";
+import { platformEnv } from "../config/env.ts";
+import { settingsFrom } from "../config/settings.ts";
 import { buildSite, type Site } from "./model.ts";
 
 let site: Promise<Site> | undefined;
@@ -14,7 +17,10 @@ export function loadSite(): Promise<Site> {
       getCollection("pages"),
       getCollection("developerGuide"),
     ]);
-    return buildSite({ company, contact, offers, caseStudies, pages, developerGuide }, import.meta.env.SITE ?? "http://localhost:8888");
+    // The build is configured as the functions are: a half-configured Cal.com stops it with the reason.
+    return buildSite({ company, contact, offers, caseStudies, pages, developerGuide }, import.meta.env.SITE ?? "http://localhost:8888", {
+      agentBooking: bookingOffered(settingsFrom(platformEnv)),
+    });
   })();
   return site;
 }

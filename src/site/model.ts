@@ -56,6 +56,13 @@ export interface Site {
   pages: Record<PageId | typeof notFoundPageId, SitePage>;
   /** The developer guide's sections, in order; rendered by src/guide/. */
   developerGuide: SiteGuideSection[];
+  /** Whether agents can book the intro call here (Cal.com configured for the deployment): tools, skills and pages say so. */
+  agentBooking: boolean;
+}
+
+export interface SiteOptions {
+  /** Cal.com is configured (src/booking/config.ts): agents can book the intro call. */
+  agentBooking?: boolean;
 }
 
 export { ContentError };
@@ -72,7 +79,7 @@ function single<T>(entries: Entry<T>[], file: string): Entry<T> {
  * Checks what crosses files (references, required pages, exactly one care plan), resolves the `{{site:…}}` placeholders
  * of every file but the developer guide's (src/guide/ resolves those, with the code's values too) and assembles the site.
  */
-export function buildSite(raw: RawContent, baseUrl: string): Site {
+export function buildSite(raw: RawContent, baseUrl: string, { agentBooking = false }: SiteOptions = {}): Site {
   const companyEntry = single(raw.company, "content/company.yaml");
   const values = siteValues(companyEntry.data);
   // Checked again once resolved: a longer name must not take a title past its limit unseen.
@@ -146,5 +153,6 @@ export function buildSite(raw: RawContent, baseUrl: string): Site {
     caseStudies,
     pages,
     developerGuide,
+    agentBooking,
   };
 }

@@ -44,6 +44,27 @@ async function freeStart(): Promise<string> {
 }
 
 describe("free times", () => {
+  it("reads a time zone in any case, or by an old link, as the zone's one name, and asks Cal.com once for all of them", async () => {
+    const from = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    const slotsAsked = () => d.cal.requests().filter((r) => r.path === "/v2/slots").length;
+    const asked = slotsAsked();
+    const answers: FreeTimes[] = [];
+    for (const zone of ["Europe/Berlin", "EUROPE/BERLIN", "europe/berlin"]) {
+      const res = await d.api(`/api/v1/free-times?from=${from}&to=${from}&time_zone=${zone}`);
+      expect(res.status).toBe(200);
+      answers.push((await res.json()) as FreeTimes);
+    }
+    for (const free of answers) expect(free).toEqual(answers[0]);
+    expect(answers[0]!.time_zone).toBe("Europe/Berlin");
+    expect(slotsAsked() - asked).toBe(1);
+    const utc = await d.api(`/api/v1/free-times?from=${from}&to=${from}&time_zone=utc`);
+    expect(((await utc.json()) as FreeTimes).time_zone).toBe("UTC");
+    const pacific = await d.api(`/api/v1/free-times?from=${from}&to=${from}&time_zone=US/Pacific`);
+    expect(((await pacific.json()) as FreeTimes).time_zone).toBe(la);
+    // Berlin's day spans two UTC days, UTC's one, Pacific's two others: each span is asked for once.
+    expect(slotsAsked() - asked).toBeLessThanOrEqual(3);
+  });
+
   it("lists the studio's hours in the time zone asked for, a week by default, each start with its end", async () => {
     const res = await d.api(`/api/v1/free-times?time_zone=Europe/Paris`);
     expect(res.status).toBe(200);
@@ -75,6 +96,7 @@ describe("free times", () => {
       `?from=${new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10)}&to=${new Date().toISOString().slice(0, 10)}`,
       "/to",
     ],
+    ["a parameter given twice", "?time_zone=Europe/Paris&time_zone=UTC", "/time_zone"],
   ])("refuses %s with invalid_query naming the parameter", async (_, query, field) => {
     const res = await d.api(`/api/v1/free-times${query}`);
     expect(res.status).toBe(400);
@@ -219,7 +241,35 @@ describe("a booking", () => {
     const res = await d.api("/api/v1/bookings", json(person(start), await d.token("svc:brief")));
     expect(res.status).toBe(503);
     expect(res.headers.get("retry-after")).toMatch(/^\d+$/);
-    expect(((await res.json()) as { code: string }).code).toBe("service_unavailable");
+    expect(((await res.json()) as { code: string }).code).toBe("calendar_unavailable");
+    expect(d.cal.bookings().filter((b) => Date.parse(b.start) === Date.parse(start))).toEqual([]);
+  });
+
+  it("answers 201 with the booking's Location, which the grant can read", async () => {
+    const token = await d.token("svc:read svc:brief");
+    const res = await d.api("/api/v1/bookings", json(person(await freeStart()), token));
+    expect(res.status).toBe(201);
+    const { booking_id } = (await res.json()) as { booking_id: string };
+    expect(res.headers.get("location")).toBe(`${d.baseUrl}/api/v1/bookings/${booking_id}`);
+    expect((await d.api(new URL(res.headers.get("location")!).pathname, get(token))).status).toBe(200);
+  });
+
+  it("refuses a time that is not free before counting it: a grant's taken times never use up its bookings", async () => {
+    const start = await freeStart();
+    expect((await d.api("/api/v1/bookings", json(person(start), await d.token("svc:brief")))).status).toBe(201);
+    const token = await d.token("svc:brief");
+    for (let i = 0; i < 5; i++) expect((await d.api("/api/v1/bookings", json(person(start), token))).status).toBe(409);
+    expect((await d.api("/api/v1/bookings", json(person(await freeStart()), token))).status).toBe(201);
+  });
+
+  it.each([
+    ["a string", "false"],
+    ["a number", 0],
+  ])("refuses a dry_run that is %s, never reading it as a dry run or a booking", async (_, dryRun) => {
+    const start = await freeStart();
+    const res = await d.api("/api/v1/bookings", json(person(start, { dry_run: dryRun }), await d.token("svc:brief")));
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as { errors: { field: string }[] }).errors.map((e) => e.field)).toEqual(["/dry_run"]);
     expect(d.cal.bookings().filter((b) => Date.parse(b.start) === Date.parse(start))).toEqual([]);
   });
 

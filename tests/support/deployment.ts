@@ -49,10 +49,15 @@ import { realRedisAvailable, startRedisGateway } from "./upstash-gateway.ts";
 export const base = "https://studio.example";
 
 const content = new Map<string, Promise<PrebuiltResources>>();
-/** The prebuilt resources the functions bundle, made from content/ as the build makes them for `baseUrl`. */
-export function prebuilt(baseUrl = base): Promise<PrebuiltResources> {
-  let resources = content.get(baseUrl);
-  if (!resources) content.set(baseUrl, (resources = loadContentDir("content").then((raw) => prebuiltResources(buildSite(raw, baseUrl)))));
+/**
+ * The prebuilt resources the functions bundle, made from content/ as the build makes them for `baseUrl` (with booking
+ * offered to agents, as where Cal.com is configured, unless told otherwise).
+ */
+export function prebuilt(baseUrl = base, { agentBooking = true } = {}): Promise<PrebuiltResources> {
+  const key = `${baseUrl} ${agentBooking}`;
+  let resources = content.get(key);
+  if (!resources)
+    content.set(key, (resources = loadContentDir("content").then((raw) => prebuiltResources(buildSite(raw, baseUrl, { agentBooking })))));
   return resources;
 }
 
@@ -106,7 +111,8 @@ export async function startDeployment(db: number | "local", { baseUrl = base, en
   const postmark: PostmarkStandIn = await startPostmarkStandIn("postmark-test-token", 1_500);
   // Slow, yet within the Postmark client's 10-second timeout.
   const mail = await startFaultFront(postmark.url, { slowMs: 3_000 });
-  const resources = await prebuilt(baseUrl);
+  // The build knows whether agents can book: not where the test unsets Cal.com's event type.
+  const resources = await prebuilt(baseUrl, { agentBooking: extra.CAL_EVENT_TYPE_ID !== "" });
   const { hours, booking: call } = resources.contact;
   // Cal.com's API, as the local runtime stands it in: the studio's hours, a late answer 2 s late (the client waits 500 ms).
   const cal: CalStandIn = await startCalStandIn({

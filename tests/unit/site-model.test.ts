@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildSite, type RawContent } from "../../src/site/model.ts";
+import { contactMarkdown } from "../../src/markdown/contact.ts";
+import { contactResource, contactResourceSchema } from "../../src/resources/contact.ts";
 import { loadContentDir } from "../support/content.ts";
 
 const sample = () => loadContentDir("content");
@@ -62,5 +64,26 @@ describe("buildSite", () => {
     const noPage = await sample();
     noPage.pages = noPage.pages.filter((p) => p.id !== "developers");
     expect(() => buildSite(noPage, "https://example.com")).toThrow(/content\/pages\/developers\.md: \(file\): is missing/);
+  });
+});
+
+describe("the intro call for agents", () => {
+  it("is named on the contact resource and its Markdown twin only where the deployment offers it", async () => {
+    const raw = await sample();
+    const offered = buildSite(raw, "https://example.com", { agentBooking: true });
+    const agents = contactResource(offered).booking.agents;
+    expect(agents).toMatchObject({
+      free_times_url: "https://example.com/api/v1/free-times",
+      bookings_url: "https://example.com/api/v1/bookings",
+      mcp_tools: ["list_free_times", "book_intro_call", "cancel_intro_call"],
+      documentation_url: "https://example.com/developers#booking",
+    });
+    expect(contactResourceSchema.parse(contactResource(offered))).toEqual(contactResource(offered));
+    expect(contactMarkdown(offered)).toContain("an agent acting for you can also book it");
+
+    const notOffered = buildSite(raw, "https://example.com");
+    expect(contactResource(notOffered).booking).not.toHaveProperty("agents");
+    expect(contactResource(notOffered).booking.url).toBe(offered.contact.booking.url);
+    expect(contactMarkdown(notOffered)).not.toContain("an agent");
   });
 });
