@@ -53,12 +53,16 @@ export default async function mcpBench() {
   const baseUrl = prebuilt.site.base_url;
   // A web Request carries no Host header of its own; an HTTP request always does, and the handler checks it.
   const host = new URL(baseUrl).host;
-  const tools = mcpTools(prebuilt, {
-    schema: briefSchema(siteSizeIds(prebuilt)),
-    studio: prebuilt.site.name,
-    responseTime: prebuilt.site.response_time,
-    file: () => Promise.reject(new Error("the bench files nothing")),
-  });
+  const tools = mcpTools(
+    prebuilt,
+    {
+      schema: briefSchema(siteSizeIds(prebuilt)),
+      studio: prebuilt.site.name,
+      responseTime: prebuilt.site.response_time,
+      file: () => Promise.reject(new Error("the bench files nothing")),
+    },
+    { deps: () => undefined, studio: prebuilt.site.name },
+  );
   const store = await startStoreProcess();
   try {
     const redis = store.functionsRedis();

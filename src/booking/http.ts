@@ -72,6 +72,12 @@ export function createBookingHandler({ baseUrl, verifier, booking, studio }: Boo
 function queryOf(params: URLSearchParams): Record<string, string> {
   const twice = [...new Set(params.keys())].filter((name) => params.getAll(name).length > 1);
   if (twice.length > 0)
-    throw invalidQuery(twice.map((name) => ({ field: `/${name}`, code: "invalid_value", message: `${name} must be given once, not ${params.getAll(name).length} times` })));
+    throw invalidQuery(
+      twice.map((name) => ({
+        field: `/${name}`,
+        code: "invalid_value",
+        message: `${name} must be given once, not ${params.getAll(name).length} times`,
+      })),
+    );
   return Object.fromEntries(params);
 }

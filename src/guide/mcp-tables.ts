@@ -1,9 +1,9 @@
 import { briefSchema } from "../briefs/schema.ts";
-import { briefTool, briefToolName, briefToolScope } from "../mcp/brief-tool.ts";
+import { toolScopes } from "../mcp/auth-gate.ts";
+import { mcpTools } from "../mcp/server.ts";
 import { conditionOf } from "../http/conditions.ts";
 import { mcpConditions } from "../mcp/errors.ts";
 import { promptDefinitions } from "../mcp/prompts.ts";
-import { readTools } from "../mcp/read-tools.ts";
 import { resourceDefinitions } from "../mcp/resources.ts";
 import { prebuiltResources, siteSizeIds } from "../resources/prebuilt.ts";
 import type { Site } from "../site/model.ts";
@@ -19,11 +19,12 @@ export function mcpToolsTable(site: Site): Table {
     responseTime: prebuilt.site.response_time,
     file: () => Promise.reject(new Error("documentation only")),
   };
+  const booking = { deps: () => undefined, studio: prebuilt.site.name };
   return {
     columns: ["Tool", "Needs", "What it does"],
-    rows: [...readTools(prebuilt), briefTool(filing)].map((t) => [
+    rows: mcpTools(prebuilt, filing, booking).map((t) => [
       { code: t.name },
-      t.name === briefToolName ? `token with ${briefToolScope}` : "no token",
+      toolScopes[t.name] ? `token with ${toolScopes[t.name]}` : "no token",
       t.description,
     ]),
   };

@@ -1,9 +1,17 @@
 import type { Scope } from "../tokens/metadata.ts";
+import { bookingScope, bookingToolNames } from "../booking/names.ts";
 import { briefToolName, briefToolScope } from "./brief-tool.ts";
 
+/** The tools that need a scope: each writes something a person answers (a brief, a booked or cancelled call). */
+export const toolScopes: Record<string, Scope> = {
+  [briefToolName]: briefToolScope,
+  [bookingToolNames.book]: bookingScope,
+  [bookingToolNames.cancel]: bookingScope,
+};
+
 /**
- * What a POST body needs before the SDK may see it, and the id a refusal answers. Reads need nothing; a tools/call of submit_project_brief needs
- * svc:brief, and must be refused at the HTTP level (401 or 403 with WWW-Authenticate), because that is what makes
+ * What a POST body needs before the SDK may see it, and the id a refusal answers. Reads need nothing; a tools/call of a
+ * tool in `toolScopes` needs its scope, and must be refused at the HTTP level (401 or 403 with WWW-Authenticate), because that is what makes
  * standard MCP clients start the OAuth flow or step up: a tool result with isError would not.
  */
 export function scopesNeeded(body: unknown): { scopes: Scope[]; id: string | number | null } {
@@ -14,11 +22,11 @@ export function scopesNeeded(body: unknown): { scopes: Scope[]; id: string | num
       typeof m === "object" &&
       m !== null &&
       m.method === "tools/call" &&
-      (m.params as { name?: unknown } | undefined)?.name === briefToolName,
+      Object.hasOwn(toolScopes, String((m.params as { name?: unknown } | undefined)?.name)),
   );
-  // The id a refusal answers: the brief call's, else the single request's (a bad token refuses any request).
+  // The id a refusal answers: the scoped call's, else the single request's (a bad token refuses any request).
   if (!call) return { scopes: [], id: Array.isArray(body) ? null : idOf(body) };
-  return { scopes: [briefToolScope], id: idOf(call) };
+  return { scopes: [toolScopes[String((call as { params: { name: string } }).params.name)]!], id: idOf(call) };
 }
 
 const idOf = (message: unknown) => {

@@ -7,18 +7,10 @@ import { Refusal } from "../http/refusal.ts";
 import type { FilingRequest, FilingResult } from "../briefs/pipeline.ts";
 import type { BriefSchema } from "../briefs/schema.ts";
 import type { FieldError } from "../briefs/validate.ts";
-import {
-  answerOf,
-  askToConfirm,
-  asksByForm,
-  confirmationForm,
-  confirmedFields,
-  confirmedOf,
-  type Confirmed,
-} from "./brief-confirmation.ts";
+import { confirmationForm, confirmedFields, confirmedOf, type Confirmed } from "./brief-confirmation.ts";
+import { asksByForm, confirmationKey, confirmByForm, type Confirmation } from "./confirmation.ts";
 import { jsonSchemaOf } from "./json-schema.ts";
-import { callDigest, stateRefused } from "./request-state.ts";
-import { structuredResult, toolError, type Rounds, type Tool, type ToolResult } from "./tool.ts";
+import { structuredResult, toolError, type Tool } from "./tool.ts";
 
 export const briefToolName = "submit_project_brief";
 export const briefToolScope = "svc:brief";
@@ -68,8 +60,6 @@ const invalid = (errors: FieldError[]) =>
 /** What the pipeline answered, or that it could not be reached. */
 type Filing = FilingResult | { kind: "store_unavailable" };
 
-/** The idempotency key of a filing the person confirmed in a form, when the call carried none: the form's own name. */
-const confirmationKeyPrefix = "mcp-confirmation-";
 const confirmationReused =
   "This form was already answered and its brief filed; an answer with other values was NOT filed. To send another brief, call submit_project_brief again without requestState, and the person is asked again.";
 
@@ -121,54 +111,22 @@ const notFiled = {
     "The person closed the confirmation form without answering, so the brief was NOT filed and nobody will e-mail them. Ask whether they want to send it before you call submit_project_brief again.",
 };
 
-/**
- * The person confirms their own brief (2026-07-28, a client that shows forms): the first call answers with a form of
- * the three contact fields, filled in from the arguments, and a signed state naming this exact call; the client's retry
- * carries the person's answer and that state. Gives the values to file with, once the person accepted; otherwise the
- * answer (the form, asked again where the answer was unusable, or that nothing was filed).
- */
-async function confirmation(
-  args: Record<string, unknown>,
-  body: Record<string, unknown>,
-  rounds: Rounds,
-  check: (body: Record<string, unknown>) => Promise<Filing>,
+/** The person confirms their own brief: the three contact fields, checked by a dry run of the pipeline. */
+const briefConfirmation = (
   filing: BriefFiling,
-): Promise<{ answer: ToolResult } | { confirmed: Confirmed; form: unknown }> {
-  const call = await callDigest(briefToolName, args);
-  // Each form asked is a new round, so its state differs from the one answered, even within the same second.
-  const round = ((rounds.state as { round?: unknown } | undefined)?.round as number | undefined) ?? 0;
-  // `form` names this confirmation, kept through every round it is asked again: the one filing an answer to it makes is
-  // idempotent under it (`confirmationKeyPrefix`), whichever of its rounds' states the answer comes with.
-  const form = ((rounds.state as { form?: unknown } | undefined)?.form as string | undefined) ?? crypto.randomUUID();
-  const ask = async (values: Partial<Confirmed>, problems?: string[]) => ({
-    answer: askToConfirm(confirmationForm(filing.studio, values, problems), await rounds.mint({ call, round: round + 1, form })),
-  });
-
-  if (rounds.state === undefined) {
-    // A person is only asked about a brief the pipeline would file.
+  check: (body: Record<string, unknown>) => Promise<Filing>,
+): Confirmation<keyof Confirmed> => ({
+  tool: briefToolName,
+  fields: confirmedFields,
+  form: async (values, problems) => confirmationForm(filing.studio, values, problems),
+  async check(body) {
     const checked = await check(body);
-    return checked.kind === "dry_run" ? ask(confirmedOf(checked.brief)) : { answer: resultOf(checked, filing) };
-  }
-  // The state verified (signed here, in time, for this client); it must also name these very arguments.
-  if ((rounds.state as { call?: unknown } | null)?.call !== call) throw stateRefused();
-
-  const answer = answerOf(rounds.inputResponses);
-  if (answer.kind === "decline" || answer.kind === "cancel") return { answer: toolError(notFiled[answer.kind]) };
-  if (answer.kind === "none") {
-    const sent = Object.fromEntries(confirmedFields.flatMap((k) => (typeof body[k] === "string" ? [[k, body[k]]] : [])));
-    return ask({ ...sent, ...answer.typed });
-  }
-  const checked = await check({ ...body, ...answer.values });
-  if (checked.kind === "dry_run") return { confirmed: answer.values, form: (rounds.state as { form?: unknown }).form };
-  // What the person typed is asked again with the problem named; anything else is the model's to fix.
-  const own = (field: string) => (confirmedFields as readonly string[]).includes(field.slice(1));
-  if (checked.kind === "invalid_brief" && checked.errors.every((e) => own(e.field)))
-    return ask(
-      answer.values,
-      checked.errors.map((e) => e.message),
-    );
-  return { answer: resultOf(checked, filing) };
-}
+    if (checked.kind === "dry_run") return { kind: "ok", values: confirmedOf(checked.brief) };
+    const answer = resultOf(checked, filing);
+    return checked.kind === "invalid_brief" ? { kind: "invalid", errors: checked.errors, answer } : { kind: "refused", answer };
+  },
+  declined: notFiled,
+});
 
 /** submit_project_brief: the one write, its input schema generated from the brief's zod schema. */
 export function briefTool(filing: BriefFiling): Tool {
@@ -213,12 +171,17 @@ export function briefTool(filing: BriefFiling): Tool {
       let confirmed: Confirmed | undefined;
       // Where the client can show the person a form, it does, before anything is filed; a dry run files nothing to confirm.
       if (rounds && asksByForm(clientCapabilities) && body.dry_run !== true) {
-        const asked = await confirmation(args, body, rounds, (b) => file({ ...b, dry_run: true }), filing);
+        const asked = await confirmByForm(
+          briefConfirmation(filing, (b) => file({ ...b, dry_run: true })),
+          args,
+          body,
+          rounds,
+        );
         if ("answer" in asked) return asked.answer;
         confirmed = asked.confirmed;
         // One form answered files once: a retry of the accepted answer replays its receipt, another answer is refused.
-        if (idempotencyKey === undefined && typeof asked.form === "string") {
-          const result = await file({ ...body, ...confirmed }, `${confirmationKeyPrefix}${asked.form}`);
+        if (idempotencyKey === undefined) {
+          const result = await file({ ...body, ...confirmed }, confirmationKey(asked.form));
           return result.kind === "idempotency_key_reused" ? toolError(confirmationReused) : resultOf(result, filing, true, "confirmation");
         }
       }

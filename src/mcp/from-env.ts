@@ -1,3 +1,4 @@
+import { bookingFromEnv } from "../booking/from-env.ts";
 import { pipelineFromEnv } from "../briefs/config.ts";
 import type { Env } from "../config/env.ts";
 import { settingsFrom } from "../config/settings.ts";
@@ -23,14 +24,20 @@ export function mcpHandlerFromEnv(env: Env, prebuilt: PrebuiltResources, card: o
   const build = async () => {
     const baseUrl = settings.required("URL");
     const pipeline = pipelineFromEnv(settings, prebuilt);
+    // A half-configured Cal.com is a ConfigurationError here, as a half-configured Postmark is: /mcp answers misconfigured.
+    const booking = bookingFromEnv(settings, prebuilt);
     const parts = mcpServerParts(
       prebuilt,
-      mcpTools(prebuilt, {
-        schema: pipeline.schema,
-        studio: prebuilt.site.name,
-        responseTime: prebuilt.site.response_time,
-        file: async (request) => (await import("../briefs/pipeline.ts")).fileBrief({ ...request, channel: "mcp" }, pipeline),
-      }),
+      mcpTools(
+        prebuilt,
+        {
+          schema: pipeline.schema,
+          studio: prebuilt.site.name,
+          responseTime: prebuilt.site.response_time,
+          file: async (request) => (await import("../briefs/pipeline.ts")).fileBrief({ ...request, channel: "mcp" }, pipeline),
+        },
+        { deps: () => booking, studio: prebuilt.site.name },
+      ),
       // The confirmation form's state, signed with keys derived from the token signing keys (checked just below).
       requestStateCodec(() => requestStateKeys(settings.get("OAUTH_SIGNING_KEYS"))),
     );

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
+import { bookingToolNames } from "../booking/names.ts";
 import { briefToolName } from "./brief-tool.ts";
 
 /** A prompt: its arguments (all strings, as MCP prompt arguments are) and the messages it expands to. */
@@ -34,6 +35,7 @@ export function promptDefinitions(prebuilt: PrebuiltResources): PromptDefinition
           "If I do not confirm, file nothing.",
         ].join("\n"),
     },
+    ...(prebuilt.contact.booking.agents ? [bookIntroCallPrompt(prebuilt)] : []),
     {
       name: "summarize_studio",
       title: `Summarise ${studio}`,
@@ -47,4 +49,33 @@ export function promptDefinitions(prebuilt: PrebuiltResources): PromptDefinition
         ].join(" "),
     },
   ];
+}
+
+/** From a brief to a booked intro call, with the person choosing and confirming the time. */
+function bookIntroCallPrompt(prebuilt: PrebuiltResources): PromptDefinition {
+  const studio = prebuilt.site.name;
+  const { freeTimes, book, cancel } = bookingToolNames;
+  const minutes = prebuilt.contact.booking.duration_minutes;
+  return {
+    name: "book_intro_call",
+    title: "Book the intro call after a brief",
+    description: `Guides the assistant from a filed brief to ${studio}'s ${minutes}-minute intro call, booked at a time the person chose and confirmed.`,
+    arguments: {
+      lead_id: z.string().optional().describe(`The lead_id ${briefToolName} returned, if a brief was filed.`),
+      when: z.string().optional().describe('When the person would like to talk, in their words ("next Tuesday afternoon").'),
+    },
+    text: ({ lead_id, when }) =>
+      [
+        `I would like to book an intro call with ${studio}.${when ? ` I would prefer: ${when}.` : ""}`,
+        "",
+        "Please book it for me, in this order:",
+        `1. ${lead_id ? `The brief is already filed: lead ${lead_id}.` : `If I have not sent a brief yet, offer to file one first (prompt prepare_project_brief, tool ${briefToolName}); a call is better with a brief.`}`,
+        "2. Ask for my time zone if you do not know it (an IANA name such as Europe/Berlin).",
+        `3. Call ${freeTimes} with my time zone${when ? " and the days I named" : ""}, and offer me three or four times that suit me. Never choose for me.`,
+        `4. Ask for my full name and work e-mail (the invitation goes there) unless I already gave them for the brief; never guess them.`,
+        `5. Read back the time, my name and e-mail, and ask me to confirm. Then call ${book} with dry_run set to true${lead_id ? ` and lead_id ${lead_id}` : ", and the brief's lead_id if there is one"}.`,
+        `6. Only after I confirmed, call ${book} without dry_run and tell me the time and the booking_id. If the time was taken meanwhile, offer me others from the fresh free times the error lists.`,
+        `If I change my mind later, ${cancel} cancels it with the booking_id.`,
+      ].join("\n"),
+  };
 }

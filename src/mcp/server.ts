@@ -9,6 +9,8 @@ import {
 import { z } from "zod";
 import { jsonBody } from "../resources/json.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
+import { bookingToolNames } from "../booking/names.ts";
+import { bookingTools, type BookingService } from "./booking-tools.ts";
 import { briefTool, briefToolName, briefToolScope, type BriefFiling } from "./brief-tool.ts";
 import { listTtlSeconds, resourceTtlSeconds } from "./constants.ts";
 import { promptDefinitions, type PromptDefinition } from "./prompts.ts";
@@ -22,8 +24,15 @@ export const serverVersion = "1.0.0";
 /** The protocol era a server instance serves: the 2025 `initialize` handshake, or 2026-07-28 and its `_meta` envelope. */
 export type Era = ToolCall["era"];
 
-/** Every tool, read tools first; the order is stable (2026-07-28 asks for deterministic lists). */
-export const mcpTools = (prebuilt: PrebuiltResources, filing: BriefFiling): Tool[] => [...readTools(prebuilt), briefTool(filing)];
+/**
+ * Every tool, read tools first, then the brief, then the intro call's (where the build says agents can book); the order
+ * is stable (2026-07-28 asks for deterministic lists).
+ */
+export const mcpTools = (prebuilt: PrebuiltResources, filing: BriefFiling, booking: BookingService): Tool[] => [
+  ...readTools(prebuilt),
+  briefTool(filing),
+  ...bookingTools(prebuilt, booking),
+];
 
 export const toolDefinition = ({ name, title, description, inputSchema, outputSchema, annotations }: ToolDefinition): ToolDefinition => ({
   name,
@@ -50,7 +59,10 @@ export const serverInfo = (prebuilt: PrebuiltResources) => ({
 export const serverInstructions = (prebuilt: PrebuiltResources) =>
   `Public facts about ${prebuilt.site.name}, a web-development studio: company, offers (USD), case studies, pages, contact. ` +
   `Every read tool and resource needs no token. ${briefToolName} files a real lead that a person answers by e-mail: call it only ` +
-  `when the person asked to be contacted and confirmed their name, company and work e-mail; it needs a token with ${briefToolScope}.`;
+  `when the person asked to be contacted and confirmed their name, company and work e-mail; it needs a token with ${briefToolScope}.` +
+  (prebuilt.contact.booking.agents
+    ? ` After a brief, ${bookingToolNames.freeTimes} and ${bookingToolNames.book} book the intro call for a time the person chose and confirmed (same token).`
+    : "");
 
 const callerOf = (auth: AuthInfo | undefined): Caller | undefined =>
   auth && {

@@ -116,7 +116,7 @@ describe.each(eras)("the HTTP layer, for a client $mode", ({ era }) => {
 
     const read = await d.mcp(rpc(era, "tools/list", {}, 8, { authorization: `Bearer ${readOnly}` }));
     expect(read.status).toBe(200);
-    expect(((await read.json()) as { result: { tools: unknown[] } }).result.tools).toHaveLength(7);
+    expect(((await read.json()) as { result: { tools: unknown[] } }).result.tools).toHaveLength(10);
   });
 
   it("refuses a page of another site by its Origin or by a rebound Host name, with 403", async () => {

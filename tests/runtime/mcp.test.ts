@@ -61,7 +61,7 @@ describe.each(eras)("a v2 client $mode, given only /mcp", (era) => {
       era.era === "modern" ? { Authorization: `Bearer ${(await clientCredentialsToken(base, "svc:read", endpoint)).token}` } : {};
     const client = await connectMcp(endpoint, era, { requestInit: { headers } });
     expect(client.getProtocolEra()).toBe(era.era);
-    expect((await client.listTools()).tools).toHaveLength(7);
+    expect((await client.listTools()).tools).toHaveLength(10);
     const company = (await client.callTool({ name: "get_company", arguments: {} })) as CallToolResult;
     expect(company.structuredContent).toEqual(await rest(`${base}/api/v1/company`));
     const { resources } = await client.listResources();

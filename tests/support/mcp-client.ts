@@ -74,12 +74,16 @@ export async function expectReadsEverything(client: Client, base: string, rest: 
     "list_pages",
     "get_contact",
     "submit_project_brief",
+    "list_free_times",
+    "book_intro_call",
+    "cancel_intro_call",
   ]);
-  for (const tool of tools.filter((t) => t.name !== "submit_project_brief")) {
-    expect(tool.annotations, tool.name).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+  const writes = ["submit_project_brief", "book_intro_call", "cancel_intro_call"];
+  for (const tool of tools) {
+    expect(tool.annotations, tool.name).toMatchObject({ readOnlyHint: !writes.includes(tool.name) });
+    expect(tool.annotations?.destructiveHint, tool.name).toBe(tool.name === "cancel_intro_call");
     expect(tool.outputSchema, tool.name).toBeDefined();
   }
-  expect(tools.find((t) => t.name === "submit_project_brief")!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
 
   for (const [name, path] of readToolPaths) {
     const result = (await client.callTool({ name, arguments: {} })) as CallToolResult;
@@ -106,12 +110,16 @@ export async function expectReadsEverything(client: Client, base: string, rest: 
   }
 
   const { prompts } = await client.listPrompts();
-  expect(prompts.map((p) => p.name)).toEqual(["prepare_project_brief", "summarize_studio"]);
+  expect(prompts.map((p) => p.name)).toEqual(["prepare_project_brief", "book_intro_call", "summarize_studio"]);
   const brief = await client.getPrompt({ name: "prepare_project_brief", arguments: { project: "a clinic website" } });
   const briefText = (brief.messages[0]!.content as { text: string }).text;
   expect(briefText).toContain("a clinic website");
   expect(briefText).toMatch(/confirm/);
   expect(briefText).toContain("submit_project_brief");
+  const booking = await client.getPrompt({ name: "book_intro_call", arguments: { lead_id: "lead_0123456789abcdefghjk" } });
+  const bookingText = (booking.messages[0]!.content as { text: string }).text;
+  expect(bookingText).toContain("lead_0123456789abcdefghjk");
+  expect(bookingText).toMatch(/list_free_times[\s\S]*confirm[\s\S]*book_intro_call/);
   const summary = await client.getPrompt({ name: "summarize_studio" });
   expect((summary.messages[0]!.content as { text: string }).text).toContain("get_company");
 }

@@ -53,12 +53,16 @@ function door(limiter: Limiter) {
   const filed: unknown[] = [];
   const servers: number[] = [];
   const verified: unknown[] = [];
-  const tools = mcpTools(prebuilt, {
-    schema: briefSchema(siteSizeIds(prebuilt)),
-    studio: prebuilt.site.name,
-    responseTime: prebuilt.site.response_time,
-    file: async (request) => (filed.push(request), { kind: "invalid_brief", errors: [] }),
-  });
+  const tools = mcpTools(
+    prebuilt,
+    {
+      schema: briefSchema(siteSizeIds(prebuilt)),
+      studio: prebuilt.site.name,
+      responseTime: prebuilt.site.response_time,
+      file: async (request) => (filed.push(request), { kind: "invalid_brief", errors: [] }),
+    },
+    { deps: () => undefined, studio: prebuilt.site.name },
+  );
   const parts = mcpServerParts(prebuilt, tools);
   const handler = createMcpHandler({
     baseUrl: base,

@@ -1,3 +1,4 @@
+import { bookingScope, bookingToolNames } from "../../booking/names.ts";
 import { briefToolName } from "../../mcp/brief-tool.ts";
 import { legacyProtocolVersions, modernProtocolVersions } from "../../mcp/versions.ts";
 import { batchRevision, maxBatchMessages, requestStateTtlSeconds } from "../../mcp/constants.ts";
@@ -42,9 +43,19 @@ Pass \`dry_run: true\` first, then the real call; pass an \`idempotency_key\` to
 
 If your client speaks ${modernProtocolVersions.join(", ")} and declares form elicitation (\`elicitation: {}\` in \`_meta["io.modelcontextprotocol/clientCapabilities"]\`), the real call first answers \`resultType: "input_required"\` with a form (key \`contact\`: name, company, work e-mail, filled in from your arguments) and a \`requestState\`. Show the person the form, then call again with the same arguments, their answer in \`inputResponses\` and the \`requestState\` unchanged (the TypeScript SDK's client does this by itself when it has an \`elicitation/create\` handler). Only \`accept\` files the brief, with the values the person left in the form; \`decline\` or \`cancel\` files nothing, and the result says so: do not file again unless they ask. The state is valid for ${inWords(requestStateTtlSeconds)}, for your token's grant and these arguments only (otherwise -32602 "Invalid or expired requestState"). A dry run never asks; 2025-era clients are never asked, so confirm with the person yourself before calling.
 
-## 3. Limits and errors
+${site.agentBooking ? bookingSection(url) : ""}## 3. Limits and errors
 
 ${quota.quota} requests per ${quota.windowSeconds} seconds per grant with a valid token (the token's \`grant_id\`: each person who approves your client counts apart), per IP address without one (RateLimit headers on every answer; HTTP 429 with Retry-After past it); bodies up to 64 KB. Send one message per POST: JSON-RPC batches are taken only from ${batchRevision} clients (at most ${maxBatchMessages} messages, each counted as a request), and refused with -32600 on every other revision. Briefs: ${policies["briefs-per-grant"].quota} ${perWindow(policies["briefs-per-grant"].windowSeconds)} per grant. Errors are JSON-RPC errors whose \`data.code\` matches the REST codes (${url(`${pagePaths.developers}#mcp`)}).
 `,
   };
 }
+
+/** Where agents can book: the intro call's three tools. */
+const bookingSection = (url: (path: string) => string) => {
+  const { freeTimes, book, cancel } = bookingToolNames;
+  return `## 2b. Book the intro call
+
+After a brief (or without one), when the person asks for a call: \`${freeTimes}\` (no token) lists free times in their time zone; offer a few, and book the one they choose with \`${book}\` (the same token as the brief: ${bookingScope}), passing the brief's \`lead_id\`. A 2026-07-28 client that shows forms gets a form first (name, work e-mail, and the time among that day's free times); only \`accept\` books. A taken time is an isError result with fresh \`free_times\`: ask the person again. \`${cancel}\` cancels with the \`booking_id\`; only the grant that booked sees or cancels it. The prompt \`book_intro_call\` walks through it; details at ${url(`${pagePaths.developers}#booking`)}.
+
+`;
+};

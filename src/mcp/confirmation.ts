@@ -1,0 +1,105 @@
+import { inputRequired, inputResponse, type ClientCapabilities, type InputRequiredResult } from "@modelcontextprotocol/server";
+import type { FieldError } from "../briefs/validate.ts";
+import { callDigest, stateRefused } from "./request-state.ts";
+import { toolError, type Rounds, type ToolResult } from "./tool.ts";
+
+/** Form elicitation: declared as `elicitation: {}` (form only, before modes existed) or with a `form` member. */
+export const asksByForm = (capabilities: ClientCapabilities | undefined): boolean => {
+  const elicitation = capabilities?.elicitation as { form?: unknown; url?: unknown } | undefined;
+  return elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined);
+};
+
+/** The key of the form among a round's input requests. */
+const formKey = "contact";
+
+export type ElicitForm = ReturnType<typeof inputRequired.elicit>;
+
+export const askToConfirm = (form: ElicitForm, requestState: string): InputRequiredResult =>
+  inputRequired({ inputRequests: { [formKey]: form }, requestState });
+
+/**
+ * What the person answered: accepted with every field as a string (anything else the client added is dropped),
+ * declined or cancelled, or nothing usable (no answer under the form's key, or an accept without every field).
+ */
+export type Answer<F extends string> =
+  | { kind: "accept"; values: Record<F, string> }
+  | { kind: "decline" }
+  | { kind: "cancel" }
+  | { kind: "none"; typed: Partial<Record<F, string>> };
+
+export function answerOf<F extends string>(responses: Record<string, unknown> | undefined, fields: readonly F[]): Answer<F> {
+  const view = inputResponse(responses, formKey);
+  if (view.kind !== "elicit") return { kind: "none", typed: {} };
+  if (view.action === "decline" || view.action === "cancel") return { kind: view.action };
+  const content = view.content ?? {};
+  const typed = Object.fromEntries(fields.flatMap((k) => (typeof content[k] === "string" ? [[k, content[k]]] : []))) as Partial<
+    Record<F, string>
+  >;
+  return fields.every((k) => typed[k] !== undefined) ? { kind: "accept", values: typed as Record<F, string> } : { kind: "none", typed };
+}
+
+/** What a dry run of the call says: the values to show the person, the fields to fix, or an answer that ends it. */
+export type Checked<F extends string> =
+  | { kind: "ok"; values: Record<F, string> }
+  | { kind: "invalid"; errors: FieldError[]; answer: ToolResult }
+  | { kind: "refused"; answer: ToolResult };
+
+/** One tool's confirmation: the fields the person confirms, its form, its dry run, and what it says when not confirmed. */
+export interface Confirmation<F extends string> {
+  tool: string;
+  fields: readonly F[];
+  form(values: Partial<Record<F, string>>, problems: string[], args: Record<string, unknown>): Promise<ElicitForm>;
+  check(body: Record<string, unknown>): Promise<Checked<F>>;
+  declined: { decline: string; cancel: string };
+}
+
+/**
+ * The person confirms before a write (2026-07-28, a client that shows forms): the first call answers with the form,
+ * filled in from the arguments, and a signed state naming this exact call; the client's retry carries the person's
+ * answer and that state. Gives the values to write with, once the person accepted, and the form's name (kept through
+ * every round it is asked again, so the one write an answer makes is idempotent under it); otherwise the answer: the form,
+ * asked again where the answer was unusable, or that nothing was done.
+ */
+export async function confirmByForm<F extends string>(
+  spec: Confirmation<F>,
+  args: Record<string, unknown>,
+  body: Record<string, unknown>,
+  rounds: Rounds,
+): Promise<{ answer: ToolResult } | { confirmed: Record<F, string>; form: string }> {
+  const call = await callDigest(spec.tool, args);
+  const state = rounds.state as { round?: unknown; form?: unknown; call?: unknown } | null | undefined;
+  // Each form asked is a new round, so its state differs from the one answered, even within the same second.
+  const round = typeof state?.round === "number" ? state.round : 0;
+  const form = typeof state?.form === "string" ? state.form : crypto.randomUUID();
+  const ask = async (values: Partial<Record<F, string>>, problems: string[] = []) => ({
+    answer: askToConfirm(await spec.form(values, problems, args), await rounds.mint({ call, round: round + 1, form })),
+  });
+
+  if (state === undefined) {
+    // A person is only asked about a write that would be made.
+    const checked = await spec.check(body);
+    return checked.kind === "ok" ? ask(checked.values) : { answer: checked.answer };
+  }
+  // The state verified (signed here, in time, for this grant); it must also name these very arguments.
+  if (state?.call !== call) throw stateRefused();
+
+  const answer = answerOf(rounds.inputResponses, spec.fields);
+  if (answer.kind === "decline" || answer.kind === "cancel") return { answer: toolError(spec.declined[answer.kind]) };
+  if (answer.kind === "none") {
+    const sent = Object.fromEntries(spec.fields.flatMap((k) => (typeof body[k] === "string" ? [[k, body[k]]] : [])));
+    return ask({ ...sent, ...answer.typed });
+  }
+  const checked = await spec.check({ ...body, ...answer.values });
+  if (checked.kind === "ok") return { confirmed: answer.values, form };
+  // What the person typed is asked again with the problem named; anything else is the model's to fix.
+  const own = (field: string) => (spec.fields as readonly string[]).includes(field.slice(1));
+  if (checked.kind === "invalid" && checked.errors.every((e) => own(e.field)))
+    return ask(
+      answer.values,
+      checked.errors.map((e) => e.message),
+    );
+  return { answer: checked.answer };
+}
+
+/** The idempotency key of a write the person confirmed in a form, when the call carried none: the form's own name. */
+export const confirmationKey = (form: string) => `mcp-confirmation-${form}`;

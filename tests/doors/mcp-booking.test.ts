@@ -1,0 +1,210 @@
+import type { CallToolResult, ElicitResult } from "@modelcontextprotocol/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { consentGrantId } from "../../src/oauth/grants.ts";
+import { freshBrief } from "../support/briefs.ts";
+import { mcpCall } from "../support/calls.ts";
+import { fileDeployment, startDeployment } from "../support/deployment.ts";
+import { connectMcp, connectShowingForms, eras, text } from "../support/mcp-client.ts";
+
+/**
+ * The intro call over MCP, in-process, in both protocol eras with the v2 SDK's client, against the Cal.com stand-in:
+ * free times (the same JSON as REST), booking with svc:brief (dry run, the lead of the grant's own brief, fields named,
+ * a taken time with fresh free times, Cal.com down), cancelling by the booking grant only, and (2026-07-28, a client that
+ * shows forms) the person confirming name, e-mail and time. tests/runtime/mcp-booking.test.ts drives it through npm start.
+ */
+const { d } = fileDeployment("local");
+
+interface FreeTimes {
+  time_zone: string;
+  times: { start: string; end: string }[];
+}
+interface Booking {
+  booking_id: string;
+  status: string;
+  start: string;
+  lead_id?: string;
+}
+
+const person = (start: string, extra: Record<string, unknown> = {}) => ({
+  full_name: "Ada Lovelace",
+  work_email: `ada.${crypto.randomUUID().slice(0, 8)}@engines.example`,
+  start,
+  time_zone: "Europe/London",
+  ...extra,
+});
+const call = (name: string, args: Record<string, unknown>) => ({ name, arguments: args });
+
+/** A client of the era whose requests carry a token of `grant` (a person using the one client, when given). */
+async function connected(era: (typeof eras)[number], { clientId = `client-${crypto.randomUUID()}`, grant = consentGrantId() } = {}) {
+  const token = await d.token("svc:read svc:brief", clientId, grant);
+  const client = await connectMcp(`${d.baseUrl}/mcp`, era, {
+    fetch: d.fetchFrom(),
+    requestInit: { headers: { authorization: `Bearer ${token}` } },
+  });
+  return { client, clientId };
+}
+
+let taken = 0;
+/** A free start two or more weeks ahead, each test its own. */
+async function freeStart(): Promise<string> {
+  const from = new Date(Date.now() + 14 * 86_400_000).toISOString().slice(0, 10);
+  const res = await d.api(`/api/v1/free-times?from=${from}&time_zone=Europe/London`);
+  return ((await res.json()) as FreeTimes).times[taken++]!.start;
+}
+const accepted = (start: string) => d.cal.bookings().filter((b) => Date.parse(b.start) === Date.parse(start) && b.status === "accepted");
+
+describe.each(eras)("the v2 client $mode", (era) => {
+  it("lists free times, the same JSON as REST, without a token", async () => {
+    const client = await connectMcp(`${d.baseUrl}/mcp`, era, { fetch: d.fetchFrom() });
+    const from = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+    const args = { from, to: from, time_zone: "Asia/Tokyo" };
+    const result = (await client.callTool(call("list_free_times", args))) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toEqual(await (await d.api(`/api/v1/free-times?${new URLSearchParams(args)}`)).json());
+    const bad = (await client.callTool(call("list_free_times", { time_zone: "Mars/Olympus", when: "soon" }))) as CallToolResult;
+    expect(bad.isError).toBe(true);
+    expect(text(bad)).toContain("/time_zone");
+    expect(text(bad)).toContain("/when");
+    await client.close();
+  });
+
+  it("books with the lead of the grant's own brief, dry run first, and cancels; another grant of the same client cannot", async () => {
+    const { client, clientId } = await connected(era);
+    const filed = (await client.callTool(call("submit_project_brief", freshBrief()))) as CallToolResult;
+    const { lead_id } = filed.structuredContent as { lead_id: string };
+    const start = await freeStart();
+
+    const dry = (await client.callTool(call("book_intro_call", person(start, { lead_id, dry_run: true })))) as CallToolResult;
+    expect(dry.structuredContent).toMatchObject({ dry_run: true, valid: true, free: true });
+    expect(accepted(start)).toHaveLength(0);
+
+    const booked = (await client.callTool(call("book_intro_call", person(start, { lead_id })))) as CallToolResult;
+    expect(booked.isError).toBeFalsy();
+    const booking = booked.structuredContent as unknown as Booking;
+    expect(booking).toMatchObject({ status: "booked", lead_id });
+    expect(Date.parse(booking.start)).toBe(Date.parse(start));
+    expect(accepted(start)).toHaveLength(1);
+    expect(JSON.stringify(booked)).not.toContain(accepted(start)[0]!.uid);
+
+    const other = await connected(era, { clientId });
+    const refused = (await other.client.callTool(call("cancel_intro_call", { booking_id: booking.booking_id }))) as CallToolResult;
+    const unknown = (await other.client.callTool(call("cancel_intro_call", { booking_id: "bk_0123456789abcdefghjk" }))) as CallToolResult;
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toBe(text(unknown));
+    expect(accepted(start)).toHaveLength(1);
+
+    const cancelled = (await client.callTool(call("cancel_intro_call", { booking_id: booking.booking_id }))) as CallToolResult;
+    expect(cancelled.structuredContent).toMatchObject({ booking_id: booking.booking_id, status: "cancelled" });
+    expect(accepted(start)).toHaveLength(0);
+    await Promise.all([client.close(), other.client.close()]);
+  });
+
+  it("names each invalid field, answers a taken time with fresh free times, and Cal.com down as unavailable", async () => {
+    const { client } = await connected(era);
+    const invalid = (await client.callTool(
+      call("book_intro_call", { start: "tomorrow", lead_id: "lead_0123456789abcdefghjk" }),
+    )) as CallToolResult;
+    expect(invalid.isError).toBe(true);
+    for (const field of ["/full_name", "/work_email", "/start", "/time_zone"]) expect(text(invalid)).toContain(field);
+
+    const start = await freeStart();
+    expect(((await client.callTool(call("book_intro_call", person(start)))) as CallToolResult).isError).toBeFalsy();
+    const again = (await client.callTool(call("book_intro_call", person(start)))) as CallToolResult;
+    expect(again.isError).toBe(true);
+    const details = JSON.parse(text(again).slice(text(again).indexOf("\n\n{"))) as { code: string; free_times: FreeTimes };
+    expect(details.code).toBe("slot_taken");
+    expect(details.free_times.times.length).toBeGreaterThan(0);
+    expect(details.free_times.times.map((t) => Date.parse(t.start))).not.toContain(Date.parse(start));
+
+    const next = await freeStart();
+    d.cal.fail("503");
+    const down = (await client.callTool(call("book_intro_call", person(next)))) as CallToolResult;
+    expect(down.isError).toBe(true);
+    expect(text(down)).toContain('"code": "calendar_unavailable"');
+    expect(accepted(next)).toHaveLength(0);
+    await client.close();
+  });
+});
+
+describe("the HTTP layer", () => {
+  it.each(["book_intro_call", "cancel_intro_call"])(
+    "steps %s up as submit_project_brief: 401 without a token, 403 without svc:brief",
+    async (name) => {
+      const args = name === "book_intro_call" ? person(await freeStart()) : { booking_id: "bk_0123456789abcdefghjk" };
+      const none = await d.mcp(mcpCall("tools/call", call(name, args)));
+      expect(none.status).toBe(401);
+      expect(none.headers.get("www-authenticate")).toContain('scope="svc:brief"');
+      const readOnly = await d.token("svc:read");
+      const read = await d.mcp(mcpCall("tools/call", call(name, args), 2, { authorization: `Bearer ${readOnly}` }));
+      expect(read.status).toBe(403);
+      expect(read.headers.get("www-authenticate")).toContain('error="insufficient_scope"');
+    },
+  );
+});
+
+describe("a 2026-07-28 client that shows forms", () => {
+  const modern = eras.find((e) => e.era === "modern")!;
+  let answer: (form: any) => ElicitResult = () => ({ action: "cancel" });
+  async function showing() {
+    const token = await d.token("svc:read svc:brief", `client-${crypto.randomUUID()}`, consentGrantId());
+    return connectShowingForms(
+      `${d.baseUrl}/mcp`,
+      modern,
+      { fetch: d.fetchFrom(), requestInit: { headers: { authorization: `Bearer ${token}` } } },
+      (form) => answer(form),
+    );
+  }
+
+  it("asks the person to confirm name, e-mail and time, chosen among the day's free times, and books what they chose", async () => {
+    const { client, asked } = await showing();
+    const start = await freeStart();
+    const args = person(start);
+    let other = "";
+    answer = (form) => {
+      const choices = form.requestedSchema.properties.start.oneOf as { const: string; title: string }[];
+      other = choices.find((c) => Date.parse(c.const) !== Date.parse(start))!.const;
+      return { action: "accept", content: { full_name: "Ada King", work_email: args.work_email, start: other } };
+    };
+    const result = (await client.callTool(call("book_intro_call", args))) as CallToolResult;
+    expect(asked).toHaveLength(1);
+    const form = asked[0] as { message: string; requestedSchema: { properties: Record<string, any>; required: string[] } };
+    expect(form.requestedSchema.required).toEqual(["full_name", "work_email", "start"]);
+    expect(form.requestedSchema.properties.start.default).toBe(start);
+    expect(form.requestedSchema.properties.start.oneOf.length).toBeGreaterThan(1);
+    expect(form.requestedSchema.properties.full_name.default).toBe("Ada Lovelace");
+    expect(result.isError).toBeFalsy();
+    expect(text(result)).toContain("The person confirmed");
+    expect(accepted(start)).toHaveLength(0);
+    expect(accepted(other)).toHaveLength(1);
+    expect(accepted(other)[0]!.attendee.name).toBe("Ada King");
+    await client.close();
+  });
+
+  it("books nothing when the person declines", async () => {
+    const { client, asked } = await showing();
+    const start = await freeStart();
+    answer = () => ({ action: "decline" });
+    const result = (await client.callTool(call("book_intro_call", person(start)))) as CallToolResult;
+    expect(asked).toHaveLength(1);
+    expect(result.isError).toBe(true);
+    expect(text(result)).toContain("NOTHING was booked");
+    expect(accepted(start)).toHaveLength(0);
+    await client.close();
+  });
+});
+
+describe("a deployment without Cal.com", () => {
+  let bare: Awaited<ReturnType<typeof startDeployment>>;
+  beforeAll(async () => {
+    bare = await startDeployment("local", { env: { CAL_EVENT_TYPE_ID: "", CAL_API_KEY: "" } });
+  });
+  afterAll(() => bare.close());
+
+  it("offers no booking tool or prompt", async () => {
+    const client = await connectMcp(`${bare.baseUrl}/mcp`, eras[0]!, { fetch: bare.fetchFrom() });
+    expect((await client.listTools()).tools.map((t) => t.name)).not.toContain("book_intro_call");
+    expect((await client.listTools()).tools.map((t) => t.name)).not.toContain("list_free_times");
+    expect((await client.listPrompts()).prompts.map((p) => p.name)).not.toContain("book_intro_call");
+    await client.close();
+  });
+});
