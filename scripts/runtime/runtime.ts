@@ -73,7 +73,14 @@ export async function startRuntime({
     const localCal = planLocalCalCom(config.env);
     // The build signs the agent card with the same key set the functions sign tokens with.
     const { OAUTH_SIGNING_KEYS, CAL_EVENT_TYPE_ID, CAL_API_KEY } = config.env;
-    await buildIfNeeded(root, config.baseUrl, join(root, ".data", "build-fingerprint"), log, { OAUTH_SIGNING_KEYS, CAL_EVENT_TYPE_ID, CAL_API_KEY }, output);
+    await buildIfNeeded(
+      root,
+      config.baseUrl,
+      join(root, ".data", "build-fingerprint"),
+      log,
+      { OAUTH_SIGNING_KEYS, CAL_EVENT_TYPE_ID, CAL_API_KEY },
+      output,
+    );
     // Each function imports its door from build/doors/; rebuilt on every change while netlify dev runs, which then
     // rebuilds the function as it does when a function's own source changes.
     doors = await buildDoors(root, { watch: true, log });

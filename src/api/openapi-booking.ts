@@ -67,7 +67,10 @@ export function bookingPaths(quotaHeaders: Record<string, unknown>) {
         ],
         responses: {
           "200": { description: "The free times.", headers: quotaHeaders, content: json("FreeTimes") },
-          ...problemsByStatus(["invalid_query", "booking_not_offered", "rate_limited", "calendar_unavailable", "service_unavailable"], quotaHeaders),
+          ...problemsByStatus(
+            ["invalid_query", "booking_not_offered", "rate_limited", "calendar_unavailable", "service_unavailable"],
+            quotaHeaders,
+          ),
         },
       },
     },
@@ -154,7 +157,10 @@ export function bookingPaths(quotaHeaders: Record<string, unknown>) {
         security: [{ oauth2: [...cancelBooking.scopes] }],
         responses: {
           "200": { description: "The cancelled booking.", headers: quotaHeaders, content: json("BookingView") },
-          ...problemsByStatus(["invalid_token", "insufficient_scope", "not_found", "rate_limited", "calendar_unavailable", "service_unavailable"], quotaHeaders),
+          ...problemsByStatus(
+            ["invalid_token", "insufficient_scope", "not_found", "rate_limited", "calendar_unavailable", "service_unavailable"],
+            quotaHeaders,
+          ),
         },
       },
     },
