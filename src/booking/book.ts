@@ -126,6 +126,18 @@ export async function bookCall(request: BookingRequest, deps: BookingDeps): Prom
     booked_at: new Date(now).toISOString(),
   };
   await deps.store.save(booking, now);
+  // The studio's e-mail about the brief is followed by one saying the call was booked (after it, in its thread).
+  if (booking.lead_id)
+    await deps.leads.saveCallNotice({
+      booking_id: booking.id,
+      lead_id: booking.lead_id,
+      created_at: booking.booked_at,
+      start: booking.start,
+      end: booking.end,
+      time_zone: booking.time_zone,
+      studio_time_zone: deps.studioTimeZone,
+      delivery: { state: "pending", attempts: 0 },
+    });
   return { kind: "booked", booking, replayed: false };
 }
 

@@ -2,7 +2,8 @@ import { addressField, heldAlertMessage, ownerField, type HeldAlert, type HeldCo
 import { retryDelayMs, type Delivery, type Lead } from "./lead.ts";
 import { leadMessage, type MailMessage } from "./mail.ts";
 import type { Mailer } from "./mailer.ts";
-import { isAlertKey, type LeadStore } from "./store.ts";
+import { callNoticeMessage, leadMailSettled, type CallNotice } from "./call-notice.ts";
+import { isAlertKey, isCallNoticeKey, type LeadStore } from "./store.ts";
 
 export interface DeliveryDeps {
   store: LeadStore;
@@ -26,6 +27,8 @@ interface Owed<T extends { delivery: Delivery }> {
   message(record: T): Promise<MailMessage>;
   /** The log line when it can never be sent. */
   undeliverable(record: T, reason: string): string;
+  /** Whether it may go now; one that must wait for another e-mail is tried again a minute later, no attempt counted. */
+  ready?(record: T): Promise<boolean>;
 }
 
 /**
@@ -78,8 +81,25 @@ export function attemptHeldAlert(key: string, deps: DeliveryDeps): Promise<Attem
   );
 }
 
-/** One attempt of whatever `leads:due` names: a lead id, or one of a day's alerts. */
-export const attemptOwed = (id: string, deps: DeliveryDeps) => (isAlertKey(id) ? attemptHeldAlert(id, deps) : attemptDelivery(id, deps));
+/** One attempt of the e-mail that a call was booked for a lead: at most once, and only after the lead's own. */
+export function attemptCallNotice(key: string, deps: DeliveryDeps): Promise<AttemptOutcome> {
+  return attempt<CallNotice>(
+    {
+      id: key,
+      load: () => deps.store.getCallNotice(key),
+      save: (notice) => deps.store.saveCallNotice(notice),
+      ready: async (notice) => leadMailSettled(await deps.store.get(notice.lead_id)),
+      message: async (notice) => callNoticeMessage(notice, await deps.store.get(notice.lead_id), deps),
+      undeliverable: (notice, reason) =>
+        `CALL NOTICE NOT DELIVERED: the e-mail that a call was booked (${notice.booking_id}) for lead ${notice.lead_id} cannot be sent (${reason}); Cal.com has the booking. Run \`npm run leads -- bookings\` to see it.`,
+    },
+    deps,
+  );
+}
+
+/** One attempt of whatever `leads:due` names: a lead id, one of a day's alerts, or a call notice. */
+export const attemptOwed = (id: string, deps: DeliveryDeps) =>
+  isAlertKey(id) ? attemptHeldAlert(id, deps) : isCallNoticeKey(id) ? attemptCallNotice(id, deps) : attemptDelivery(id, deps);
 
 async function attempt<T extends { delivery: Delivery }>(owed: Owed<T>, deps: DeliveryDeps): Promise<AttemptOutcome> {
   const { store, mailer, now = Date.now, alert = (m) => console.error(m) } = deps;
@@ -94,6 +114,8 @@ async function attempt<T extends { delivery: Delivery }>(owed: Owed<T>, deps: De
       await owed.save({ ...record, delivery });
       return outcome;
     };
+    if (owed.ready && !(await owed.ready(record)))
+      return save({ next_attempt_at: new Date(now() + retryDelayMs(1)).toISOString() }, "retry");
     const message = await owed.message(record);
 
     // Any earlier attempt may have reached Postmark even if its answer did not reach us (a timeout, a crash):

@@ -1,5 +1,6 @@
 import type { Redis } from "@upstash/redis";
 import { emailShares, heldAlertId, heldReasons, sourceFields, utcDay, type HeldAlert, type HeldCounts, type HeldReason } from "./held.ts";
+import type { CallNotice } from "./call-notice.ts";
 import type { Delivery, Lead } from "./lead.ts";
 import { insertScript, releaseScript } from "./store-scripts.ts";
 
@@ -18,7 +19,9 @@ import { insertScript, releaseScript } from "./store-scripts.ts";
  * - `leads:alert:<day>:<kind>`  the day's alert that leads are held for one kind of hold (`owner`, `address`, `day`),
  *                           from the first lead held that day for it (3 days once sent); `leads:alert:<day>`, the one
  *                           alert a day owed before there were kinds, is still delivered
- * - `lead:<id>:lock`, `leads:alert:<day>:<kind>:lock`  a delivery attempt in progress (60 s)
+ * - `leads:call:<booking id>`  the e-mail owed that an intro call was booked for a lead (src/briefs/call-notice.ts),
+ *                           in `leads:due` until sent (30 days once sent)
+ * - `lead:<id>:lock`, `leads:alert:<day>:<kind>:lock`, `leads:call:<booking id>:lock`  a delivery attempt in progress (60 s)
  * - `brief:idem:<owner>:<key>`  an Idempotency-Key's fingerprint and lead (24 h)
  * - `brief:repeat:<owner>:<fingerprint>`  the lead of the same brief from the same owner (15 minutes); the owner is the
  *                           filing grant, or `form:<ip>` for the contact form
@@ -44,7 +47,10 @@ export const emailedKey = (day: string) => `leads:emailed:${day}`;
 export const emailedSourcesKey = (day: string) => `leads:emailed:${day}:sources`;
 export const heldSourcesKey = (day: string) => `leads:held:${day}:sources`;
 export const isAlertKey = (id: string) => id.startsWith("leads:alert:");
-const lockKey = (id: string) => (isAlertKey(id) ? `${id}:lock` : `lead:${id}:lock`);
+export const callNoticeKey = (bookingId: string) => `leads:call:${bookingId}`;
+export const isCallNoticeKey = (id: string) => id.startsWith("leads:call:");
+const lockKey = (id: string) => (isAlertKey(id) || isCallNoticeKey(id) ? `${id}:lock` : `lead:${id}:lock`);
+const finishedNoticeSeconds = 30 * 24 * 3600;
 
 export class LeadStore {
   readonly #redis: Redis;
@@ -150,16 +156,28 @@ export class LeadStore {
   }
 
   /** Saves an alert's delivery state (under its key in `leads:due`) and its place in the queue; once sent (or refused for
-   * good) it expires. */
-  async saveAlert(key: string, alert: HeldAlert): Promise<void> {
+   * good) it expires, kept past the end of its day, so the day's claim on its kind holds and no second alert of it is owed. */
+  saveAlert(key: string, alert: HeldAlert): Promise<void> {
+    return this.#saveOwed(key, alert, finishedAlertSeconds);
+  }
+
+  async getCallNotice(key: string): Promise<CallNotice | null> {
+    return parse(await this.#redis.get<string | CallNotice>(key));
+  }
+
+  /** Owes (and then saves the delivery of) the e-mail that a call was booked for a lead; once sent it expires. */
+  saveCallNotice(notice: CallNotice): Promise<void> {
+    return this.#saveOwed(callNoticeKey(notice.booking_id), notice, finishedNoticeSeconds);
+  }
+
+  async #saveOwed(key: string, owed: { created_at: string; delivery: Delivery }, finishedSeconds: number): Promise<void> {
     const tx = this.#redis.multi();
-    const due = alert.delivery.state === "pending" || alert.delivery.state === "sending";
+    const due = owed.delivery.state === "pending" || owed.delivery.state === "sending";
     if (due) {
-      tx.set(key, JSON.stringify(alert));
-      tx.zadd("leads:due", { score: Date.parse(alert.delivery.next_attempt_at ?? alert.created_at), member: key });
+      tx.set(key, JSON.stringify(owed));
+      tx.zadd("leads:due", { score: Date.parse(owed.delivery.next_attempt_at ?? owed.created_at), member: key });
     } else {
-      // Kept past the end of its day, so the day's claim on its kind holds and no second alert of it is owed.
-      tx.set(key, JSON.stringify(alert), { ex: finishedAlertSeconds });
+      tx.set(key, JSON.stringify(owed), { ex: finishedSeconds });
       tx.zrem("leads:due", key);
     }
     await tx.exec();
@@ -179,7 +197,7 @@ export class LeadStore {
     await tx.exec();
   }
 
-  /** What is owed an e-mail and due at `now`: lead ids and alert keys (`isAlertKey`). */
+  /** What is owed an e-mail and due at `now`: lead ids, alert keys (`isAlertKey`) and call notices (`isCallNoticeKey`). */
   dueIds(now: number, limit = 20): Promise<string[]> {
     return this.#redis.zrange<string[]>("leads:due", 0, now, { byScore: true, offset: 0, count: limit });
   }

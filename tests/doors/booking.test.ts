@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { consentGrantId } from "../../src/oauth/grants.ts";
+import { deliverDue } from "../../src/briefs/deliver.ts";
 import { freshBrief } from "../support/briefs.ts";
 import { fileDeployment } from "../support/deployment.ts";
 
@@ -220,7 +221,23 @@ describe("a booking", () => {
     expect(await strangers.json()).toMatchObject({ code: "invalid_booking", errors: [{ field: "/lead_id" }] });
     const own = await d.api("/api/v1/bookings", json(person(await freeStart(), { lead_id }), token));
     expect(own.status).toBe(201);
-    expect(await own.json()).toMatchObject({ lead_id });
+    const { booking_id } = (await own.json()) as { booking_id: string };
+    expect(booking_id).toMatch(/^bk_/);
+
+    // The studio's e-mail about the brief is followed, in its thread, by one saying the call was booked: once.
+    await d.settle();
+    await deliverDue(d.deliveryJob());
+    await deliverDue(d.deliveryJob());
+    const about = (tag: string) =>
+      d.postmark.sent.filter((m) => m.body.Tag === tag && (m.body.Metadata as { lead_id: string }).lead_id === lead_id);
+    const [brief] = about("lead-brief");
+    const notices = about("lead-call");
+    expect(notices).toHaveLength(1);
+    const notice = notices[0]!.body as { Subject: string; TextBody: string; Metadata: Record<string, string> };
+    expect(notice.Subject).toBe(`Re: ${brief!.body.Subject as string}`);
+    expect(notice.Metadata.booking_id).toBe(booking_id);
+    expect(notice.TextBody).toContain(`Intro call booked for lead ${lead_id}`);
+    expect(d.postmark.sent.indexOf(notices[0]!)).toBeGreaterThan(d.postmark.sent.indexOf(brief!));
   });
 
   it("checks a dry run, books nothing, and refuses unknown fields field by field", async () => {

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Lead } from "../../src/briefs/lead.ts";
+import { callNoticeMessage, leadMailSettled, type CallNotice } from "../../src/briefs/call-notice.ts";
 import { leadMessage } from "../../src/briefs/mail.ts";
 
 const hostile = '<script>alert("x")</script> & <img src=x onerror=alert(1)>';
@@ -200,5 +201,43 @@ describe("the lead e-mail", () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe("the e-mail that a call was booked for a lead", () => {
+  const notice: CallNotice = {
+    booking_id: "bk_0123456789abcdefghjk",
+    lead_id: lead.id,
+    created_at: "2026-11-23T10:00:00.000Z",
+    start: "2026-12-01T17:00:00.000Z",
+    end: "2026-12-01T17:30:00.000Z",
+    time_zone: "Europe/London",
+    studio_time_zone: "America/Los_Angeles",
+    delivery: { state: "pending", attempts: 0 },
+  };
+
+  it("continues the lead's thread, gives the time in both zones, and holds nothing the person wrote in its body", () => {
+    const message = callNoticeMessage(notice, lead, addresses);
+    expect(message.subject).toBe(`Re: ${leadMessage(lead, addresses).subject}`);
+    expect(message.replyTo).toBe("ada@engines.example");
+    expect(message.text).toContain("Tuesday, 1 December 2026 at 09:00 (America/Los_Angeles)");
+    expect(message.text).toContain("Tuesday, 1 December 2026 at 17:00 (Europe/London) for the person");
+    expect(message.text).toContain("bk_0123456789abcdefghjk");
+    for (const part of [message.text, message.html]) {
+      expect(part).not.toContain("Ada");
+      expect(part).not.toContain("<script>");
+    }
+    expect(message).toMatchObject({
+      tag: "lead-call",
+      idField: "booking_id",
+      metadata: { lead_id: lead.id, booking_id: notice.booking_id },
+    });
+  });
+
+  it("waits for the lead's own e-mail: it goes once that one has gone, or can never go", () => {
+    expect(leadMailSettled({ ...lead, delivery: { state: "pending", attempts: 0 } })).toBe(false);
+    expect(leadMailSettled({ ...lead, delivery: { state: "held", attempts: 0 } })).toBe(false);
+    expect(leadMailSettled({ ...lead, delivery: { state: "delivered", attempts: 1 } })).toBe(true);
+    expect(leadMailSettled({ ...lead, delivery: { state: "failed", attempts: 3 } })).toBe(true);
   });
 });
