@@ -51,4 +51,45 @@ describe("the intro call", () => {
     expect(res.headers.get("access-control-allow-headers")).toContain("Idempotency-Key");
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
   });
+
+  it("reads a time zone in any case as its canonical name, and refuses a parameter given twice", async () => {
+    const berlin = await fetch(`${base}/api/v1/free-times?time_zone=EUROPE/BERLIN`);
+    expect(((await berlin.json()) as { time_zone: string }).time_zone).toBe("Europe/Berlin");
+    const utc = await fetch(`${base}/api/v1/free-times?time_zone=utc`);
+    expect(utc.status).toBe(200);
+    expect(((await utc.json()) as { time_zone: string }).time_zone).toBe("UTC");
+    const twice = await fetch(`${base}/api/v1/free-times?time_zone=UTC&time_zone=Europe/Berlin`);
+    expect(twice.status).toBe(400);
+    expect(await twice.json()).toMatchObject({ code: "invalid_query", errors: [{ field: "/time_zone" }] });
+  });
+
+  it("answers 201 with Location, and never counts a taken time against the grant's bookings", async () => {
+    // Days of this test's own, so no other test's booking (or its cached free times) is in the way.
+    const day = (ahead: number) => new Date(Date.now() + ahead * 86_400_000).toISOString().slice(0, 10);
+    const query = `from=${day(20)}&to=${day(24)}&time_zone=UTC`;
+    const { times } = (await (await fetch(`${base}/api/v1/free-times?${query}`)).json()) as { times: { start: string }[] };
+    const post = (start: string, bearer: string) =>
+      fetch(`${base}/api/v1/bookings`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${bearer}` },
+        body: JSON.stringify({ full_name: "Ada Lovelace", work_email: "ada@engines.example", start, time_zone: "UTC" }),
+      });
+    const first = await post(times.at(-3)!.start, token);
+    expect(first.status).toBe(201);
+    const { booking_id } = (await first.json()) as { booking_id: string };
+    expect(first.headers.get("location")).toBe(`${base}/api/v1/bookings/${booking_id}`);
+
+    const other = (await clientCredentialsToken(base, "svc:brief")).token;
+    for (let i = 0; i < 4; i++) expect((await post(times.at(-3)!.start, other)).status).toBe(409);
+    expect((await post(times.at(-4)!.start, other)).status).toBe(201);
+  });
+
+  it("says on the contact resource that agents can book, and how", async () => {
+    const contact = (await (await fetch(`${base}/api/v1/contact`)).json()) as { booking: { url: string; agents?: object } };
+    expect(contact.booking.url).toMatch(/^https:/);
+    expect(contact.booking.agents).toMatchObject({
+      free_times_url: `${base}/api/v1/free-times`,
+      mcp_tools: ["list_free_times", "book_intro_call", "cancel_intro_call"],
+    });
+  });
 });
