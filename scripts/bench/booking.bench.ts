@@ -39,7 +39,11 @@ export default async function bookingBench() {
     const days = { from, to, time_zone: "Europe/Berlin" };
     const start = instantOfWallTime(from, "00:00", days.time_zone);
     const end = instantOfWallTime(nextDate(to), "00:00", days.time_zone);
-    const { a: cached, b: bare, ratio } = await compare(
+    const {
+      a: cached,
+      b: bare,
+      ratio,
+    } = await compare(
       () => freeTimes(days, deps),
       () => freeStarts(calCom, { from: start, to: end, timeZone: "UTC" }),
       { warmup: 100, count: 200 },
