@@ -1,4 +1,5 @@
 import type { ConditionName } from "./conditions.ts";
+import { duplicateMember } from "./duplicate-members.ts";
 import { nestsTooDeep, tooDeepDetail } from "./nesting.ts";
 import { readCapped } from "./read-capped.ts";
 import { Refusal } from "./refusal.ts";
@@ -55,12 +56,20 @@ export async function readJson(request: Request, options: JsonBodyOptions): Prom
   const { types = ["application/json"], untypedIsJson = false, optional = false } = options;
   const text = await readText(request, types.join(" or "), (type) => types.includes(type) || (type === "" && untypedIsJson), options);
   if (optional && text === "") return undefined;
+  const malformed = options.refuseAs?.malformed ?? defaults.malformed;
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch {
     // The parser's own message quotes the body back and varies by engine: the client gets ours.
-    throw new Refusal(options.refuseAs?.malformed ?? defaults.malformed, { detail: "The body is not valid JSON (RFC 8259)." });
+    throw new Refusal(malformed, { detail: "The body is not valid JSON (RFC 8259)." });
   }
+  const twice = duplicateMember(text);
+  if (twice !== undefined)
+    throw new Refusal(malformed, {
+      detail: `The member ${JSON.stringify(twice.slice(0, 64))} is given twice in one object; each name must be unique (RFC 7493 §2.3).`,
+    });
+  return body;
 }
 
 /** The request body as an application/x-www-form-urlencoded form, or a Refusal: another media type, too large, not UTF-8. */

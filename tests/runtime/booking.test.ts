@@ -92,4 +92,16 @@ describe("the intro call", () => {
       mcp_tools: ["list_free_times", "book_intro_call", "cancel_intro_call"],
     });
   });
+
+  it("refuses a body that gives a member twice, whichever value a parser would keep", async () => {
+    const { times } = (await (await fetch(`${base}/api/v1/free-times?time_zone=UTC`)).json()) as { times: { start: string }[] };
+    const body = `{"full_name":"Ada Lovelace","work_email":"ada@engines.example","start":"${times[0]!.start}","time_zone":"UTC","dry_run":true,"dry_run":false}`;
+    const res = await fetch(`${base}/api/v1/bookings`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body,
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: "invalid_json", detail: expect.stringContaining('"dry_run" is given twice') });
+  });
 });

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { jsonObject, readForm, readJson } from "../../src/http/body.ts";
 import { Refusal } from "../../src/http/refusal.ts";
@@ -61,5 +62,39 @@ describe("the body reader", () => {
     expect(await refusedAs(() => jsonObject(nested(33)))).toBe("nested_too_deep");
     expect(await refusedAs(() => jsonObject([]))).toBe("invalid_json");
     expect(await refusedAs(() => jsonObject(nested(33), "invalid_client_metadata"))).toBe("invalid_client_metadata");
+  });
+});
+
+describe("a member name given twice", () => {
+  const read = (text: string) => refusedAs(readJson(post(text, "application/json"), { limit: 100_000 }));
+
+  it.each([
+    ['{"dry_run":true,"dry_run":false}'],
+    ['{"a":{"b":1,"b":2}}'],
+    ['[{"x":1},{"y":{"z":[1,{"k":1,"k":1}]}}]'],
+    // The same name, however it is escaped.
+    ['{"dry_run":1,"dry\\u005frun":2}'],
+  ])("is refused as invalid_json: %s", async (text) => {
+    expect(await read(text)).toBe("invalid_json");
+  });
+
+  it.each([
+    ['{"a":1,"b":{"a":1},"c":[{"a":1},{"a":2}]}'],
+    ['{"a":"a","b":"\\"a\\":1,\\"a\\":2","c":["a","a"]}'],
+    ['{"":1,"a":{},"b":[]}'],
+    [`${"[".repeat(5_000)}${"]".repeat(5_000)}`],
+  ])("is not a repeat when the name is only repeated in another object, a value or a string: %s", async (text) => {
+    expect(await read(text)).toBe("read");
+  });
+
+  it("finds a repeat wherever it is, as JSON.parse would have kept only the last value", async () => {
+    const { duplicateMember } = await import("../../src/http/duplicate-members.ts");
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        // A text JSON.stringify writes never repeats a name.
+        expect(duplicateMember(JSON.stringify(value))).toBeUndefined();
+      }),
+    );
+    expect(duplicateMember('{"a" : 1 , "b":2,\n "a":3}')).toBe("a");
   });
 });
