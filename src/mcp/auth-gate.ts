@@ -17,16 +17,17 @@ export const toolScopes: Record<string, Scope> = {
 export function scopesNeeded(body: unknown): { scopes: Scope[]; id: string | number | null } {
   // Batches belong to 2025-03-26; any call in one counts.
   const messages = Array.isArray(body) ? body : [body];
+  // The name is read only as a string: anything else (an array 20,000 deep, say) names no tool, and is never stringified.
+  const scoped = (m: unknown) => {
+    const name = (m as { params?: { name?: unknown } }).params?.name;
+    return typeof name === "string" && Object.hasOwn(toolScopes, name) ? toolScopes[name] : undefined;
+  };
   const call = messages.find(
-    (m): m is { id?: unknown } =>
-      typeof m === "object" &&
-      m !== null &&
-      m.method === "tools/call" &&
-      Object.hasOwn(toolScopes, String((m.params as { name?: unknown } | undefined)?.name)),
+    (m): m is { id?: unknown } => typeof m === "object" && m !== null && m.method === "tools/call" && scoped(m) !== undefined,
   );
   // The id a refusal answers: the scoped call's, else the single request's (a bad token refuses any request).
   if (!call) return { scopes: [], id: Array.isArray(body) ? null : idOf(body) };
-  return { scopes: [toolScopes[String((call as { params: { name: string } }).params.name)]!], id: idOf(call) };
+  return { scopes: [scoped(call)!], id: idOf(call) };
 }
 
 const idOf = (message: unknown) => {

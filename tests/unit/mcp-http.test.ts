@@ -26,7 +26,15 @@ describe("JSON or an event stream", () => {
 
 describe("the auth gate", () => {
   const call = (name: string, id: unknown = 1) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: {} } });
-  it("asks svc:brief for submit_project_brief only, and names the request's id for a refusal", () => {
+  it("asks svc:brief for the writes (the brief, booking and cancelling a call), and names the request's id for a refusal", () => {
+    expect(scopesNeeded(call("book_intro_call", "b"))).toEqual({ scopes: ["svc:brief"], id: "b" });
+    expect(scopesNeeded(call("cancel_intro_call"))).toEqual({ scopes: ["svc:brief"], id: 1 });
+    expect(scopesNeeded(call("list_free_times")).scopes).toEqual([]);
+    // A name that is not a string names no tool, and is never turned into one (an array 20,000 deep would overflow).
+    let deep: unknown = [];
+    for (let i = 0; i < 20_000; i++) deep = [deep];
+    expect(scopesNeeded({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: deep } }).scopes).toEqual([]);
+    expect(scopesNeeded({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: ["submit_project_brief"] } }).scopes).toEqual([]);
     expect(scopesNeeded(call("submit_project_brief", "a"))).toEqual({ scopes: ["svc:brief"], id: "a" });
     expect(scopesNeeded([call("get_company"), call("submit_project_brief", 3)])).toEqual({ scopes: ["svc:brief"], id: 3 });
     expect(scopesNeeded(call("get_company"))).toEqual({ scopes: [], id: 1 });
