@@ -1,7 +1,6 @@
 import { ConfigurationError } from "../config/env.ts";
 import { importSigningKeys, signingKeysVariable } from "../tokens/keys.ts";
-import type { PrebuiltResources } from "../resources/prebuilt.ts";
-import { agentCard, signAgentCard } from "./card.ts";
+import { agentCard, signAgentCard, type CardResources } from "./card.ts";
 
 /**
  * The card as the build publishes it. Signed when the build sees OAUTH_SIGNING_KEYS (Netlify gives builds the site's
@@ -10,7 +9,7 @@ import { agentCard, signAgentCard } from "./card.ts";
  */
 export async function builtAgentCard(
   baseUrl: string,
-  prebuilt: Pick<PrebuiltResources, "offers" | "site">,
+  prebuilt: CardResources,
   env: Record<string, string | undefined>,
   warn: (line: string) => void = console.warn,
 ) {

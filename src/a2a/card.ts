@@ -4,6 +4,7 @@ import type { SigningKeys } from "../tokens/keys.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
 
 import { protocolVersions } from "./constants.ts";
+import { bookingOffered, bookingSkills } from "./booking-skills.ts";
 import { briefExamples, briefSkillDescription, briefSkillId, readSkillDescription, readSkills } from "./skills.ts";
 import { oauthPaths, absolute, pagePaths, a2aPath, a2aRestPath, apiBase } from "../paths.ts";
 
@@ -12,7 +13,7 @@ import { oauthPaths, absolute, pagePaths, a2aPath, a2aRestPath, apiBase } from "
  * /.well-known/agent-card.json and by the function from the same definitions.
  */
 /** The agent's own version (not the protocol's); raise it when skills change. */
-export const agentVersion = "1.0.0";
+export const agentVersion = "1.1.0";
 
 export const securitySchemeNames = {
   clientCredentials: "oauth-client-credentials",
@@ -21,18 +22,22 @@ export const securitySchemeNames = {
 
 export type AgentCardJson = Record<string, unknown> & { signatures?: { protected: string; signature: string }[] };
 
-export function agentCard(baseUrl: string, prebuilt: Pick<PrebuiltResources, "offers" | "site">): AgentCardJson {
+export type CardResources = Pick<PrebuiltResources, "offers" | "site" | "contact">;
+
+export function agentCard(baseUrl: string, prebuilt: CardResources): AgentCardJson {
   const url = (path: string) => absolute(baseUrl, path);
   const studio = prebuilt.site.name;
   const metadataUrl = url(oauthPaths.authorizationServerMetadata);
   const scopeMap = { ...scopes };
-  const briefRequirement = Object.values(securitySchemeNames).map((name) => ({ schemes: { [name]: { list: ["svc:brief"] } } }));
+  const requirement = (scope: string) => Object.values(securitySchemeNames).map((name) => ({ schemes: { [name]: { list: [scope] } } }));
+  const booking = bookingOffered(prebuilt);
   return {
     name: `${studio} agent`,
     description:
       `Public facts about ${studio}, a web-development studio (company, offers in USD, case studies, pages, contact: the same ` +
-      `JSON as ${url(apiBase)}), and filing a project brief that a person answers by e-mail. Reads need no token; the ` +
-      `brief needs an OAuth access token with the scope svc:brief. With a token, ListTasks lists the tasks made with your grant, the person's approval of your client (never another person's, even through the same client).` +
+      `JSON as ${url(apiBase)}), and filing a project brief that a person answers by e-mail` +
+      (booking ? ", and booking the intro call with a person at the studio (its free times, a booking, its cancellation)" : "") +
+      `. Reads need no token; the brief${booking ? ", booking and cancelling need" : " needs"} an OAuth access token with the scope svc:brief. With a token, ListTasks lists the tasks made with your grant, the person's approval of your client (never another person's, even through the same client).` +
       (prebuilt.site.sample_content ? " The facts are sample content about a fictional studio." : ""),
     // JSON-RPC first (1.0, then 0.3 through the SDK's compatibility layer); HTTP+JSON speaks 1.0 only.
     supportedInterfaces: [
@@ -78,8 +83,14 @@ export function agentCard(baseUrl: string, prebuilt: Pick<PrebuiltResources, "of
         examples: briefExamples,
         inputModes: ["application/json"],
         outputModes: ["application/json", "text/plain"],
-        securityRequirements: briefRequirement,
+        securityRequirements: requirement("svc:brief"),
       },
+      ...(booking ? bookingSkills : []).map(({ scope, ...skill }) => ({
+        ...skill,
+        ...(scope
+          ? { inputModes: ["application/json"], outputModes: ["application/json", "text/plain"], securityRequirements: requirement(scope) }
+          : {}),
+      })),
     ],
   };
 }

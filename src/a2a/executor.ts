@@ -1,5 +1,6 @@
-import { Role, TaskState, type Message, type Part, type Task } from "@a2a-js/sdk";
+import { TaskState, type Part, type Task } from "@a2a-js/sdk";
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
+import { bookingSkillIds } from "../booking/names.ts";
 import { outcomeOf } from "../briefs/receipt.ts";
 import { conditionOf } from "../http/conditions.ts";
 import { Refusal } from "../http/refusal.ts";
@@ -7,49 +8,35 @@ import type { FilingResult, PipelineDeps } from "../briefs/pipeline.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
 
 import type { BriefSchema } from "../briefs/schema.ts";
-import type { Scope } from "../tokens/metadata.ts";
+import { bookingTask, freeTimesAnswer, type BookingWork } from "./booking.ts";
+import { bookingOffered, bookingSkills } from "./booking-skills.ts";
 import { AuthenticatedCaller, decidedRoute, scopesOf, waitUntilOf } from "./caller.ts";
-import { chooseSkill, dataObjects, viewOfMessage, type Route } from "./route.ts";
+import { agentMessage, dataPart, textPart, type TaskOutcome } from "./parts.ts";
+import { chooseSkill, dataObjects, viewOfMessage, writeScope, type Route, type TaskSkillId } from "./route.ts";
 import { briefSkillId, readSkills } from "./skills.ts";
-import { absolute, caseStudyResourcePath, resourcePaths } from "../paths.ts";
+import { absolute, caseStudyResourcePath, freeTimesPath, resourcePaths } from "../paths.ts";
 
 export interface ExecutorDeps {
   prebuilt: PrebuiltResources;
   /** The brief pipeline; built on first use, so reads never touch the lead store's configuration. */
   pipeline: () => PipelineDeps;
+  /** Booking as the deployment runs it, built on first use; undefined where Cal.com is not configured. */
+  booking: BookingWork["booking"];
 }
 
-const textPart = (text: string): Part => ({
-  content: { $case: "text", value: text },
-  mediaType: "text/plain",
-  filename: "",
-  metadata: undefined,
-});
-const dataPart = (data: unknown): Part => ({
-  content: { $case: "data", value: data },
-  mediaType: "application/json",
-  filename: "",
-  metadata: undefined,
-});
-
-const agentMessage = (parts: Part[], ids: { contextId: string; taskId?: string }): Message => ({
-  messageId: crypto.randomUUID(),
-  contextId: ids.contextId,
-  taskId: ids.taskId ?? "",
-  role: Role.ROLE_AGENT,
-  parts,
-  metadata: undefined,
-  extensions: [],
-  referenceTaskIds: [],
-});
-
-const briefScope: Scope = "svc:brief";
-const carriedKey = "brief_fields";
+/** Where a task keeps, for the next message in it, the valid fields of those before (a brief's, or a booking's). */
+const carriedKeyOf = (skill: TaskSkillId) => (skill === briefSkillId ? "brief_fields" : "booking_fields");
 
 /** The fields an input-required task carries to its next message. */
-const carriedFields = (metadata: Record<string, unknown> | undefined): Record<string, unknown> => {
-  const carried = metadata?.[carriedKey];
+const carriedFields = (metadata: Record<string, unknown> | undefined, key: string): Record<string, unknown> => {
+  const carried = metadata?.[key];
   return typeof carried === "object" && carried !== null && !Array.isArray(carried) ? (carried as Record<string, unknown>) : {};
+};
+
+/** The write a task was made for, as its metadata names it. */
+const skillOfTask = (task: Task | undefined): TaskSkillId => {
+  const skill: unknown = task?.metadata?.skill;
+  return skill === bookingSkillIds.book || skill === bookingSkillIds.cancel ? skill : briefSkillId;
 };
 
 /** Only brief fields that are valid on their own are kept, so what a task stores is bounded by the brief's limits. */
@@ -60,17 +47,24 @@ const fieldsToCarry = (schema: BriefSchema, body: Record<string, unknown>) =>
       .map(([name]) => [name, body[name]]),
   );
 
-/** Reads answer with a message (data part + short text, no task stored); a brief is a task kept in the task store. */
-export function createAgentExecutor({ prebuilt, pipeline }: ExecutorDeps): AgentExecutor {
+/** Reads answer with a message (data part + short text, no task stored); a write is a task kept in the task store. */
+export function createAgentExecutor({ prebuilt, pipeline, booking }: ExecutorDeps): AgentExecutor {
   const url = (path: string) => absolute(prebuilt.site.base_url, path);
+  const offered = { booking: bookingOffered(prebuilt) };
+  const work: BookingWork = { booking, studio: prebuilt.site.name, freeTimesUrl: url(freeTimesPath) };
 
-  function readAnswer(route: Exclude<Route, { kind: "brief" }>): Part[] {
+  function readAnswer(route: Extract<Route, { kind: "read" | "help" }>): Part[] {
     if (route.kind === "help") {
-      const list = readSkills.map((s) => `${s.id} (${s.name.toLowerCase()})`).join(", ");
+      const reads = [...readSkills, ...(offered.booking ? bookingSkills.filter((s) => !s.scope) : [])];
+      const list = reads.map((s) => `${s.id} (${s.name.toLowerCase()})`).join(", ");
+      const writes = offered.booking
+        ? `${briefSkillId} (file a project brief), ${bookingSkillIds.book} and ${bookingSkillIds.cancel} ` +
+          "(book or cancel the intro call), each needing a token"
+        : `${briefSkillId} (file a project brief; needs a token)`;
       const opening = route.unknownSkill ? `There is no skill "${route.unknownSkill}".` : "I could not tell which facts you want.";
       return [
         textPart(
-          `${opening} Skills: ${list}, and ${briefSkillId} (file a project brief; needs a token). Name one in message.metadata.skillId ` +
+          `${opening} Skills: ${list}, and ${writes}. Name one in message.metadata.skillId ` +
             'or as {"skill": "<id>"} in a data part. The data part here is the API index.',
         ),
         dataPart(prebuilt.index),
@@ -96,16 +90,13 @@ export function createAgentExecutor({ prebuilt, pipeline }: ExecutorDeps): Agent
     ];
   }
 
-  async function fileFrom(
-    context: RequestContext,
-  ): Promise<{ state: TaskState; parts: Part[]; artifact?: { name: string; parts: Part[] }; carried?: Record<string, unknown> }> {
-    const user = context.context.user;
-    if (!(user instanceof AuthenticatedCaller)) throw new Error("a brief reached the executor without an authenticated caller");
-    // A follow-up to an input-required task adds to the fields the task carries from its earlier messages.
-    const body: Record<string, unknown> = { ...carriedFields(context.task?.metadata) };
-    for (const data of dataObjects(viewOfMessage(context.userMessage))) Object.assign(body, data);
-    delete body.skill;
+  /** The free-times query: the first data part, without the skill's name. */
+  function freeTimesQuery(context: RequestContext): Record<string, unknown> {
+    const { skill: _skill, ...query } = dataObjects(viewOfMessage(context.userMessage))[0] ?? {};
+    return query;
+  }
 
+  async function fileFrom(body: Record<string, unknown>, user: AuthenticatedCaller, context: RequestContext): Promise<TaskOutcome> {
     // The pipeline's code loads with the first brief: a read never needs it.
     const { fileBrief } = await import("../briefs/pipeline.ts");
     let result: FilingResult;
@@ -162,22 +153,36 @@ export function createAgentExecutor({ prebuilt, pipeline }: ExecutorDeps): Agent
     };
   }
 
+  /** A write's work: the fields of this message added to those the task carries, then the skill's own. */
+  function perform(skill: TaskSkillId, context: RequestContext): Promise<TaskOutcome> {
+    const user = context.context.user;
+    if (!(user instanceof AuthenticatedCaller)) throw new Error("a write reached the executor without an authenticated caller");
+    // A follow-up to an input-required task adds to the fields the task carries from its earlier messages.
+    const body: Record<string, unknown> = { ...carriedFields(context.task?.metadata, carriedKeyOf(skill)) };
+    for (const data of dataObjects(viewOfMessage(context.userMessage))) Object.assign(body, data);
+    delete body.skill;
+    return skill === briefSkillId ? fileFrom(body, user, context) : bookingTask(skill, body, user, work);
+  }
+
+  const answer = (parts: Part[], context: RequestContext, bus: ExecutionEventBus) => {
+    bus.publish(AgentEvent.message(agentMessage(parts, { contextId: context.contextId })));
+    bus.finished();
+  };
+
   return {
     async execute(context: RequestContext, bus: ExecutionEventBus) {
       // The HTTP gate's decision; without a gate, the same rule over the SDK's decoding (the SDK stamps every incoming
       // message with a task id, so only an existing task makes it a continuation).
-      const route = decidedRoute(context.context) ?? chooseSkill({ ...viewOfMessage(context.userMessage), taskId: context.task?.id });
-      if (route.kind !== "brief") {
-        bus.publish(AgentEvent.message(agentMessage(readAnswer(route), { contextId: context.contextId })));
-        bus.finished();
-        return;
-      }
+      const route =
+        decidedRoute(context.context) ?? chooseSkill({ ...viewOfMessage(context.userMessage), taskId: context.task?.id }, offered);
+      if (route.kind === "free-times") return answer(await freeTimesAnswer(freeTimesQuery(context), work), context, bus);
+      if (route.kind !== "task") return answer(readAnswer(route), context, bus);
+      const skill = route.skill ?? skillOfTask(context.task);
       // The scope is checked where the work is done, whatever the HTTP layer decided; nothing is stored.
-      if (!scopesOf(context.context).includes(briefScope)) {
-        const refusal = `Filing a brief needs an access token with the scope ${briefScope}. Nothing was filed.`;
-        bus.publish(AgentEvent.message(agentMessage([textPart(refusal)], { contextId: context.contextId })));
-        bus.finished();
-        return;
+      if (!scopesOf(context.context).includes(writeScope)) {
+        const what = skill === briefSkillId ? "Filing a brief" : "Booking or cancelling the intro call";
+        const nothing = skill === briefSkillId ? "Nothing was filed." : "Nothing was booked or cancelled.";
+        return answer([textPart(`${what} needs an access token with the scope ${writeScope}. ${nothing}`)], context, bus);
       }
       const ids = { taskId: context.taskId, contextId: context.contextId };
       const task: Task = context.task ?? {
@@ -186,10 +191,10 @@ export function createAgentExecutor({ prebuilt, pipeline }: ExecutorDeps): Agent
         status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: new Date().toISOString() },
         artifacts: [],
         history: [context.userMessage],
-        metadata: { skill: briefSkillId },
+        metadata: { skill },
       };
       bus.publish(AgentEvent.task(task));
-      const outcome = await fileFrom(context);
+      const outcome = await perform(skill, context);
       if (outcome.artifact) {
         bus.publish(
           AgentEvent.artifactUpdate({
@@ -212,13 +217,13 @@ export function createAgentExecutor({ prebuilt, pipeline }: ExecutorDeps): Agent
         AgentEvent.statusUpdate({
           ...ids,
           status: { state: outcome.state, message: agentMessage(outcome.parts, ids), timestamp: new Date().toISOString() },
-          metadata: { [carriedKey]: outcome.carried ?? {} },
+          metadata: { [carriedKeyOf(skill)]: outcome.carried ?? {} },
         }),
       );
       bus.finished();
     },
     async cancelTask(taskId: string, bus: ExecutionEventBus) {
-      // Briefs finish within their request; a task waiting for input can be canceled (the handler does it when no
+      // Writes finish within their request; a task waiting for input can be canceled (the handler does it when no
       // execution is live, which is always the case across function instances).
       bus.publish(
         AgentEvent.statusUpdate({

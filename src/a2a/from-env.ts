@@ -1,5 +1,6 @@
 import { AgentCard } from "@a2a-js/sdk";
 import { DefaultRequestHandler } from "@a2a-js/sdk/server";
+import type { BookingDeps } from "../booking/book.ts";
 import { pipelineFromEnv } from "../briefs/config.ts";
 import type { PipelineDeps } from "../briefs/pipeline.ts";
 import type { Env } from "../config/env.ts";
@@ -17,15 +18,24 @@ import { builtOnFirstUse } from "../http/door.ts";
 import { UpstashTaskStore } from "./task-store.ts";
 
 /** The SDK's request handler over our executor and task store; the card is the one the build publishes (unsigned). */
-export function a2aRequestHandler(baseUrl: string, prebuilt: PrebuiltResources, taskStore: UpstashTaskStore, pipeline: () => PipelineDeps) {
+export function a2aRequestHandler(
+  baseUrl: string,
+  prebuilt: PrebuiltResources,
+  taskStore: UpstashTaskStore,
+  pipeline: () => PipelineDeps,
+  booking: () => Promise<BookingDeps | undefined>,
+) {
   const card = agentCard(baseUrl, prebuilt);
   return {
     card,
-    requestHandler: new DefaultRequestHandler(AgentCard.fromJSON(card), taskStore, createAgentExecutor({ prebuilt, pipeline })),
+    requestHandler: new DefaultRequestHandler(AgentCard.fromJSON(card), taskStore, createAgentExecutor({ prebuilt, pipeline, booking })),
   };
 }
 
-/** POST /a2a/v1 wired to the deployment: Upstash (tasks, quota), the shared token verifier, the brief pipeline. */
+/**
+ * POST /a2a/v1 wired to the deployment: Upstash (tasks, quota), the shared token verifier, the brief pipeline, and
+ * booking where Cal.com is configured (its code and configuration load with the first booking skill's message).
+ */
 export function a2aHandlerFromEnv(env: Env, prebuilt: PrebuiltResources) {
   const settings = settingsFrom(env);
   const build = async () => {
@@ -34,7 +44,13 @@ export function a2aHandlerFromEnv(env: Env, prebuilt: PrebuiltResources) {
     const redis = redisFromEnv(settings);
     let pipeline: PipelineDeps | undefined;
     const lazyPipeline = () => (pipeline ??= pipelineFromEnv(settings, prebuilt));
-    const { card, requestHandler } = a2aRequestHandler(baseUrl, prebuilt, new UpstashTaskStore(redis), lazyPipeline);
+    let booking: Promise<BookingDeps | undefined> | undefined;
+    const lazyBooking = () =>
+      (booking ??= import("../booking/from-env.ts")
+        .then(({ bookingFromEnv }) => bookingFromEnv(settings, prebuilt))
+        // A configuration refused now is read again on the next message, as a door's is.
+        .catch((error: unknown) => ((booking = undefined), Promise.reject(error))));
+    const { card, requestHandler } = a2aRequestHandler(baseUrl, prebuilt, new UpstashTaskStore(redis), lazyPipeline, lazyBooking);
     return createA2AHandler({ baseUrl, card, requestHandler, verifier, limiter: upstashLimiter(redis) });
   };
   return builtOnFirstUse(build, a2aErrors);

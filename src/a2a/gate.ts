@@ -1,5 +1,6 @@
 import { AgentCard } from "@a2a-js/sdk";
 import { ServerCallContext, UnauthenticatedUser, type A2ARequestHandler } from "@a2a-js/sdk/server";
+import { bookingSkillIds } from "../booking/names.ts";
 import { identify, refuseInvalidToken, requireToken, type Verifier } from "../http/bearer.ts";
 import type { MiddlewareHandler } from "hono";
 import type { DoorContext, DoorEnv } from "../http/context.ts";
@@ -9,7 +10,7 @@ import type { Limiter } from "../limits/limiter.ts";
 import { AuthenticatedCaller, decideRoute, setWaitUntil } from "./caller.ts";
 import type { AgentCardJson } from "./card.ts";
 import { messageProblem } from "./params.ts";
-import { chooseSkill, viewOfJson, type Route } from "./route.ts";
+import { chooseSkill, viewOfJson, writeScope, type Route } from "./route.ts";
 
 export interface A2AHandlerOptions {
   baseUrl: string;
@@ -17,7 +18,7 @@ export interface A2AHandlerOptions {
   requestHandler: A2ARequestHandler;
   /** The shared token verifier; without it (the bench's bare handler) every call is anonymous. */
   verifier?: Verifier;
-  /** The quota (per grant with a valid token, else per IP) and each grant's brief messages; without it nothing is counted. */
+  /** The quota (per grant with a valid token, else per IP) and each grant's messages to the writes; without it, no count. */
   limiter?: Limiter;
   log?: (line: string) => void;
 }
@@ -32,6 +33,9 @@ export interface A2AGate {
 }
 
 export function a2aGate({ baseUrl, card, verifier, limiter, log = console.error }: A2AHandlerOptions): A2AGate {
+  const sdkCard = AgentCard.fromJSON(card);
+  // The skills routed to are the card's: the booking skills only where the card lists them.
+  const offered = { booking: sdkCard.skills.some((s) => s.id === bookingSkillIds.book) };
   const middleware = [
     ...(verifier ? [identify(verifier)] : []),
     ...(limiter ? [quota(limiter, "a2a", { whenUnreachable: "serve", grants: { ceiling: "grants-per-address" }, log })] : []),
@@ -39,9 +43,9 @@ export function a2aGate({ baseUrl, card, verifier, limiter, log = console.error 
 
   /**
    * What both bindings check before the SDK sees a call: the message a send carries (decoded as the SDK will, so the
-   * skill is decided once), the token (the brief needs svc:brief; any token sent is checked), the per-client count of
-   * brief messages. `message` is undefined for a call that sends none; `listsTasks` marks ListTasks; `messageAt` names the
-   * message in a refusal (`params.message` over JSON-RPC, `message` on HTTP+JSON).
+   * skill is decided once), the token (the writes need svc:brief; any token sent is checked), the per-grant count of
+   * messages to the writes, which each store a task. `message` is undefined for a call that sends none; `listsTasks`
+   * marks ListTasks; `messageAt` names the message in a refusal (`params.message` over JSON-RPC, `message` on HTTP+JSON).
    */
   async function admit(
     c: DoorContext,
@@ -60,21 +64,21 @@ export function a2aGate({ baseUrl, card, verifier, limiter, log = console.error 
         throw new Refusal("content_type_not_supported", {
           detail: "Send text parts and data parts (application/json) only; files are not read.",
         });
-      route = chooseSkill(view);
+      route = chooseSkill(view, offered);
     }
-    const brief = route?.kind === "brief";
+    const write = route?.kind === "task";
     // A grant lists only its own tasks, so an anonymous ListTasks is asked to authenticate (any valid token).
-    const needsToken = brief || listsTasks;
+    const needsToken = write || listsTasks;
     const where = { baseUrl, resource: "a2a" } as const;
     const caller = !verifier
       ? undefined
       : needsToken
-        ? requireToken(c, { ...where, scopes: brief ? ["svc:brief"] : [] })
+        ? requireToken(c, { ...where, scopes: write ? [writeScope] : [] })
         : refuseInvalidToken(c, where);
     const user = caller && new AuthenticatedCaller({ ...caller, address: c.env.ip });
-    // Every message to the brief skill stores a task, valid or not: each counts against the caller's grant, and against
-    // its address's ceiling for every grant together.
-    if (brief && limiter && user) await countAlso(limiter, "a2a-briefs", c, { grant: user.grantId, ceiling: "a2a-briefs-per-address" });
+    // Every message to a write (the brief, booking, cancelling) stores a task, valid or not: each counts against the
+    // caller's grant, and against its address's ceiling for every grant together.
+    if (write && limiter && user) await countAlso(limiter, "a2a-briefs", c, { grant: user.grantId, ceiling: "a2a-briefs-per-address" });
 
     const context = new ServerCallContext({ user: user ?? new UnauthenticatedUser(), requestedVersion: version });
     if (route) decideRoute(context, route);
@@ -82,7 +86,7 @@ export function a2aGate({ baseUrl, card, verifier, limiter, log = console.error 
     return context;
   }
 
-  return { sdkCard: AgentCard.fromJSON(card), middleware, admit };
+  return { sdkCard, middleware, admit };
 }
 
 export const requestHeaders = ["Authorization", "Content-Type", "A2A-Version", "A2A-Extensions", "X-A2A-Extensions"];

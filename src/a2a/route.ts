@@ -1,15 +1,21 @@
 import { Message } from "@a2a-js/sdk";
+import { bookingSkillIds, type bookingScope } from "../booking/names.ts";
 import type { CatalogId } from "../resources/catalog.ts";
+import { freeTimesKeywords } from "./booking-skills.ts";
 import { briefSkillId, isReadSkillId, readSkills } from "./skills.ts";
 
 /**
  * Which skill a message asks for. The HTTP layer decides from the raw JSON (before dispatch, to ask for a token at
  * the HTTP level) and the executor from the SDK's message; both go through `chooseSkill`, so they cannot disagree.
  *
- * 1. A message that continues a task (taskId) continues a brief: only briefs make tasks.
- * 2. An explicit skill id: `message.metadata.skillId`, else `"skill"` in the first data part.
- * 3. A data part holding a brief's required field (full_name, company_name, work_email) is a brief.
- * 4. Keywords in the text parts pick a read skill (most matches wins; ties go to the earlier skill).
+ * 1. A message that continues a task (taskId) continues that task's skill (the task says which): only the writes (the
+ *    brief, booking and cancelling the intro call) make tasks, and all of them need svc:brief.
+ * 2. An explicit skill id: `message.metadata.skillId`, else `"skill"` in the first data part. The booking skills are
+ *    skills only where the card offers them (`booking`); elsewhere their ids are unknown, as any other.
+ * 3. A data part holding a brief's required field (full_name, company_name, work_email) is a brief. Booking and
+ *    cancelling are only ever chosen by name.
+ * 4. Keywords in the text parts pick a read skill, free times included where offered (most matches wins; ties go to the
+ *    earlier skill, free times coming just before contact).
  * 5. Otherwise: help (the list of skills and the API index).
  */
 export interface MessageView {
@@ -21,16 +27,34 @@ export interface MessageView {
   otherParts: number;
 }
 
-export type Route = { kind: "brief" } | { kind: "read"; skill: CatalogId; caseStudyId?: string } | { kind: "help"; unknownSkill?: string };
+/** The skills whose messages make tasks. */
+export type TaskSkillId = typeof briefSkillId | typeof bookingSkillIds.book | typeof bookingSkillIds.cancel;
+
+/** The scope every write needs: one for all, since a message continuing a task names no skill (booking's is the brief's). */
+export const writeScope: typeof bookingScope = "svc:brief";
+
+export type Route =
+  /** A write: `skill` named, or undefined for a message continuing a task (the task's own skill). */
+  | { kind: "task"; skill?: TaskSkillId }
+  | { kind: "free-times" }
+  | { kind: "read"; skill: CatalogId; caseStudyId?: string }
+  | { kind: "help"; unknownSkill?: string };
+
+/** What the card offers beyond the reads and the brief. */
+export interface Offered {
+  booking: boolean;
+}
 
 const briefSignals = ["full_name", "company_name", "work_email"];
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
-export function chooseSkill(view: MessageView): Route {
-  if (view.taskId) return { kind: "brief" };
+export function chooseSkill(view: MessageView, { booking }: Offered): Route {
+  if (view.taskId) return { kind: "task" };
   const firstObject = view.data.find(isObject);
   const explicit = view.skillId ?? firstObject?.skill;
-  if (explicit === briefSkillId) return { kind: "brief" };
+  if (explicit === briefSkillId) return { kind: "task", skill: briefSkillId };
+  if (booking && (explicit === bookingSkillIds.book || explicit === bookingSkillIds.cancel)) return { kind: "task", skill: explicit };
+  if (booking && explicit === bookingSkillIds.freeTimes) return { kind: "free-times" };
   if (isReadSkillId(explicit)) {
     const id = firstObject?.id;
     return explicit === "case-studies" && typeof id === "string"
@@ -39,15 +63,22 @@ export function chooseSkill(view: MessageView): Route {
   }
   // Named by any JSON value: shown as written (String() throws on an object whose toString is not a function).
   if (explicit !== undefined) return { kind: "help", unknownSkill: typeof explicit === "string" ? explicit : JSON.stringify(explicit) };
-  if (view.data.some((d) => isObject(d) && briefSignals.some((f) => f in d))) return { kind: "brief" };
+  if (view.data.some((d) => isObject(d) && briefSignals.some((f) => f in d))) return { kind: "task", skill: briefSkillId };
 
   const words = view.texts.join(" ").toLowerCase();
-  let best: { skill: CatalogId; hits: number } | undefined;
-  for (const skill of readSkills) {
-    const hits = skill.keywords.filter((k) => new RegExp(`\\b${k}\\b`).test(words)).length;
-    if (hits > 0 && (!best || hits > best.hits)) best = { skill: skill.id, hits };
+  const candidates: { route: Route; keywords: string[] }[] = readSkills.map((s) => ({
+    route: { kind: "read", skill: s.id },
+    keywords: s.keywords,
+  }));
+  // Free times come just before contact: words about a call's times that tie with contact's are about the times.
+  const contact = readSkills.findIndex((s) => s.id === "contact");
+  if (booking) candidates.splice(contact, 0, { route: { kind: "free-times" }, keywords: freeTimesKeywords });
+  let best: { route: Route; hits: number } | undefined;
+  for (const { route, keywords } of candidates) {
+    const hits = keywords.filter((k) => new RegExp(`\\b${k}\\b`).test(words)).length;
+    if (hits > 0 && (!best || hits > best.hits)) best = { route, hits };
   }
-  return best ? { kind: "read", skill: best.skill } : { kind: "help" };
+  return best?.route ?? { kind: "help" };
 }
 
 /**

@@ -67,28 +67,33 @@ export const readSkillDescription = (skill: ReadSkill) =>
   (skill.id === "case-studies" ? ' (with "id" in the data part: the full case study, as GET /api/v1/case-studies/{id})' : "") +
   ", and a short text part. No token needed.";
 
-/** The brief's fields as the skill describes them, from the one brief schema. */
-export function briefFields(prebuilt: Pick<PrebuiltResources, "offers">) {
-  const schema = z.toJSONSchema(briefSchema(siteSizeIds(prebuilt)), { unrepresentable: "any", io: "input" }) as {
+/** A schema's fields as a skill describes them (its input form): name, whether required, description. */
+export function fieldsOf(schema: z.ZodType) {
+  const json = z.toJSONSchema(schema, { unrepresentable: "any", io: "input" }) as {
     properties: Record<string, { description?: string }>;
     required?: string[];
   };
-  const required = new Set(schema.required ?? []);
-  return Object.entries(schema.properties).map(([name, p]) => ({ name, required: required.has(name), description: p.description ?? "" }));
+  const required = new Set(json.required ?? []);
+  return Object.entries(json.properties).map(([name, p]) => ({ name, required: required.has(name), description: p.description ?? "" }));
 }
+
+/** The names of the required (or the optional) fields, as a list in words. */
+export const fieldNames = (fields: ReturnType<typeof fieldsOf>, required: boolean) =>
+  fields
+    .filter((f) => f.required === required)
+    .map((f) => f.name)
+    .join(", ");
+
+/** The brief's fields as the skill describes them, from the one brief schema. */
+export const briefFields = (prebuilt: Pick<PrebuiltResources, "offers">) => fieldsOf(briefSchema(siteSizeIds(prebuilt)));
 
 export function briefSkillDescription(prebuilt: Pick<PrebuiltResources, "offers">) {
   const fields = briefFields(prebuilt);
   return (
     "File a project brief: it creates a real lead, and a person at the studio answers by e-mail. Use it only when the person " +
     "you act for asked to be contacted and confirmed their name, company and e-mail. Send the brief as one data part with " +
-    `the REST field names (as POST /api/v1/briefs): required ${fields
-      .filter((f) => f.required)
-      .map((f) => f.name)
-      .join(", ")}; optional ${fields
-      .filter((f) => !f.required)
-      .map((f) => f.name)
-      .join(", ")}. With "dry_run": true it is authenticated and validated only. ` +
+    `the REST field names (as POST /api/v1/briefs): required ${fieldNames(fields, true)}; optional ${fieldNames(fields, false)}. ` +
+    'With "dry_run": true it is authenticated and validated only. ' +
     'Name the skill in message.metadata.skillId or as "skill" in the data part. Needs an OAuth access token with the scope ' +
     "svc:brief. Missing or invalid fields put the task in input-required, naming each field; a filed brief completes the " +
     "task with the receipt (lead_id) as an artifact. GetTask and ListTasks (with the same token) find a client's own briefs later."

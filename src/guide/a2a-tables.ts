@@ -1,3 +1,4 @@
+import { bookingSkills } from "../a2a/booking-skills.ts";
 import { a2aErrorCodes, a2aRestConditions } from "../a2a/errors.ts";
 import { conditions } from "../http/conditions.ts";
 import { briefSkillDescription, briefSkillId, readSkillDescription, readSkills } from "../a2a/skills.ts";
@@ -12,6 +13,8 @@ export const a2aSkillsTable = (site: Site): Table => ({
   rows: [
     ...readSkills.map((s) => [{ code: s.id }, s.name, readSkillDescription(s), "none"]),
     [{ code: briefSkillId }, "File a project brief", briefSkillDescription({ offers: offersResource(site) }), { code: "svc:brief" }],
+    // As the card lists them: only where agents can book.
+    ...(site.agentBooking ? bookingSkills : []).map((s) => [{ code: s.id }, s.name, s.description, s.scope ? { code: s.scope } : "none"]),
   ],
 });
 

@@ -87,14 +87,15 @@ export const policies = {
   "a2a-briefs": {
     quota: 30,
     windowSeconds: 3600,
-    appliesTo: "Messages to the A2A brief skill (svc-project-brief), valid or not, with one grant's tokens: each one stores a task",
+    appliesTo:
+      "Messages to the A2A skills that store a task (the brief, svc-project-brief; booking and cancelling the intro call), valid or not, with one grant's tokens: each one stores a task",
     partition: "grant",
   },
   "a2a-briefs-per-address": {
     quota: 300,
     windowSeconds: 3600,
     appliesTo:
-      "Messages to the A2A brief skill from one IP address, every grant together (each stores a task): the same bound on grants farmed from one address (a message its own grant already refuses does not count)",
+      "Messages to the A2A skills that store a task from one IP address, every grant together: the same bound on grants farmed from one address (a message its own grant already refuses does not count)",
     partition: "client IP",
   },
   "oauth-register": {

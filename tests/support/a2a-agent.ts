@@ -19,12 +19,15 @@ import { loadContentDir } from "./content.ts";
 
 export const agentBase = "https://studio.example";
 
-/** The A2A handler in-process over the local store, as the function runs it; `bare` leaves out the token check and quota. */
-export async function inProcessAgent({ bare = false } = {}) {
+/**
+ * The A2A handler in-process over the local store, as the function runs it, without Cal.com; `bare` leaves out the token
+ * check and quota, `agentBooking` builds the card as a build that offers booking does.
+ */
+export async function inProcessAgent({ bare = false, agentBooking = false } = {}) {
   const store = await startLocalStore({ token: "test", snapshotFile: join(await mkdtemp(join(tmpdir(), "a2a-store-")), "store.json") });
   const redis = new Redis({ url: store.url, token: store.token, enableTelemetry: false });
   const keys = await importSigningKeys(JSON.stringify(await generateKeySet()));
-  const prebuilt = prebuiltResources(buildSite(await loadContentDir("content"), agentBase));
+  const prebuilt = prebuiltResources(buildSite(await loadContentDir("content"), agentBase, { agentBooking }));
   const sent: unknown[] = [];
   const mailer: Mailer = {
     kind: "memory",
@@ -32,7 +35,13 @@ export async function inProcessAgent({ bare = false } = {}) {
     findSent: async () => null,
   };
   const pipeline = pipelineDeps(store, mailer);
-  const { card, requestHandler } = a2aRequestHandler(agentBase, prebuilt, new UpstashTaskStore(redis), () => pipeline);
+  const { card, requestHandler } = a2aRequestHandler(
+    agentBase,
+    prebuilt,
+    new UpstashTaskStore(redis),
+    () => pipeline,
+    async () => undefined,
+  );
   const handler = createA2AHandler({
     baseUrl: agentBase,
     card,
@@ -62,11 +71,11 @@ export async function inProcessAgent({ bare = false } = {}) {
         { ip: from, waitUntil: () => {} },
       ),
     /** One HTTP+JSON SendMessage (POST /a2a/v1/rest/message:send), from a new client IP each time. */
-    restSend: (body: unknown) =>
+    restSend: (body: unknown, headers: Record<string, string> = {}) =>
       handler(
         new Request(`${agentBase}/a2a/v1/rest/message:send`, {
           method: "POST",
-          headers: { "content-type": "application/a2a+json", "a2a-version": "1.0" },
+          headers: { "content-type": "application/a2a+json", "a2a-version": "1.0", ...headers },
           body: JSON.stringify(body),
         }),
         { ip: `10.2.${Math.floor(++ip / 250)}.${ip % 250}`, waitUntil: () => {} },

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentBase, inProcessAgent } from "../support/a2a-agent.ts";
 import { policies } from "../../src/limits/policies.ts";
 import { listPageSize } from "../../src/a2a/constants.ts";
+import { chooseSkill, type MessageView } from "../../src/a2a/route.ts";
 
 /** The A2A handler in-process: routing, the brief's task states, and the protocol errors for malformed calls. */
 let agent: Awaited<ReturnType<typeof inProcessAgent>>;
@@ -41,6 +42,40 @@ describe("routing", () => {
     const { body } = await call(send([{ data: { skill: "weather" } }]));
     expect(body.result.message.parts[0].text).toContain('no skill "weather"');
     expect(body.result.message.parts[1].data).toEqual(agent.prebuilt.index);
+  });
+});
+
+describe("routing to the intro call's skills", () => {
+  const view = (parts: Partial<MessageView>): MessageView => ({ texts: [], data: [], otherParts: 0, ...parts });
+  const offered = { booking: true };
+  const fields = { full_name: "Ada", work_email: "ada@ae.example", start: "2030-01-07T09:00:00Z", time_zone: "UTC" };
+
+  it("takes booking and cancelling by name only, and only where the card offers them", () => {
+    const book = "svc-book-intro-call";
+    expect(chooseSkill(view({ data: [{ skill: book, ...fields }] }), offered)).toEqual({ kind: "task", skill: book });
+    expect(chooseSkill(view({ skillId: "svc-cancel-intro-call", data: [{ booking_id: "bk_x" }] }), offered)).toEqual({
+      kind: "task",
+      skill: "svc-cancel-intro-call",
+    });
+    // Unnamed, a booking's fields are read as a brief's, as any data part with a brief's field.
+    expect(chooseSkill(view({ data: [fields] }), offered)).toEqual({ kind: "task", skill: "svc-project-brief" });
+    // A reply in a task continues the task's own skill, whichever it is.
+    expect(chooseSkill(view({ taskId: "t-1", data: [{ start: fields.start }] }), offered)).toEqual({ kind: "task" });
+    for (const skill of [book, "svc-cancel-intro-call", "free-times"])
+      expect(chooseSkill(view({ data: [{ skill, ...fields }] }), { booking: false })).toEqual({ kind: "help", unknownSkill: skill });
+  });
+
+  it.each([
+    ["Which times are free next week?", { kind: "free-times" }],
+    ["When are you available for a call?", { kind: "free-times" }],
+    ["How do I book an intro call?", { kind: "read", skill: "contact" }],
+    ["What services are available?", { kind: "read", skill: "company" }],
+  ])("routes %j by keywords where booking is offered", (text, route) => {
+    expect(chooseSkill(view({ texts: [text] }), offered)).toEqual(route);
+  });
+
+  it("never routes words to free times where booking is not offered", () => {
+    expect(chooseSkill(view({ texts: ["Which times are free next week?"] }), { booking: false })).toEqual({ kind: "help" });
   });
 });
 
