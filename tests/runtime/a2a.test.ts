@@ -69,7 +69,13 @@ describe("the agent card", () => {
       { url: `${base}/a2a/v1`, protocolBinding: "JSONRPC", protocolVersion: "0.3" },
       { url: `${base}/a2a/v1/rest`, protocolBinding: "HTTP+JSON", protocolVersion: "1.0" },
     ]);
-    expect(card.skills.map((s) => s.id)).toEqual([...readSkills.map((s) => s.id), "svc-project-brief"]);
+    expect(card.skills.map((s) => s.id)).toEqual([
+      ...readSkills.map((s) => s.id),
+      "svc-project-brief",
+      "free-times",
+      "svc-book-intro-call",
+      "svc-cancel-intro-call",
+    ]);
     expect(card.capabilities).toEqual({ streaming: false, pushNotifications: false, extendedAgentCard: false });
   });
 

@@ -1,11 +1,21 @@
 import { listPageSize, taskLifetimeSeconds } from "../../a2a/constants.ts";
 import { briefExamples, briefSkillId, readSkills } from "../../a2a/skills.ts";
+import { bookingScope, bookingSkillIds } from "../../booking/names.ts";
 import { perWindow, policies } from "../../limits/policies.ts";
 
 import type { Site } from "../../site/model.ts";
 
 import { confirmationRule, skillPrefix, type Skill } from "./common.ts";
-import { a2aPath, a2aRestPath, agentCardPath, oauthPaths, protectedResourceMetadataPath, absolute, pagePaths } from "../../paths.ts";
+import {
+  a2aPath,
+  a2aRestPath,
+  agentCardPath,
+  freeTimesPath,
+  oauthPaths,
+  protectedResourceMetadataPath,
+  absolute,
+  pagePaths,
+} from "../../paths.ts";
 
 export function a2aSkill(site: Site): Skill {
   const url = (path: string) => absolute(site.baseUrl, path);
@@ -39,13 +49,23 @@ ${example}
 
 Without a token: HTTP 401 with \`WWW-Authenticate: Bearer ... resource_metadata="${url(protectedResourceMetadataPath("a2a"))}"\`; without \`svc:brief\`: 403. Missing or invalid fields put the task in \`input-required\` naming each field: send a follow-up message with the same task id and the fixed fields. A filed brief completes the task with the lead id as an artifact; fetch it again later with \`GetTask\`.
 
-## 3. Find your earlier tasks
+${site.agentBooking ? bookingSection(url) : ""}## 3. Find your earlier tasks
 
 \`ListTasks\` with the same token lists the tasks your grant made (the person's approval of your client, or your client_credentials client; never another person's, even through the same client), newest first, ${listPageSize.default} to a page: send \`nextPageToken\` back as \`pageToken\` until it is empty. Filter with \`status\` (\`TASK_STATE_INPUT_REQUIRED\`: briefs waiting for fields), \`contextId\` or \`statusTimestampAfter\`; set \`includeArtifacts: true\` to get the receipts. Without a token: HTTP 401.
 
 ## 4. Limits and errors
 
-${quota.quota} requests per ${quota.windowSeconds} seconds per grant with a valid token (the token's \`grant_id\`: each person who approves your client counts apart), per IP address without one (RateLimit headers; HTTP 429 with Retry-After and a JSON-RPC error past it); bodies up to 64 KB. Messages to the brief skill, valid or not, also count against \`a2a-briefs\`: ${policies["a2a-briefs"].quota} ${perWindow(policies["a2a-briefs"].windowSeconds)} per grant. Tasks are kept ${taskLifetimeSeconds / 3600} hours. Details: ${url(`${pagePaths.developers}#a2a`)}.
+${quota.quota} requests per ${quota.windowSeconds} seconds per grant with a valid token (the token's \`grant_id\`: each person who approves your client counts apart), per IP address without one (RateLimit headers; HTTP 429 with Retry-After and a JSON-RPC error past it); bodies up to 64 KB. Messages to the brief skill (and to booking and cancelling), valid or not, also count against \`a2a-briefs\`: ${policies["a2a-briefs"].quota} ${perWindow(policies["a2a-briefs"].windowSeconds)} per grant. Tasks are kept ${taskLifetimeSeconds / 3600} hours. Details: ${url(`${pagePaths.developers}#a2a`)}.
 `,
   };
 }
+
+/** Where agents can book: the intro call's three skills. */
+const bookingSection = (url: (path: string) => string) => {
+  const { freeTimes, book, cancel } = bookingSkillIds;
+  return `## 2b. Book the intro call
+
+After a brief (or without one), when the person asks for a call: \`${freeTimes}\` (no token; a data part with \`time_zone\`, optional \`from\` and \`to\`) answers the free times as GET ${url(freeTimesPath)} does; offer a few, and book the one the person chose and confirmed with \`${book}\` (the same token as the brief: ${bookingScope}), its data part the REST booking fields with the brief's \`lead_id\`. A time taken meanwhile puts the task in \`input-required\` with fresh \`free_times\`: reply in the task with another \`start\`. \`${cancel}\` with the \`booking_id\` cancels; only the grant that booked sees or cancels it. Both are chosen by name only. Details: ${url(`${pagePaths.developers}#booking`)}.
+
+`;
+};
