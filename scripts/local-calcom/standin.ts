@@ -14,7 +14,7 @@ import { parseIso, pipeMessage, validate, type Failure } from "./pipe.ts";
  */
 export type { OfficeHours, Weekday } from "./calendar.ts";
 
-export type CalFault = "timeout" | "accept-then-timeout" | "500" | "503" | "429";
+export type CalFault = "timeout" | "accept-then-timeout" | "500" | "503" | "429" | "malformed";
 
 export interface CalStandInOptions {
   /** The one event type it serves (e.g. 1). */
@@ -66,7 +66,7 @@ export interface CalStandIn {
   close(): Promise<void>;
 }
 
-const faultNames: CalFault[] = ["timeout", "accept-then-timeout", "500", "503", "429"];
+const faultNames: CalFault[] = ["timeout", "accept-then-timeout", "500", "503", "429", "malformed"];
 const slotsVersion = "2024-09-04";
 const bookingVersions = ["2024-08-13", "2026-02-25"];
 const dataFormat = "frontdoor-local-calcom/1";
@@ -460,6 +460,11 @@ export function calStandInHandler(options: CalStandInOptions): {
       throw new CalError(status, exceptions[status]![1]);
     }
     if (fault === "429") throw new CalError(429, texts.throttled);
+    // malformed: the request takes effect, and a proxy in between answers 200 with a page of its own.
+    if (fault === "malformed") {
+      await serve().catch(() => undefined);
+      return new Response("<html><body>upstream answered</body></html>", { status: 200, headers: { "content-type": "text/html" } });
+    }
     if (fault === "timeout") {
       await hold();
       throw new CalError(503, exceptions[503]![1]);

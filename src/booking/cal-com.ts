@@ -2,9 +2,10 @@
  * Cal.com's public API v2, the calls booking needs, one operation per function: free times (GET /v2/slots), a booking
  * (POST /v2/bookings), the look-up of a booking after a timeout (GET /v2/bookings, the only call that needs the API
  * key), and a cancellation. Each answer Cal.com gives is read into our words: a time that is not free is `SlotTaken`;
- * a timeout, a 429 or a 5xx is `ProviderUnavailable`; anything that says the deployment is wrong (an unknown event
+ * a timeout, a 429, a 5xx or an answer in a shape the API does not describe is `ProviderUnavailable`; anything that says the deployment is wrong (an unknown event
  * type, a refused key) is a ConfigurationError. Cal.com's own identifiers stay here and in the booking record.
  */
+import { z } from "zod";
 import { ConfigurationError } from "../config/env.ts";
 
 export interface CalCom {
@@ -108,12 +109,15 @@ export async function freeStarts(cal: CalCom, { from, to, timeZone }: { from: Da
     query: { eventTypeId: String(cal.eventTypeId), start: from.toISOString(), end: to.toISOString(), timeZone },
   });
   if (answer.status !== 200) misconfigured(answer, "the free times");
-  const days = (answer.body?.data ?? {}) as Record<string, { start?: unknown }[]>;
-  return Object.values(days)
+  const days = calSlots.safeParse(answer.body?.data ?? {});
+  if (!days.success) throw unreadable("the free times");
+  return Object.values(days.data)
     .flat()
-    .map((slot) => slot.start)
-    .filter((start): start is string => typeof start === "string");
+    .map((slot) => slot.start);
 }
+
+/** Free times as Cal.com writes them: each day's starts, by date. */
+const calSlots = z.record(z.string(), z.array(z.looseObject({ start: z.string() })));
 
 export interface BookingRequest {
   /** UTC, RFC 3339 with Z. */
@@ -123,15 +127,26 @@ export interface BookingRequest {
   metadata?: Record<string, string>;
 }
 
+/** A booking as Cal.com's API v2 writes one: only the members read here are checked; anything else may be there. */
+const calBooking = z.looseObject({
+  uid: z.string().min(1),
+  start: z.string().refine((at) => Number.isFinite(Date.parse(at))),
+  end: z.string().refine((at) => Number.isFinite(Date.parse(at))),
+  status: z.string(),
+  attendees: z.array(z.looseObject({ email: z.string().optional() })).optional(),
+  metadata: z.record(z.string(), z.unknown()).nullish(),
+});
+
+/**
+ * Cal.com's answer in a shape its API does not describe (a proxy's page, a truncated body, a changed API): nothing is
+ * known to have happened, exactly as for an answer that never came, so a booking is looked up before anything else.
+ */
+const unreadable = (what: string) => new ProviderUnavailable(`Cal.com answered ${what} in a shape its API v2 does not describe`);
+
 const bookingOf = (data: unknown): ProviderBooking => {
-  const booking = data as {
-    uid: string;
-    start: string;
-    end: string;
-    status: string;
-    attendees?: { email?: string }[];
-    metadata?: { frontdoor_booking?: unknown };
-  };
+  const parsed = calBooking.safeParse(data);
+  if (!parsed.success) throw unreadable("a booking");
+  const booking = parsed.data;
   const ours = booking.metadata?.frontdoor_booking;
   return {
     uid: booking.uid,
@@ -180,7 +195,9 @@ export async function findBooking(
     },
   });
   if (answer.status !== 200) misconfigured(answer, "the booking look-up");
-  const found = ((answer.body?.data ?? []) as unknown[]).map(bookingOf);
+  const data = answer.body?.data ?? [];
+  if (!Array.isArray(data)) throw unreadable("the booking look-up");
+  const found = data.map(bookingOf);
   return found.find((booking) => Date.parse(booking.start) === at && booking.attendeeEmail.toLowerCase() === attendeeEmail.toLowerCase());
 }
 

@@ -252,15 +252,40 @@ describe("a booking", () => {
     expect(fields).toEqual(expect.arrayContaining(["/full_name", "/work_email", "/start", "/time_zone", "/extra"]));
   });
 
-  it("answers a Cal.com outage with 503 and Retry-After, and books nothing", async () => {
+  it.each(["503", "500", "429", "timeout"] as const)(
+    "answers Cal.com's %s with 503 calendar_unavailable and Retry-After, and books nothing",
+    async (fault) => {
+      const start = await freeStart();
+      d.cal.fail(fault);
+      const res = await d.api("/api/v1/bookings", json(person(start), await d.token("svc:brief")));
+      expect(res.status).toBe(503);
+      expect(res.headers.get("retry-after")).toMatch(/^\d+$/);
+      expect(((await res.json()) as { code: string }).code).toBe("calendar_unavailable");
+      expect(d.cal.bookings().filter((b) => Date.parse(b.start) === Date.parse(start))).toEqual([]);
+    },
+  );
+
+  it("finds a booking whose answer a proxy replaced with a page of its own, and books it once", async () => {
     const start = await freeStart();
-    d.cal.fail("503");
+    d.cal.fail("malformed");
     const res = await d.api("/api/v1/bookings", json(person(start), await d.token("svc:brief")));
-    expect(res.status).toBe(503);
-    expect(res.headers.get("retry-after")).toMatch(/^\d+$/);
-    expect(((await res.json()) as { code: string }).code).toBe("calendar_unavailable");
-    expect(d.cal.bookings().filter((b) => Date.parse(b.start) === Date.parse(start))).toEqual([]);
+    expect(res.status).toBe(201);
+    expect(d.cal.bookings().filter((b) => Date.parse(b.start) === Date.parse(start))).toHaveLength(1);
   });
+
+  it.each(["503", "429", "timeout", "malformed"] as const)(
+    "answers free times Cal.com meets with %s as calendar_unavailable",
+    async (fault) => {
+      const day = new Date(Date.now() + 40 * 86_400_000 + Math.floor(Math.random() * 10) * 86_400_000).toISOString().slice(0, 10);
+      d.cal.fail(fault);
+      const res = await d.api(`/api/v1/free-times?from=${day}&to=${day}&time_zone=Asia/Tokyo`);
+      expect(res.status).toBe(503);
+      expect(res.headers.get("retry-after")).toMatch(/^\d+$/);
+      expect(await res.json()).toMatchObject({ code: "calendar_unavailable" });
+      // Cal.com's own numbers and words never reach the client.
+      expect(res.headers.get("x-ratelimit-limit-default")).toBeNull();
+    },
+  );
 
   it("answers 201 with the booking's Location, which the grant can read", async () => {
     const token = await d.token("svc:read svc:brief");
