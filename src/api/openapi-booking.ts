@@ -26,10 +26,14 @@ export const bookingComponents = () => ({
   BookingReceipt: schemaObject(bookingReceiptSchema, "output"),
   BookingDryRun: schemaObject(bookingDryRunSchema, "output"),
   SlotTakenProblem: {
-    description: "slot_taken: the problem, with fresh free times for the same day.",
+    description: "slot_taken: the problem, naming the start in `errors`, with fresh free times for the same day.",
     allOf: [
       ref("schemas", "Problem"),
-      { type: "object", required: ["free_times"], properties: { free_times: ref("schemas", "FreeTimes") } },
+      {
+        type: "object",
+        required: ["errors", "free_times"],
+        properties: { errors: { type: "array", items: ref("schemas", "FieldError") }, free_times: ref("schemas", "FreeTimes") },
+      },
     ],
   },
 });

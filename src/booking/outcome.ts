@@ -36,7 +36,16 @@ export function bookingOutcomeOf(result: BookingResult, { studio }: { studio: st
     case "slot_taken":
       return new Refusal("slot_taken", {
         detail: `That start is not a free time. ${result.freeTimes.times.length} other times are free on ${result.freeTimes.from}.`,
-        extensions: { free_times: result.freeTimes },
+        extensions: {
+          errors: [
+            {
+              field: "/start",
+              code: "invalid_value",
+              message: "start is not a free time (taken, or outside the hours or a slot's start); choose one of free_times",
+            },
+          ],
+          free_times: result.freeTimes,
+        },
       });
     case "dry_run":
       return {

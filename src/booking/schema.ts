@@ -43,8 +43,9 @@ export const bookingSchema = z
     work_email: workEmail.describe("Their work e-mail: Cal.com sends the invitation there. Required."),
     start: z.iso
       .datetime({ offset: true, error: "start must be a time with its offset, such as 2027-03-01T09:00:00-08:00, taken from free times" })
+      .refine((start) => Date.parse(start) > Date.now(), "start must be in the future, as free times lists them")
       .refine(
-        (start) => Math.abs(Date.parse(start) - Date.now()) <= (freeTimesLimits.aheadDays + 1) * 86_400_000,
+        (start) => Date.parse(start) - Date.now() <= (freeTimesLimits.aheadDays + 1) * 86_400_000,
         `start must be within the next ${freeTimesLimits.aheadDays} days, as free times lists them`,
       )
       .describe(

@@ -238,7 +238,7 @@ export const conditions = {
     rpc: -32088,
     a2aRest: "FAILED_PRECONDITION",
     title: "Time not free",
-    when: "The chosen start is not a free time (any more): someone booked it first, or it is too soon, outside the hours, or past.",
+    when: "The chosen start is not a free time (any more): someone booked it first, or it is too soon, outside the hours, or not a slot's start; errors names /start.",
     resolution: "Choose another start from free_times (fresh free times for the same days) and book again.",
   },
   booking_quota_exceeded: {

@@ -164,6 +164,19 @@ describe("a booking", () => {
     expect(problem.free_times.times.map((t) => Date.parse(t.start))).not.toContain(Date.parse(start));
   });
 
+  it("answers a start that is not a slot's start, or outside the hours, as slot_taken naming /start", async () => {
+    const start = await freeStart();
+    const token = await d.token("svc:brief");
+    for (const wrong of [
+      Date.parse(start) + 7 * 60_000,
+      Date.parse(start) - (Date.parse(start) % 86_400_000) + 86_400_000 * 2 + 3 * 3_600_000,
+    ]) {
+      const res = await d.api("/api/v1/bookings", json(person(new Date(wrong).toISOString()), token));
+      expect(res.status).toBe(409);
+      expect(await res.json()).toMatchObject({ code: "slot_taken", errors: [{ field: "/start", code: "invalid_value" }] });
+    }
+  });
+
   it("books one of two agents racing for the same time, and refuses the other", async () => {
     const start = await freeStart();
     const answers = await Promise.all(
@@ -189,7 +202,7 @@ describe("a booking", () => {
   });
 
   it("refuses a start outside the bookable days as an invalid field, never as an outage", async () => {
-    for (const start of ["9999-12-31T23:59:59Z", "2020-01-01T09:00:00Z"]) {
+    for (const start of ["9999-12-31T23:59:59Z", "2020-01-01T09:00:00Z", new Date(Date.now() - 3_600_000).toISOString()]) {
       const res = await d.api("/api/v1/bookings", json(person(start, { dry_run: true }), await d.token("svc:brief")));
       expect(res.status, start).toBe(422);
       expect(await res.json()).toMatchObject({ code: "invalid_booking", errors: [{ field: "/start" }] });
