@@ -59,6 +59,7 @@ import {
 } from "../paths.ts";
 import type { Site } from "../site/model.ts";
 import { siteValues } from "../site/placeholders.ts";
+import { freeTimesLimits } from "../booking/schema.ts";
 
 const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? "" : "s"}`;
 
@@ -117,6 +118,8 @@ export function guideValues(site: Site) {
       "mcp-list-cache": durationInWords(listTtlSeconds),
       "mcp-resource-cache": durationInWords(resourceTtlSeconds),
       "mcp-confirmation": durationInWords(requestStateTtlSeconds),
+      "booking-ahead": durationInWords(freeTimesLimits.aheadDays * 86_400),
+      "free-times-span": durationInWords(freeTimesLimits.spanDays * 86_400),
     },
     length: {
       "idempotency-key": String(idempotencyKeyMaxLength),

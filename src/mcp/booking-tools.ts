@@ -9,6 +9,7 @@ import {
   bookingReceiptSchema,
   bookingSchema,
   bookingViewSchema,
+  freeTimesLimits,
   freeTimesQuerySchema,
   freeTimesSchema,
 } from "../booking/schema.ts";
@@ -86,7 +87,7 @@ export function bookingTools(prebuilt: PrebuiltResources, service: BookingServic
   const listFree: Tool = {
     name: freeTimesTool,
     title: "Free times for the intro call",
-    description: `Lists when ${studio}'s ${minutes}-minute intro call can be booked: every free start in the days asked for (a week from today by default, at most three weeks), written in the time zone asked for (the person's; default the studio's). Read-only; needs no token. The same JSON as GET /api/v1/free-times. Then offer the person a few times and book the one they choose with ${bookTool}.`,
+    description: `Lists when ${studio}'s ${minutes}-minute intro call can be booked: every free start in the days asked for (${freeTimesLimits.defaultSpanDays} days from today by default, at most ${freeTimesLimits.spanDays} days, up to ${freeTimesLimits.aheadDays} days ahead), written in the time zone asked for (the person's; default the studio's). Read-only; needs no token. The same JSON as GET /api/v1/free-times. Then offer the person a few times and book the one they choose with ${bookTool}.`,
     inputSchema: jsonSchemaOf(freeTimesQuerySchema, "input"),
     outputSchema: jsonSchemaOf(freeTimesSchema, "output"),
     annotations: {
