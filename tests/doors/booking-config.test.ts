@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { calComFrom } from "../../src/booking/config.ts";
 import { settingsFrom } from "../../src/config/settings.ts";
+import { mcpCall } from "../support/calls.ts";
 import { startDeployment, type Deployment } from "../support/deployment.ts";
 
 /**
@@ -47,6 +48,25 @@ describe("a deployment with an event type and no API key", () => {
     expect(res.status).toBe(503);
     expect(res.headers.get("retry-after")).toBe("300");
     expect(await res.json()).toMatchObject({ code: "service_unavailable" });
+  });
+
+  it("answers /mcp with 503 in JSON-RPC, as a half-configured Postmark does, and the A2A booking in its task", async () => {
+    const d = await deploy({ CAL_API_KEY: "" });
+    const mcp = await d.mcp(mcpCall("tools/list", {}));
+    expect(mcp.status).toBe(503);
+    expect(await mcp.json()).toMatchObject({ jsonrpc: "2.0", error: { data: { code: "service_unavailable" } } });
+
+    const token = await d.token("svc:read svc:brief");
+    const message = { messageId: "m1", role: "ROLE_USER", parts: [{ data: { skill: "free-times" } }] };
+    const a2a = await d.a2a({
+      method: "POST",
+      headers: { "content-type": "application/json", "a2a-version": "1.0", authorization: `Bearer ${token}` },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: { message } }),
+    });
+    expect(a2a.status).toBe(200);
+    const text = await a2a.text();
+    expect(text).toContain("service_unavailable");
+    expect(text).not.toMatch(/CAL_API_KEY|at .*\.ts:\d+/);
   });
 
   it("names the variable that is missing, either way round", () => {
