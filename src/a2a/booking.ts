@@ -9,7 +9,7 @@ import { conditionOf, type ConditionName } from "../http/conditions.ts";
 import { Refusal } from "../http/refusal.ts";
 import { cancelSchema } from "./booking-skills.ts";
 import type { AuthenticatedCaller } from "./caller.ts";
-import { dataPart, textPart, type TaskOutcome } from "./parts.ts";
+import { completed, dataPart, textPart, type TaskOutcome } from "./parts.ts";
 
 /**
  * The intro call's skills at work, over the door-neutral operations (src/booking/operations.ts, loaded with the first
@@ -118,22 +118,11 @@ async function book(body: Record<string, unknown>, caller: AuthenticatedCaller, 
   const outcome = await (await operations()).bookIntroCall(request, deps, work.studio).catch((error: unknown) => {
     throw error instanceof Refusal && error.condition === "invalid_idempotency_key" ? invalidKey : error;
   });
-  if (outcome.kind === "dry_run") {
-    const { message } = outcome.result;
-    return {
-      state: TaskState.TASK_STATE_COMPLETED,
-      parts: [textPart(message)],
-      artifact: { name: "dry-run", parts: [dataPart(outcome.result), textPart(message)] },
-    };
-  }
+  if (outcome.kind === "dry_run") return completed("dry-run", outcome.result.message, outcome.result);
   const { booking } = outcome;
   const said = outcome.kind === "replayed" ? "Already booked" : "Booked";
   const text = `${said}: booking ${booking.booking_id}, ${booking.start} (${booking.time_zone}). ${booking.next_steps}`;
-  return {
-    state: TaskState.TASK_STATE_COMPLETED,
-    parts: [textPart(text)],
-    artifact: { name: "booking", parts: [dataPart(booking), textPart(text)] },
-  };
+  return completed("booking", text, booking);
 }
 
 async function cancel(body: Record<string, unknown>, caller: AuthenticatedCaller, work: BookingWork): Promise<TaskOutcome> {
@@ -145,11 +134,7 @@ async function cancel(body: Record<string, unknown>, caller: AuthenticatedCaller
   }
   const cancelled = await (await operations()).cancelIntroCall(parsed.data.booking_id, caller.grantId, deps);
   const text = `Cancelled: booking ${cancelled.booking_id}, ${cancelled.start} (${cancelled.time_zone}).`;
-  return {
-    state: TaskState.TASK_STATE_COMPLETED,
-    parts: [textPart(text)],
-    artifact: { name: "booking", parts: [dataPart(cancelled), textPart(text)] },
-  };
+  return completed("booking", text, cancelled);
 }
 
 /**

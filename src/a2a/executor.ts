@@ -11,7 +11,7 @@ import type { BriefSchema } from "../briefs/schema.ts";
 import { bookingTask, freeTimesAnswer, type BookingWork } from "./booking.ts";
 import { bookingOffered, bookingSkills } from "./booking-skills.ts";
 import { AuthenticatedCaller, decidedRoute, scopesOf, waitUntilOf } from "./caller.ts";
-import { agentMessage, dataPart, textPart, type TaskOutcome } from "./parts.ts";
+import { agentMessage, completed, dataPart, textPart, type TaskOutcome } from "./parts.ts";
 import { chooseSkill, dataObjects, viewOfMessage, writeScope, type Route, type TaskSkillId } from "./route.ts";
 import { briefSkillId, readSkills } from "./skills.ts";
 import { absolute, caseStudyResourcePath, freeTimesPath, resourcePaths } from "../paths.ts";
@@ -136,21 +136,10 @@ export function createAgentExecutor({ prebuilt, pipeline, booking }: ExecutorDep
         ],
       };
     }
-    if (outcome.kind === "dry_run") {
-      const { message } = outcome.result;
-      return {
-        state: TaskState.TASK_STATE_COMPLETED,
-        parts: [textPart(message)],
-        artifact: { name: "dry-run", parts: [dataPart(outcome.result), textPart(message)] },
-      };
-    }
+    if (outcome.kind === "dry_run") return completed("dry-run", outcome.result.message, outcome.result);
     const { receipt } = outcome;
     const text = `${outcome.kind === "repeat" ? "Already received" : "Filed"} as lead ${receipt.lead_id}. ${receipt.next_steps}`;
-    return {
-      state: TaskState.TASK_STATE_COMPLETED,
-      parts: [textPart(text)],
-      artifact: { name: "receipt", parts: [dataPart(receipt), textPart(text)] },
-    };
+    return completed("receipt", text, receipt);
   }
 
   /** A write's work: the fields of this message added to those the task carries, then the skill's own. */

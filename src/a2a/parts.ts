@@ -33,3 +33,10 @@ export interface TaskOutcome {
   artifact?: { name: string; parts: Part[] };
   carried?: Record<string, unknown>;
 }
+
+/** A completed task: its status says `text`, and its one artifact holds `value` as data, and the same words. */
+export const completed = (artifact: string, text: string, value: unknown): TaskOutcome => ({
+  state: TaskState.TASK_STATE_COMPLETED,
+  parts: [textPart(text)],
+  artifact: { name: artifact, parts: [dataPart(value), textPart(text)] },
+});

@@ -11,6 +11,7 @@ import { buildSite } from "../../src/site/model.ts";
 import { json } from "../support/calls.ts";
 import { loadContentDir } from "../support/content.ts";
 import { fileDeployment, startDeployment, type Deployment } from "../support/deployment.ts";
+import { person, type FreeTimes, type BookingView as Booking } from "../support/booking.ts";
 
 /**
  * The intro call as A2A skills, in-process over each binding with the SDK's client, against the Cal.com stand-in: free
@@ -23,26 +24,6 @@ const la = "America/Los_Angeles";
 const { freeTimes, book, cancel } = bookingSkillIds;
 const day = (ahead: number) => new Date(Date.now() + ahead * 86_400_000).toISOString().slice(0, 10);
 
-interface FreeTimes {
-  time_zone: string;
-  from: string;
-  to: string;
-  times: { start: string; end: string }[];
-}
-interface Booking {
-  booking_id: string;
-  status: string;
-  start: string;
-  next_steps?: string;
-}
-
-const person = (start: string, extra: Record<string, unknown> = {}) => ({
-  full_name: "Ada Lovelace",
-  work_email: `ada.${crypto.randomUUID().slice(0, 8)}@engines.example`,
-  start,
-  time_zone: "Europe/London",
-  ...extra,
-});
 /** A message to the booking skill, named in metadata; or, with a task id, a reply in that task. */
 const booking = (fields: Record<string, unknown>, taskId?: string) =>
   message([{ data: fields }], taskId ? undefined : { skillId: book }, taskId);

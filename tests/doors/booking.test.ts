@@ -3,6 +3,7 @@ import { consentGrantId } from "../../src/oauth/grants.ts";
 import { deliverDue } from "../../src/briefs/deliver.ts";
 import { freshBrief } from "../support/briefs.ts";
 import { fileDeployment } from "../support/deployment.ts";
+import { person, type FreeTimes } from "../support/booking.ts";
 
 /**
  * The intro call over REST, in-process, against the local Cal.com stand-in (the API Cal.com documents): free times, a
@@ -18,21 +19,6 @@ const json = (body: unknown, token?: string, headers: Record<string, string> = {
   body: JSON.stringify(body),
 });
 const get = (token: string): RequestInit => ({ headers: { authorization: `Bearer ${token}` } });
-const person = (start: string, extra: Record<string, unknown> = {}) => ({
-  full_name: "Ada Lovelace",
-  work_email: `ada.${crypto.randomUUID().slice(0, 8)}@engines.example`,
-  start,
-  time_zone: "Europe/London",
-  ...extra,
-});
-
-interface FreeTimes {
-  time_zone: string;
-  from: string;
-  to: string;
-  duration_minutes: number;
-  times: { start: string; end: string }[];
-}
 
 /** Free starts a week or two ahead, in the studio's time zone; each test takes its own. */
 let taken = 0;

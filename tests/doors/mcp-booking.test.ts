@@ -5,6 +5,7 @@ import { freshBrief } from "../support/briefs.ts";
 import { mcpCall } from "../support/calls.ts";
 import { fileDeployment, startDeployment } from "../support/deployment.ts";
 import { connectMcp, connectShowingForms, eras, text } from "../support/mcp-client.ts";
+import { person, type FreeTimes, type BookingView as Booking } from "../support/booking.ts";
 
 /**
  * The intro call over MCP, in-process, in both protocol eras with the v2 SDK's client, against the Cal.com stand-in:
@@ -14,24 +15,6 @@ import { connectMcp, connectShowingForms, eras, text } from "../support/mcp-clie
  */
 const { d } = fileDeployment("local");
 
-interface FreeTimes {
-  time_zone: string;
-  times: { start: string; end: string }[];
-}
-interface Booking {
-  booking_id: string;
-  status: string;
-  start: string;
-  lead_id?: string;
-}
-
-const person = (start: string, extra: Record<string, unknown> = {}) => ({
-  full_name: "Ada Lovelace",
-  work_email: `ada.${crypto.randomUUID().slice(0, 8)}@engines.example`,
-  start,
-  time_zone: "Europe/London",
-  ...extra,
-});
 const call = (name: string, args: Record<string, unknown>) => ({ name, arguments: args });
 
 /** A client of the era whose requests carry a token of `grant` (a person using the one client, when given). */

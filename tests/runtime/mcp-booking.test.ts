@@ -1,4 +1,4 @@
-import { ClientCredentialsProvider, type CallToolResult } from "@modelcontextprotocol/client";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
@@ -6,7 +6,7 @@ import type { StandInBooking } from "../../scripts/local-calcom/standin.ts";
 import { deliverLeadsFunctionPath } from "../../src/paths.ts";
 import { freshBrief } from "../support/briefs.ts";
 import { connectMcp, eras } from "../support/mcp-client.ts";
-import { discover, register } from "../support/oauth-client.ts";
+import { machineProvider } from "../support/oauth-client.ts";
 import type { SentMessage } from "../support/postmark-standin.ts";
 
 /**
@@ -23,23 +23,9 @@ const standInBookings = async () =>
   (JSON.parse(await readFile(join(inject("dataDir"), "bookings.json"), "utf8")) as { bookings: StandInBooking[] }).bookings;
 const sent = async () => ((await (await fetch(`${postmark}/_standin/messages`)).json()) as { sent: SentMessage[] }).sent;
 
-async function machine() {
-  const registered = await register(await discover(base), {
-    client_name: "mcp booking test",
-    grant_types: ["client_credentials"],
-    token_endpoint_auth_method: "client_secret_post",
-  });
-  return new ClientCredentialsProvider({
-    clientId: registered.client_id,
-    clientSecret: registered.client_secret as string,
-    expectedIssuer: base,
-    scope: "svc:brief",
-  });
-}
-
 describe.each(eras)("a v2 client $mode, given only /mcp", (era) => {
   it("files a brief, lists free times, books the call with the brief's lead, and cancels it", async () => {
-    const client = await connectMcp(endpoint, era, { authProvider: await machine() });
+    const client = await connectMcp(endpoint, era, { authProvider: await machineProvider(base, "booking") });
     const filed = (await client.callTool({ name: "submit_project_brief", arguments: freshBrief() })) as CallToolResult;
     const { lead_id } = filed.structuredContent as { lead_id: string };
 

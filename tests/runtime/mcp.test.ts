@@ -1,11 +1,11 @@
-import { ClientCredentialsProvider, type CallToolResult } from "@modelcontextprotocol/client";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import { Redis } from "@upstash/redis";
 import { decodeJwt } from "jose";
 import { beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import type { Lead } from "../../src/briefs/lead.ts";
 import { freshBrief } from "../support/briefs.ts";
 import { connectMcp, connectShowingForms, eras, text } from "../support/mcp-client.ts";
-import { clientCredentialsToken, discover, register } from "../support/oauth-client.ts";
+import { clientCredentialsToken, machineProvider } from "../support/oauth-client.ts";
 import type { SentMessage } from "../support/postmark-standin.ts";
 import { functionCallsDuring } from "../support/netlify-dev-log.ts";
 import { countedFor, localClient } from "../support/quota-count.ts";
@@ -109,20 +109,8 @@ describe("authentication", () => {
   });
 });
 
-/** A machine client registered at the OAuth server, as the SDK's client-credentials provider that gets its tokens. */
-async function machine(name: string) {
-  const registered = await register(await discover(base), {
-    client_name: `mcp test ${name}`,
-    grant_types: ["client_credentials"],
-    token_endpoint_auth_method: "client_secret_post",
-  });
-  return new ClientCredentialsProvider({
-    clientId: registered.client_id,
-    clientSecret: registered.client_secret as string,
-    expectedIssuer: base,
-    scope: "svc:brief",
-  });
-}
+/** A machine client with svc:brief, registered at the OAuth server. */
+const machine = (name: string) => machineProvider(base, name);
 
 describe("filing through the SDK's client-side OAuth (client_credentials)", () => {
   // Reads go without a token; the first brief meets the 401 and the SDK fetches a token, then retries.

@@ -1,3 +1,4 @@
+import { ClientCredentialsProvider } from "@modelcontextprotocol/client";
 import * as oauth from "oauth4webapi";
 
 /** oauth4webapi against the local runtime (plain http on localhost, hence allowInsecureRequests). */
@@ -103,4 +104,19 @@ export async function clientCredentialsToken(base: string, scope: string, resour
   );
   const result = await oauth.processClientCredentialsResponse(as, client, response);
   return { token: result.access_token, clientId: client.client_id };
+}
+
+/** A machine client registered at `base`'s OAuth server, as the MCP SDK's client-credentials provider that gets its tokens. */
+export async function machineProvider(base: string, name: string, scope = "svc:brief") {
+  const registered = await register(await discover(base), {
+    client_name: `mcp test ${name}`,
+    grant_types: ["client_credentials"],
+    token_endpoint_auth_method: "client_secret_post",
+  });
+  return new ClientCredentialsProvider({
+    clientId: registered.client_id,
+    clientSecret: registered.client_secret as string,
+    expectedIssuer: base,
+    scope,
+  });
 }
