@@ -55,6 +55,7 @@ export default async function apiBench() {
       limiter: {
         consume: async (policy) => ({ policy, allowed: true, limit: 120, remaining: 119, resetSeconds: 60 }),
         consumeGrant: () => Promise.reject(new Error("/api counts the client IP only")),
+        refundGrant: () => Promise.reject(new Error("/api counts the client IP only")),
       },
     });
     let onRedis: Awaited<ReturnType<typeof measure>> | undefined;

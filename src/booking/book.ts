@@ -4,7 +4,7 @@ import { idempotencyKeyPattern } from "../briefs/limits.ts";
 import { fieldErrorsOf, type FieldError } from "../briefs/validate.ts";
 import type { Limiter, QuotaResult } from "../limits/limiter.ts";
 import { cancelBooking, createBooking, findBooking, ProviderUnavailable, SlotTaken, type CalCom, type ProviderBooking } from "./cal-com.ts";
-import { freeTimes, type FreeTimes } from "./free-times.ts";
+import { forgetFreeTimesAt, freeTimes, type FreeTimes } from "./free-times.ts";
 import { bookingSchema, type BookingInput } from "./schema.ts";
 import { bookingIdPattern, newBookingId, type Booking, type BookingStore } from "./store.ts";
 import { formatInZone, wallTimeAt } from "./zoned-time.ts";
@@ -73,10 +73,11 @@ export async function bookCall(request: BookingRequest, deps: BookingDeps): Prom
   }
 
   const now = (deps.now ?? Date.now)();
-  if (input.dry_run) return (await isFree(input, deps)) ? { kind: "dry_run", input } : slotTaken(input, deps);
+  if (input.dry_run) return (await isFree(input, deps)) ? { kind: "dry_run", input } : slotTaken(input, deps, { fresh: false });
 
   const print = await fingerprintOf(input);
   let id = newBookingId();
+  let claimed: { keyHash: string } | undefined;
   if (typeof idempotencyKey === "string") {
     const keyHash = await sha256Hex(idempotencyKey);
     const claim = await deps.store.claimKey(request.owner, keyHash, { fingerprint: print, booking_id: id });
@@ -84,38 +85,77 @@ export async function bookCall(request: BookingRequest, deps: BookingDeps): Prom
       if (claim.fingerprint !== print) return { kind: "idempotency_key_reused" };
       const earlier = await deps.store.get(claim.booking_id);
       if (earlier) return { kind: "booked", booking: earlier, replayed: true };
-      // The first request claimed the key but recorded nothing: this one books under the same id, after a look-up.
+      // Another request claimed the key and has recorded nothing yet: this one books under the same id, after a look-up,
+      // so that Cal.com's one booking of that id answers both.
       id = claim.booking_id;
-    }
+    } else claimed = { keyHash };
   }
+  // What a request that booked nothing gives back: a key it claimed, so the key can book another time.
+  const nothingBooked = async () => {
+    if (claimed) await deps.store.releaseKey(request.owner, claimed.keyHash, id);
+  };
 
-  // A start that is not free is refused before anything counts (only a race lost at Cal.com counts, as the attempt it
-  // was), unless it is the grant's own booking at that time: a retry without a key whose first answer was lost.
+  // A start that is not free is refused without calling Cal.com or counting, unless it is the grant's own booking of
+  // this person at that time (a retry without a key whose first answer was lost).
   if (!(await isFree(input, deps))) {
-    const earlier = await ownBookingAt(input, request.owner, deps);
-    return earlier ? { kind: "booked", booking: earlier, replayed: true } : slotTaken(input, deps);
+    const earlier = await deps.store.bookedAt(request.owner, startOf(input), input.work_email);
+    if (earlier) return { kind: "booked", booking: earlier, replayed: true };
+    await nothingBooked();
+    return slotTaken(input, deps, { fresh: false });
   }
 
+  // The quotas count bookings made: what is counted here is given back unless this request makes one.
   const counted = await deps.limiter.consumeGrant("bookings-per-grant", request.owner, "bookings-per-address", request.address);
-  const refused = counted.find((quota) => !quota.allowed);
-  if (refused) return { kind: "booking_quota_exceeded", quota: refused };
-
-  let made: ProviderBooking;
+  let booked = false;
   try {
-    made = await bookWithCal(input, deps, id);
-  } catch (error) {
-    if (error instanceof SlotTaken) return slotTaken(input, deps);
-    throw error;
+    const refused = counted.find((quota) => !quota.allowed);
+    if (refused) {
+      await nothingBooked();
+      return { kind: "booking_quota_exceeded", quota: refused };
+    }
+    let made: ProviderBooking;
+    try {
+      made = await bookWithCal(input, deps, id);
+    } catch (error) {
+      if (!(error instanceof SlotTaken)) throw error;
+      // Refused: another request of the same key may have booked it under this id a moment ago.
+      const mine = await findBooking(deps.cal, { start: startOf(input), attendeeEmail: input.work_email });
+      if (mine?.ours !== id) {
+        await nothingBooked();
+        return slotTaken(input, deps, { fresh: true });
+      }
+      made = mine;
+    }
+    // The person's booking at that time, made by another request: the grant's own earlier one is answered again (a
+    // retry without a key), never given a second id; anyone else's means the time is taken.
+    if (made.ours !== id) {
+      const earlier = await ourBooking(made, request.owner, deps);
+      if (earlier) return { kind: "booked", booking: earlier, replayed: true };
+      await nothingBooked();
+      return slotTaken(input, deps, { fresh: true });
+    }
+    const existing = await deps.store.get(id);
+    if (existing) return { kind: "booked", booking: existing, replayed: true };
+    const booking = await recordBooking(id, made, input, request.owner, deps, now);
+    booked = true;
+    return { kind: "booked", booking, replayed: false };
+  } finally {
+    if (!booked) await deps.limiter.refundGrant(counted);
   }
-  // The person's booking at that time, made by another request: the grant's own earlier one is answered again (a retry
-  // without a key), never given a second id; anyone else's means the time is taken.
-  if (made.ours !== id) {
-    const earlier = await ourBooking(made, request.owner, deps);
-    return earlier ? { kind: "booked", booking: earlier, replayed: true } : slotTaken(input, deps);
-  }
+}
+
+/** Records a booking Cal.com made: ours, its place at its start for the grant, its day's free times renewed, the notice. */
+async function recordBooking(
+  id: string,
+  made: ProviderBooking,
+  input: BookingInput,
+  owner: string,
+  deps: BookingDeps,
+  now: number,
+): Promise<Booking> {
   const booking: Booking = {
     id,
-    owner: request.owner,
+    owner,
     provider_uid: made.uid,
     start: new Date(made.start).toISOString(),
     end: new Date(made.end || Date.parse(made.start) + deps.lengthMinutes * 60_000).toISOString(),
@@ -126,6 +166,7 @@ export async function bookCall(request: BookingRequest, deps: BookingDeps): Prom
     booked_at: new Date(now).toISOString(),
   };
   await deps.store.save(booking, now);
+  await forgetFreeTimesAt(Date.parse(booking.start), deps);
   // The studio's e-mail about the brief is followed by one saying the call was booked (after it, in its thread).
   if (booking.lead_id)
     await deps.leads.saveCallNotice({
@@ -138,7 +179,7 @@ export async function bookCall(request: BookingRequest, deps: BookingDeps): Prom
       studio_time_zone: deps.studioTimeZone,
       delivery: { state: "pending", attempts: 0 },
     });
-  return { kind: "booked", booking, replayed: false };
+  return booking;
 }
 
 /**
@@ -171,10 +212,13 @@ async function isFree(input: BookingInput, deps: BookingDeps): Promise<boolean> 
   return free.times.some((t) => Date.parse(t.start) === Date.parse(input.start));
 }
 
-/** The time is not free: fresh free times of the same day come with the refusal. */
-const slotTaken = async (input: BookingInput, deps: BookingDeps): Promise<BookingResult> => ({
+/**
+ * The time is not free: the free times of the same day come with the refusal, asked of Cal.com again when Cal.com itself
+ * refused (the kept ones were stale), else as kept (a refusal never costs Cal.com a call).
+ */
+const slotTaken = async (input: BookingInput, deps: BookingDeps, { fresh }: { fresh: boolean }): Promise<BookingResult> => ({
   kind: "slot_taken",
-  freeTimes: await freeAround(input, deps, { fresh: true }),
+  freeTimes: await freeAround(input, deps, { fresh }),
 });
 
 /** This grant's booking, when Cal.com's booking carries the id of one. */
@@ -182,10 +226,6 @@ async function ourBooking(made: ProviderBooking | undefined, owner: string, deps
   const earlier = made?.ours ? await deps.store.get(made.ours) : null;
   return earlier && earlier.owner === owner ? earlier : undefined;
 }
-
-/** The grant's own booking of this person at this start, as Cal.com has it. */
-const ownBookingAt = async (input: BookingInput, owner: string, deps: BookingDeps) =>
-  ourBooking(await findBooking(deps.cal, { start: startOf(input), attendeeEmail: input.work_email }), owner, deps);
 
 /** Free times on the booking's day in the person's time zone, for a refusal that offers others. */
 function freeAround(input: BookingInput, deps: BookingDeps, { fresh }: { fresh: boolean }): Promise<FreeTimes> {
@@ -223,5 +263,8 @@ export async function cancelOwnBooking(id: string, owner: string, deps: BookingD
   const now = (deps.now ?? Date.now)();
   const cancelled: Booking = { ...booking, status: "cancelled", cancelled_at: new Date(now).toISOString() };
   await deps.store.save(cancelled, now);
+  await forgetFreeTimesAt(Date.parse(booking.start), deps);
+  // A notice not yet sent says the call was cancelled too.
+  if (booking.lead_id) await deps.leads.noteCallCancelled(booking.id, cancelled.cancelled_at!);
   return cancelled;
 }

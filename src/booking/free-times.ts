@@ -22,7 +22,6 @@ interface FreeTimesDeps {
   now?: () => number;
 }
 
-const utcDayOf = (at: number) => Math.floor(at / 86_400_000) * 86_400_000;
 const daysBetween = (from: string, to: string) =>
   Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
@@ -42,10 +41,31 @@ export function daysOf(query: FreeTimesQuery, deps: Pick<FreeTimesDeps, "studioT
   return errors.length > 0 ? { errors } : { time_zone, from, to };
 }
 
+/** Cal.com is asked for whole weeks of UTC days, each week the same for every query that touches it. */
+const blockDays = 7;
+const blockMs = blockDays * 86_400_000;
+
+const blockKey = (from: number) => new Date(from).toISOString().slice(0, 10);
+
+/** Forgets the kept free times around `at` (a booking made or cancelled there): the next read asks Cal.com. */
+export const forgetFreeTimesAt = (at: number, deps: Pick<FreeTimesDeps, "store">) =>
+  deps.store.forgetFreeStarts(blockKey(Math.floor(at / blockMs) * blockMs));
+
+/** The starts Cal.com gives for one block of UTC days (from its first midnight), kept a minute. */
+async function blockStarts(from: number, deps: FreeTimesDeps, fresh: boolean): Promise<string[]> {
+  const key = blockKey(from);
+  const kept = fresh ? null : await deps.store.cachedFreeStarts(key);
+  if (kept) return kept;
+  // Cal.com reads an end at midnight UTC as the end of that day: the last second of the block is its end.
+  const starts = await freeStarts(deps.cal, { from: new Date(from), to: new Date(from + blockMs - 1000), timeZone: "UTC" });
+  await deps.store.cacheFreeStarts(key, starts);
+  return starts;
+}
+
 /**
- * The free times of the days asked for, from Cal.com, each with its end. Cal.com is asked for whole UTC days, and its
- * answer is kept a minute per span of UTC days, so agents polling in any time zone cost it one call a minute per span.
- * `fresh` asks Cal.com again (after a refused booking).
+ * The free times of the days asked for, from Cal.com, each with its end. Cal.com is asked for fixed weeks of UTC days
+ * (aligned to the epoch), each kept a minute: whatever days, spans and time zones agents poll, the next 60 days cost
+ * Cal.com at most ten calls a minute. `fresh` asks Cal.com again (after a refused booking).
  */
 export async function freeTimes(
   days: { time_zone: string; from: string; to: string },
@@ -54,14 +74,9 @@ export async function freeTimes(
 ): Promise<FreeTimes> {
   const start = instantOfWallTime(days.from, "00:00", days.time_zone);
   const end = instantOfWallTime(nextDate(days.to), "00:00", days.time_zone);
-  const utcDays = { from: utcDayOf(start.getTime()), to: utcDayOf(end.getTime() - 1) + 86_400_000 };
-  const query = `${new Date(utcDays.from).toISOString().slice(0, 10)}|${new Date(utcDays.to).toISOString().slice(0, 10)}`;
-  let starts = fresh ? null : await deps.store.cachedFreeStarts(query);
-  if (!starts) {
-    // Cal.com reads an end at midnight UTC as the end of that day: the last second of the span is its end.
-    starts = await freeStarts(deps.cal, { from: new Date(utcDays.from), to: new Date(utcDays.to - 1000), timeZone: "UTC" });
-    await deps.store.cacheFreeStarts(query, starts);
-  }
+  const blocks: number[] = [];
+  for (let from = Math.floor(start.getTime() / blockMs) * blockMs; from < end.getTime(); from += blockMs) blocks.push(from);
+  const starts = (await Promise.all(blocks.map((from) => blockStarts(from, deps, fresh)))).flat();
   const now = (deps.now ?? Date.now)();
   const times = starts
     .map((s) => Date.parse(s))

@@ -6,7 +6,9 @@ import { idPattern, randomId } from "../store/ids.ts";
  *
  * - `booking:<id>`               the booking as JSON, kept until 30 days after the call
  * - `booking:idem:<owner>:<key>` an Idempotency-Key's fingerprint and booking id (24 h)
- * - `booking:free:<query>`       Cal.com's free starts for one query (60 s), so an agent's polling costs Cal.com little
+ * - `booking:at:<owner>:<start>:<e-mail>` the grant's booking of that person (their work e-mail, lower case) at that start
+ *                                  (UTC), as long as the booking is kept
+ * - `booking:free:<week>`        Cal.com's free starts for one week of UTC days (60 s), so agents' polling costs it little
  */
 export interface Booking {
   /** `bk_` and 20 random Crockford base32 characters: ours, never Cal.com's. */
@@ -52,7 +54,17 @@ export class BookingStore {
 
   async save(booking: Booking, now: number): Promise<void> {
     const seconds = Math.max(60, Math.ceil((Date.parse(booking.end) - now) / 1000) + keptAfterCallSeconds);
-    await this.#redis.set(`booking:${booking.id}`, JSON.stringify(booking), { ex: seconds });
+    const tx = this.#redis.multi();
+    tx.set(`booking:${booking.id}`, JSON.stringify(booking), { ex: seconds });
+    tx.set(atKey(booking.owner, booking.start, booking.attendee.work_email), booking.id, { ex: seconds });
+    await tx.exec();
+  }
+
+  /** The grant's booking of the person at `start` (any RFC 3339 offset), if it has one that is not cancelled. */
+  async bookedAt(owner: string, start: string, workEmail: string): Promise<Booking | null> {
+    const id = await this.#redis.get<string>(atKey(owner, start, workEmail));
+    const booking = id ? await this.get(id) : null;
+    return booking && booking.owner === owner && booking.status === "booked" ? booking : null;
   }
 
   /** Claims an Idempotency-Key for `record`; the record already there when another request claimed it first. */
@@ -62,6 +74,11 @@ export class BookingStore {
     return parsed(await this.#redis.get<string | BookingKeyRecord>(key));
   }
 
+  /** Gives back a key this request claimed and booked nothing under, so that it can book another time. */
+  async releaseKey(owner: string, keyHash: string, bookingId: string): Promise<void> {
+    await this.#redis.eval(releaseScript, [`booking:idem:${owner}:${keyHash}`], [`"booking_id":${JSON.stringify(bookingId)}`]);
+  }
+
   async cachedFreeStarts(query: string): Promise<string[] | null> {
     return parsed(await this.#redis.get<string | string[]>(`booking:free:${query}`));
   }
@@ -69,4 +86,21 @@ export class BookingStore {
   async cacheFreeStarts(query: string, starts: string[]): Promise<void> {
     await this.#redis.set(`booking:free:${query}`, JSON.stringify(starts), { ex: freeStartsTtlSeconds });
   }
+
+  async forgetFreeStarts(query: string): Promise<void> {
+    await this.#redis.del(`booking:free:${query}`);
+  }
 }
+
+const atKey = (owner: string, start: string, workEmail: string) =>
+  `booking:at:${owner}:${new Date(start).toISOString()}:${workEmail.toLowerCase()}`;
+
+/**
+ * KEYS: the key's record. ARGV: `"booking_id":"<id>"` as the record writes it: only the claim of the request that made it
+ * is deleted (a plain find: the record is our own JSON, and an id is only letters, digits and "_").
+ */
+const releaseScript = `
+local record = redis.call("GET", KEYS[1])
+if record and string.find(record, ARGV[1], 1, true) then redis.call("DEL", KEYS[1]) end
+return 1
+`;

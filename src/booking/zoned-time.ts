@@ -4,17 +4,28 @@
  * for these three; a date library would add its weight to every function bundle that books.
  */
 
+/** The runtime's own zone names by their lower case: the spelling answers use for a name written in another case. */
+let spellings: Map<string, string> | undefined;
+const spellingOf = (zone: string) => {
+  spellings ??= new Map(["UTC", ...Intl.supportedValuesOf("timeZone")].map((name) => [name.toLowerCase(), name]));
+  return spellings.get(zone.toLowerCase());
+};
+
 /**
- * The canonical name of an IANA region time zone ("Europe/Paris", written in any case, or a link such as "US/Pacific"),
- * or UTC; undefined for anything else, abbreviations included ("EST", which Intl would read as a region).
+ * An IANA region time zone ("Europe/Paris", in any case) or UTC, as answers write it; undefined for anything else,
+ * abbreviations included ("EST", which Intl would read as a region). A name in the runtime's list is spelled as the list
+ * spells it (`EUROPE/BERLIN` is Europe/Berlin, `utc` is UTC); any other name Intl knows (a newer one such as
+ * Europe/Kyiv, whose ICU name is still Europe/Kiev, or a link such as US/Pacific) is kept as sent, never swapped for an
+ * older name.
  */
 export function canonicalTimeZone(zone: string): string | undefined {
   if (zone.length === 0 || zone.length > 64 || !(zone.includes("/") || zone.toUpperCase() === "UTC")) return undefined;
   try {
-    return new Intl.DateTimeFormat("en-US", { timeZone: zone }).resolvedOptions().timeZone;
+    new Intl.DateTimeFormat("en-US", { timeZone: zone });
   } catch {
     return undefined;
   }
+  return spellingOf(zone) ?? zone;
 }
 
 export const isTimeZone = (zone: string): boolean => canonicalTimeZone(zone) !== undefined;

@@ -17,6 +17,8 @@ export interface CallNotice {
   /** The person's time zone, and the studio's: the e-mail gives the time in both. */
   time_zone: string;
   studio_time_zone: string;
+  /** When the call was cancelled, if that happened before the notice went. */
+  cancelled_at?: string;
   delivery: Delivery;
 }
 
@@ -41,10 +43,13 @@ export function callNoticeMessage(notice: CallNotice, lead: Lead | null, address
   const about = lead ? leadMessage(lead, addresses) : undefined;
   const when = spoken(notice.start, notice.studio_time_zone);
   const theirs = notice.time_zone === notice.studio_time_zone ? "" : ` (${spoken(notice.start, notice.time_zone)} for the person)`;
+  const cancelled = notice.cancelled_at ? spoken(notice.cancelled_at, notice.studio_time_zone) : undefined;
   const lines = [
-    `Intro call booked for lead ${notice.lead_id}`,
+    `Intro call ${cancelled ? "booked and cancelled" : "booked"} for lead ${notice.lead_id}`,
     `The agent that filed the brief booked the intro call for ${when}${theirs}, booking ${notice.booking_id}.`,
-    `Cal.com has the booking and sent the invitation; it tells the studio as usual, and of any cancellation.`,
+    cancelled
+      ? `It cancelled it on ${cancelled}: there is no call. Cal.com has told the studio of both.`
+      : `Cal.com has the booking and sent the invitation; it tells the studio as usual, and of any cancellation.`,
     // Nothing the person wrote is in the body: only the studio's own words, as in the lead e-mail's header.
     `The brief is in the e-mail about lead ${notice.lead_id}, whose thread this continues.`,
   ];

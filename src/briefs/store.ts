@@ -170,7 +170,15 @@ export class LeadStore {
     return this.#saveOwed(callNoticeKey(notice.booking_id), notice, finishedNoticeSeconds);
   }
 
-  async #saveOwed(key: string, owed: { created_at: string; delivery: Delivery }, finishedSeconds: number): Promise<void> {
+  /** Notes on a call notice not yet sent that the call was cancelled, so the e-mail says so. */
+  async noteCallCancelled(bookingId: string, cancelledAt: string): Promise<void> {
+    const key = callNoticeKey(bookingId);
+    const notice = await this.getCallNotice(key);
+    if (!notice || (notice.delivery.state !== "pending" && notice.delivery.state !== "sending")) return;
+    await this.#saveOwed(key, { ...notice, cancelled_at: cancelledAt }, finishedNoticeSeconds);
+  }
+
+  async #saveOwed<T extends { created_at: string; delivery: Delivery }>(key: string, owed: T, finishedSeconds: number): Promise<void> {
     const tx = this.#redis.multi();
     const due = owed.delivery.state === "pending" || owed.delivery.state === "sending";
     if (due) {

@@ -12,6 +12,8 @@ export interface QuotaResult {
   remaining: number;
   /** Seconds until the window resets (delta seconds, as RateLimit's `t`). */
   resetSeconds: number;
+  /** The window's key in the store, where consumeGrant counted it: what refundGrant gives back. */
+  window?: string;
 }
 
 export class QuotaStoreUnavailable extends Error {
@@ -33,6 +35,12 @@ export interface Limiter {
    * both, or the one that refused.
    */
   consumeGrant(policy: PolicyName, grant: string, ceiling: PolicyName, address: string, cost?: number): Promise<QuotaResult[]>;
+  /**
+   * Gives back what consumeGrant counted (its answer, `counted`) when the thing counted did not happen: a booking that
+   * Cal.com refused or never answered, so that a business quota counts only what was done. One command; a count
+   * already reset with its window is left alone.
+   */
+  refundGrant(counted: QuotaResult[], cost?: number): Promise<void>;
 }
 
 /** A cost is a whole number of requests, at least one. */
@@ -101,7 +109,10 @@ export function upstashLimiter(redis: Redis, { cacheBlocked = true, now = Date.n
       };
     },
     consumeGrant: (policy, grant, ceiling, address, cost = 1) =>
-      reaching(policy, () => grantWindows(policy, grant, ceiling, address, checkedCost(cost))),
+      reaching(policy, () => grantWindows.consume(policy, grant, ceiling, address, checkedCost(cost))),
+    refundGrant: async (counted, cost = 1) => {
+      if (counted.length > 0) await reaching(counted[0]!.policy, () => grantWindows.refund(counted, checkedCost(cost)));
+    },
   };
 }
 
@@ -121,8 +132,18 @@ if address == cost then redis.call("PEXPIRE", KEYS[2], ARGV[3]) end
 return {grant, address}
 `;
 
+/** KEYS: the windows to give back to. ARGV: the cost. A window that has expired (or counted less) is left alone. */
+const refundScript = `
+for _, key in ipairs(KEYS) do
+  local count = tonumber(redis.call("GET", key) or "0")
+  if count >= tonumber(ARGV[1]) then redis.call("DECRBY", key, ARGV[1]) end
+end
+return 1
+`;
+
 function grantWindowsCounter(redis: Redis, { cacheBlocked, now }: Required<LimiterOptions>) {
   const script = redis.createScript<[number, number]>(grantScript);
+  const refundWindows = redis.createScript<number>(refundScript);
   /** Keys refused until their window ends: a refused request costs no command (the library's ephemeral cache). */
   const blocked = new Map<string, number>();
   const windowOf = (policy: PolicyName, key: string, at: number) => {
@@ -134,7 +155,14 @@ function grantWindowsCounter(redis: Redis, { cacheBlocked, now }: Required<Limit
     const limit = policies[w.policy].quota;
     const allowed = count <= limit;
     if (!allowed && cacheBlocked) blocked.set(w.key, w.resetAt);
-    return { policy: w.policy, allowed, limit, remaining: Math.max(0, limit - count), resetSeconds: Math.ceil((w.resetAt - at) / 1000) };
+    return {
+      policy: w.policy,
+      allowed,
+      limit,
+      remaining: Math.max(0, limit - count),
+      resetSeconds: Math.ceil((w.resetAt - at) / 1000),
+      window: w.key,
+    };
   };
   const isBlocked = (w: ReturnType<typeof windowOf>, at: number) => {
     const until = blocked.get(w.key);
@@ -142,7 +170,7 @@ function grantWindowsCounter(redis: Redis, { cacheBlocked, now }: Required<Limit
     return until !== undefined && until > at;
   };
 
-  return async (policy: PolicyName, grant: string, ceiling: PolicyName, address: string, cost: number): Promise<QuotaResult[]> => {
+  const consume = async (policy: PolicyName, grant: string, ceiling: PolicyName, address: string, cost: number): Promise<QuotaResult[]> => {
     const at = now();
     const own = windowOf(policy, grant, at);
     const shared = windowOf(ceiling, address, at);
@@ -154,4 +182,12 @@ function grantWindowsCounter(redis: Redis, { cacheBlocked, now }: Required<Limit
     );
     return total < 0 ? [result(own, counted, at)] : [result(own, counted, at), result(shared, total, at)];
   };
+  const refund = async (counted: QuotaResult[], cost: number) => {
+    const windows = counted.flatMap((r) => (r.window ? [r.window] : []));
+    if (windows.length === 0) return;
+    await refundWindows.exec(windows, [String(cost)]);
+    // A window given back to is no longer known to be full.
+    for (const window of windows) blocked.delete(window);
+  };
+  return { consume, refund };
 }

@@ -102,7 +102,7 @@ describe.each(eras)("the v2 client $mode", (era) => {
     const next = await freeStart();
     d.cal.fail("503");
     const down = (await client.callTool(call("book_intro_call", person(next)))) as CallToolResult;
-    expect(down.isError).toBe(true);
+    expect(down.isError, text(down)).toBe(true);
     expect(text(down)).toContain('"code": "calendar_unavailable"');
     expect(accepted(next)).toHaveLength(0);
     await client.close();

@@ -138,6 +138,7 @@ describe("the /api gateway", () => {
     const down: Limiter = {
       consume: () => Promise.reject(new QuotaStoreUnavailable("the quota store is unreachable (public-api): TypeError: fetch failed")),
       consumeGrant: () => Promise.reject(new Error("/api counts the client IP only")),
+      refundGrant: () => Promise.reject(new Error("/api counts the client IP only")),
     };
     const gw = createApiGateway({ baseUrl: base, limiter: down, deprecations: [], log: (l) => lines.push(l) });
     for (let i = 0; i < 2; i++) {
@@ -153,6 +154,7 @@ describe("the /api gateway", () => {
     const misconfigured: Limiter = {
       consume: () => Promise.reject(new Error("Unauthorized")),
       consumeGrant: () => Promise.reject(new Error("/api counts the client IP only")),
+      refundGrant: () => Promise.reject(new Error("/api counts the client IP only")),
     };
     const gw = createApiGateway({ baseUrl: base, limiter: misconfigured, deprecations: [], log: () => {} });
     const res = await gw(new Request(`${base}/api/v1/company`), staticNext(files));

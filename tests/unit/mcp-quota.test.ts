@@ -28,7 +28,7 @@ function heldLimiter() {
     const allowed = await counting;
     return { policy, allowed, limit: 120, remaining: allowed ? 119 : 0, resetSeconds: 30 } satisfies QuotaResult;
   };
-  const limiter: Limiter = { consume, consumeGrant: async (policy) => [await consume(policy)] };
+  const limiter: Limiter = { consume, consumeGrant: async (policy) => [await consume(policy)], refundGrant: async () => {} };
   return { limiter, answer };
 }
 
@@ -146,6 +146,7 @@ describe("the /mcp quota, weighed by the messages a request carries", () => {
     const limiter: Limiter = {
       consume,
       consumeGrant: async (policy, _grant, _ceiling, address, cost) => [await consume(policy, address, cost)],
+      refundGrant: async () => {},
     };
     return { limiter, costs };
   }
