@@ -48,13 +48,16 @@ export function createApiGateway({ baseUrl, limiter, deprecations, log = console
     }
     const deprecation = findDeprecation(deprecations, method, route.path);
     const lifecycle = deprecation ? deprecationHeaders(deprecation, `${baseUrl}${pagePaths.developers}#versioning`) : {};
-    const response = route.kind === "function" ? await c.env.next!(c.req.raw) : await serveRead(c, route, path);
-    const out = new Response(response.body, response);
+    const response = route.kind === "function" ? await c.env.next!(functionRequest(c.req.raw)) : await serveRead(c, route, path);
+    const out = new Response(method === "HEAD" ? null : response.body, response);
     for (const [name, value] of Object.entries(lifecycle)) out.headers.set(name, value);
     return out;
   });
   return handlerOf(app);
 }
+
+/** A function answers GET; a HEAD is its GET, the body dropped here (functions route by method, and HEAD is no route). */
+const functionRequest = (request: Request) => (request.method === "HEAD" ? new Request(request, { method: "GET" }) : request);
 
 async function serveRead(c: DoorContext, route: ApiRoute, path: string): Promise<Response> {
   // Fetch the whole file unconditionally; validators are the gateway's own (a strong ETag over the bytes).

@@ -78,18 +78,41 @@ export async function bookCall(request: BookingRequest, deps: BookingDeps): Prom
   const print = await fingerprintOf(input);
   let id = newBookingId();
   let claimed: { keyHash: string } | undefined;
+  let working: { done(): Promise<void> } | undefined;
   if (typeof idempotencyKey === "string") {
     const keyHash = await sha256Hex(idempotencyKey);
+    // Marked busy before the key is claimed, so a retry that finds the claim always finds this request at work.
+    working = await deps.store.busy(id, claimWaitMs(deps));
     const claim = await deps.store.claimKey(request.owner, keyHash, { fingerprint: print, booking_id: id });
     if (claim) {
+      await working.done();
+      working = undefined;
       if (claim.fingerprint !== print) return { kind: "idempotency_key_reused" };
-      const earlier = await deps.store.get(claim.booking_id);
+      // Another request claimed the key: its booking, once it has one; if it ends without one (it died, or Cal.com did
+      // not answer), this one books under the same id, after a look-up, so that Cal.com's one booking of that id
+      // answers both.
+      const earlier = await bookingOnceMade(claim.booking_id, deps);
       if (earlier) return { kind: "booked", booking: earlier, replayed: true };
-      // Another request claimed the key and has recorded nothing yet: this one books under the same id, after a look-up,
-      // so that Cal.com's one booking of that id answers both.
       id = claim.booking_id;
     } else claimed = { keyHash };
   }
+  // Retries of the same key wait for this request while it books (released however it ends).
+  try {
+    return await bookUnder(id, input, request, deps, now, claimed);
+  } finally {
+    await working?.done();
+  }
+}
+
+/** Books `input` under `id`, the request's claimed key (if any) given back when nothing is booked. */
+async function bookUnder(
+  id: string,
+  input: BookingInput,
+  request: BookingRequest,
+  deps: BookingDeps,
+  now: number,
+  claimed: { keyHash: string } | undefined,
+): Promise<BookingResult> {
   // What a request that booked nothing gives back: a key it claimed, so the key can book another time.
   const nothingBooked = async () => {
     if (claimed) await deps.store.releaseKey(request.owner, claimed.keyHash, id);
@@ -141,6 +164,19 @@ export async function bookCall(request: BookingRequest, deps: BookingDeps): Prom
     return { kind: "booked", booking, replayed: false };
   } finally {
     if (!booked) await deps.limiter.refundGrant(counted);
+  }
+}
+
+/** How long a retry waits for the request that claimed its key: about as long as that one may wait for Cal.com. */
+const claimWaitMs = (deps: BookingDeps) => (deps.cal.timeoutMs ?? 8_000) * 2 + 1_000;
+
+/** The booking recorded under `id`, waiting while the request that claimed its key may still be booking it. */
+async function bookingOnceMade(id: string, deps: BookingDeps): Promise<Booking | null> {
+  const until = Date.now() + claimWaitMs(deps);
+  for (;;) {
+    const booking = await deps.store.get(id);
+    if (booking || !(await deps.store.keyInFlight(id)) || Date.now() >= until) return booking;
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 

@@ -84,8 +84,13 @@ async function call(
   }
   const answer = { status: response.status, body: parsed, headers: response.headers };
   if (response.status === 429 || response.status >= 500 || parsed === undefined) {
-    const reset = Number(response.headers.get("x-ratelimit-reset-default") ?? response.headers.get("retry-after") ?? NaN);
-    throw new ProviderUnavailable(`Cal.com ${method} ${path} answered ${response.status}`, Number.isFinite(reset) ? reset : undefined);
+    // Cal.com's own wait: Retry-After where it sends one; on a 429, the reset of the rate-limit window that refused.
+    const reset = response.status === 429 ? response.headers.get("x-ratelimit-reset-default") : null;
+    const wait = Number(response.headers.get("retry-after") ?? reset ?? NaN);
+    throw new ProviderUnavailable(
+      `Cal.com ${method} ${path} answered ${response.status}`,
+      Number.isFinite(wait) && wait > 0 ? wait : undefined,
+    );
   }
   return answer;
 }

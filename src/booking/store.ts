@@ -8,6 +8,7 @@ import { idPattern, randomId } from "../store/ids.ts";
  * - `booking:idem:<owner>:<key>` an Idempotency-Key's fingerprint and booking id (24 h)
  * - `booking:at:<owner>:<start>:<e-mail>` the grant's booking of that person (their work e-mail, lower case) at that start
  *                                  (UTC), as long as the booking is kept
+ * - `booking:busy:<id>`          a request is booking under this id (at most 20 s): retries of its key wait for it
  * - `booking:free:<week>`        Cal.com's free starts for one week of UTC days (60 s), so agents' polling costs it little
  */
 export interface Booking {
@@ -72,6 +73,17 @@ export class BookingStore {
     const key = `booking:idem:${owner}:${keyHash}`;
     if ((await this.#redis.set(key, JSON.stringify(record), { nx: true, ex: bookingKeyTtlSeconds })) === "OK") return null;
     return parsed(await this.#redis.get<string | BookingKeyRecord>(key));
+  }
+
+  /** Says a request is booking under `id`, for at most `ms`, until `done`. */
+  async busy(id: string, ms: number): Promise<{ done(): Promise<void> }> {
+    await this.#redis.set(`booking:busy:${id}`, "1", { px: ms });
+    return { done: async () => void (await this.#redis.del(`booking:busy:${id}`)) };
+  }
+
+  /** Whether a request is booking under `id` now. */
+  async keyInFlight(id: string): Promise<boolean> {
+    return (await this.#redis.exists(`booking:busy:${id}`)) === 1;
   }
 
   /** Gives back a key this request claimed and booked nothing under, so that it can book another time. */

@@ -2,7 +2,10 @@ import { cors } from "hono/cors";
 import type { MiddlewareHandler } from "hono";
 import type { DoorContext, DoorEnv } from "./context.ts";
 
-/** Every header a cross-origin caller may need to read: the quota, the challenge, the validators, the lifecycle. */
+/**
+ * Every header a cross-origin caller may need to read: the quota, the challenge, the validators, the lifecycle, and what a
+ * write answers with (the new resource's Location, an Idempotency-Key replay).
+ */
 export const exposedHeaders = [
   "RateLimit",
   "RateLimit-Policy",
@@ -15,6 +18,8 @@ export const exposedHeaders = [
   "Deprecation",
   "Sunset",
   "Link",
+  "Location",
+  "Idempotent-Replayed",
 ];
 
 type Methods = readonly string[] | ((c: DoorContext) => readonly string[]);

@@ -14,6 +14,8 @@ import { refusalResult } from "./refusal-result.ts";
 export const bookingConfirmedFields = ["full_name", "work_email", "start"] as const;
 type Field = (typeof bookingConfirmedFields)[number];
 
+const notBookedWords = "The call was NOT booked:";
+
 const notBooked = {
   decline:
     "The person declined the confirmation form, so NOTHING was booked. Do not book again unless they ask you to; they can also use the booking link in get_contact.",
@@ -76,13 +78,26 @@ export function bookingConfirmation(
       return inputRequired.elicit({ message, requestedSchema: { type: "object", properties, required: [...bookingConfirmedFields] } });
     },
     async check(candidate) {
+      // The form offers the free times of the chosen day only: a start on another day was never offered.
+      const dayOf = (start: unknown) =>
+        typeof start === "string" && Number.isFinite(Date.parse(start)) ? wallTimeAt(new Date(start), zone).date : undefined;
+      if (candidate.start !== body.start && dayOf(candidate.start) !== dayOf(body.start)) {
+        const errors: FieldError[] = [
+          { field: "/start", code: "invalid_value", message: "start must be one of the times the form offers" },
+        ];
+        return {
+          kind: "invalid",
+          errors,
+          answer: refusalResult(new Refusal("invalid_booking", { extensions: { errors } }), notBookedWords),
+        };
+      }
       try {
         await dryRun(candidate);
         const values = Object.fromEntries(bookingConfirmedFields.map((k) => [k, String(candidate[k])])) as Record<Field, string>;
         return { kind: "ok", values };
       } catch (error) {
         if (!(error instanceof Refusal)) throw error;
-        const answer = refusalResult(error, "The call was NOT booked:");
+        const answer = refusalResult(error, notBookedWords);
         const errors = (error.options.extensions as { errors?: FieldError[] } | undefined)?.errors;
         if (error.condition === "invalid_booking" && errors) return { kind: "invalid", errors, answer };
         return { kind: "refused", answer };

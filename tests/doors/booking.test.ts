@@ -246,6 +246,20 @@ describe("a booking", () => {
     expect(d.postmark.sent.indexOf(notices[0]!)).toBeGreaterThan(d.postmark.sent.indexOf(brief!));
   });
 
+  it("says in the studio's notice when the call was cancelled before the notice went", async () => {
+    const token = await d.token("svc:read svc:brief");
+    const { lead_id } = (await (await d.api("/api/v1/briefs", json(freshBrief(), token))).json()) as { lead_id: string };
+    const booked = await d.api("/api/v1/bookings", json(person(await freeStart(), { lead_id }), token));
+    const { booking_id } = (await booked.json()) as { booking_id: string };
+    expect((await d.api(`/api/v1/bookings/${booking_id}/cancel`, json({}, token))).status).toBe(200);
+    await d.settle();
+    await deliverDue(d.deliveryJob());
+    await deliverDue(d.deliveryJob());
+    const notices = d.postmark.sent.filter((m) => (m.body.Metadata as { booking_id?: string }).booking_id === booking_id);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.body.TextBody as string).toContain(`Intro call booked and cancelled for lead ${lead_id}`);
+  });
+
   it("checks a dry run, books nothing, and refuses unknown fields field by field", async () => {
     const start = await freeStart();
     const dry = await d.api("/api/v1/bookings", json(person(start, { dry_run: true }), await d.token("svc:brief")));
@@ -322,6 +336,55 @@ describe("a booking", () => {
     expect(res.status).toBe(422);
     expect(((await res.json()) as { errors: { field: string }[] }).errors.map((e) => e.field)).toEqual(["/dry_run"]);
     expect(d.cal.bookings().filter((b) => Date.parse(b.start) === Date.parse(start))).toEqual([]);
+  });
+
+  it("never counts a time Cal.com refuses (booked there directly: the kept free times were stale)", async () => {
+    const start = await freeStart();
+    // Someone books the time on Cal.com's own page: the free times kept here still list it.
+    const direct = await fetch(`${d.cal.url}/v2/bookings`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "cal-api-version": "2026-02-25" },
+      body: JSON.stringify({
+        eventTypeId: 1,
+        start: new Date(start).toISOString(),
+        attendee: { name: "Someone", email: "someone@else.example", timeZone: "UTC" },
+      }),
+    });
+    expect(direct.status).toBe(201);
+    const token = await d.token("svc:brief");
+    for (let i = 0; i < 4; i++) expect((await d.api("/api/v1/bookings", json(person(start), token))).status).toBe(409);
+    for (let i = 0; i < 3; i++) expect((await d.api("/api/v1/bookings", json(person(await freeStart()), token))).status).toBe(201);
+  });
+
+  it("never counts a booking Cal.com did not answer, and gives back the Idempotency-Key of one that booked nothing", async () => {
+    const token = await d.token("svc:brief");
+    for (let i = 0; i < 3; i++) {
+      const start = await freeStart();
+      d.cal.fail("503");
+      expect((await d.api("/api/v1/bookings", json(person(start), token))).status).toBe(503);
+    }
+    const taken = await freeStart();
+    expect((await d.api("/api/v1/bookings", json(person(taken), await d.token("svc:brief")))).status).toBe(201);
+    const key = { "idempotency-key": crypto.randomUUID() };
+    expect((await d.api("/api/v1/bookings", json(person(taken), token, key))).status).toBe(409);
+    // The key booked nothing: it books another time, and the grant still has its three.
+    expect((await d.api("/api/v1/bookings", json(person(await freeStart()), token, key))).status).toBe(201);
+    for (let i = 0; i < 2; i++) expect((await d.api("/api/v1/bookings", json(person(await freeStart()), token))).status).toBe(201);
+    expect((await d.api("/api/v1/bookings", json(person(await freeStart()), token))).status).toBe(429);
+  });
+
+  it("answers concurrent retries of one Idempotency-Key with its one booking, counted once", async () => {
+    const token = await d.token("svc:brief");
+    const body = person(await freeStart());
+    const key = { "idempotency-key": crypto.randomUUID() };
+    const answers = await Promise.all([0, 1, 2, 3, 4].map(() => d.api("/api/v1/bookings", json(body, token, key))));
+    expect(answers.map((r) => r.status)).toEqual([201, 201, 201, 201, 201]);
+    const ids = new Set(await Promise.all(answers.map(async (r) => ((await r.json()) as { booking_id: string }).booking_id)));
+    expect(ids.size).toBe(1);
+    expect(answers.filter((r) => r.headers.get("idempotent-replayed") !== "true")).toHaveLength(1);
+    expect(d.cal.bookings().filter((b) => Date.parse(b.start) === Date.parse(body.start))).toHaveLength(1);
+    for (let i = 0; i < 2; i++) expect((await d.api("/api/v1/bookings", json(person(await freeStart()), token))).status).toBe(201);
+    expect((await d.api("/api/v1/bookings", json(person(await freeStart()), token))).status).toBe(429);
   });
 
   it("finds a booking whose answer came too late, and never books it twice", async () => {

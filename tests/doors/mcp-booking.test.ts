@@ -163,6 +163,22 @@ describe("a 2026-07-28 client that shows forms", () => {
     await client.close();
   });
 
+  it("asks again when the answer names a time the form never offered (another day's)", async () => {
+    const { client, asked } = await showing();
+    const start = await freeStart();
+    const otherDay = new Date(Date.parse(start) + 86_400_000).toISOString();
+    answer = () =>
+      asked.length === 1
+        ? { action: "accept", content: { full_name: "Ada King", work_email: "ada@engines.example", start: otherDay } }
+        : { action: "decline" };
+    const result = (await client.callTool(call("book_intro_call", person(start)))) as CallToolResult;
+    expect(asked).toHaveLength(2);
+    expect((asked[1] as { message: string }).message).toContain("start must be one of the times the form offers");
+    expect(text(result)).toContain("NOTHING was booked");
+    expect(accepted(otherDay)).toHaveLength(0);
+    await client.close();
+  });
+
   it("books nothing when the person declines", async () => {
     const { client, asked } = await showing();
     const start = await freeStart();

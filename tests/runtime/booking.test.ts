@@ -104,4 +104,36 @@ describe("the intro call", () => {
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ code: "invalid_json", detail: expect.stringContaining('"dry_run" is given twice') });
   });
+
+  it("answers HEAD on free times and a booking as their GET, without a body", async () => {
+    const head = await fetch(`${base}/api/v1/free-times?time_zone=UTC`, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(await head.text()).toBe("");
+    const missing = await fetch(`${base}/api/v1/bookings/bk_${"0".repeat(20)}`, {
+      method: "HEAD",
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+  });
+
+  it("lets a browser read a booking's Location and Idempotent-Replayed", async () => {
+    const { times } = (await (await fetch(`${base}/api/v1/free-times?time_zone=UTC`)).json()) as { times: { start: string }[] };
+    const res = await fetch(`${base}/api/v1/bookings`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}`, origin: "https://agent.example" },
+      body: JSON.stringify({
+        full_name: "Ada Lovelace",
+        work_email: "ada@engines.example",
+        start: times[1]!.start,
+        time_zone: "UTC",
+        dry_run: true,
+      }),
+    });
+    expect(res.status).toBe(200);
+    const exposed = res.headers.get("access-control-expose-headers") ?? "";
+    expect(exposed).toContain("Location");
+    expect(exposed).toContain("Idempotent-Replayed");
+  });
 });

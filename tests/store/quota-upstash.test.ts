@@ -141,6 +141,24 @@ describe.each(stores)("a weighed count on %s", (_name, start) => {
     expect(await countedFor(redis, "grants-per-address", address)).toBe(7);
   });
 
+  it("gives back what it counted for a grant when the thing counted did not happen, in one command", async () => {
+    const [grant, address] = [fresh("gc_refund"), fresh("ip")];
+    // The store learns the script on its first use (EVAL after EVALSHA's NOSCRIPT), once per store.
+    await limiter.refundGrant(await limiter.consumeGrant("bookings-per-grant", fresh("gc_warm"), "bookings-per-address", fresh("ip")));
+    const first = await limiter.consumeGrant("bookings-per-grant", grant, "bookings-per-address", address);
+    const counted = await commandsOf(() => limiter.refundGrant(first));
+    expect(counted).toEqual(["evalsha"]);
+    expect(await countedFor(redis, "bookings-per-grant", grant)).toBe(0);
+    expect(await countedFor(redis, "bookings-per-address", address)).toBe(0);
+    // Refused past the grant's own limit, and given back: the grant is not left over its limit.
+    for (let i = 0; i < policies["bookings-per-grant"].quota; i++)
+      await limiter.consumeGrant("bookings-per-grant", grant, "bookings-per-address", address);
+    const refused = await limiter.consumeGrant("bookings-per-grant", grant, "bookings-per-address", address);
+    expect(refused).toEqual([expect.objectContaining({ allowed: false })]);
+    await limiter.refundGrant(refused);
+    expect(await countedFor(redis, "bookings-per-grant", grant)).toBe(policies["bookings-per-grant"].quota);
+  });
+
   it("takes only a whole number of requests, at least one", async () => {
     for (const cost of [0, -1, 1.5, Number.NaN])
       await expect(limiter.consume("mcp", fresh("ip"), cost), String(cost)).rejects.toThrow(/whole number of requests/);
