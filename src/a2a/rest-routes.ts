@@ -36,4 +36,8 @@ export function restOperation(method: string, pathname: string): RestOperation |
 }
 
 /** The methods the binding takes at a path (its pathname as sent): none where it has no operation at all. */
-export const restMethods = (pathname: string) => ["GET", "POST"].filter((method) => restOperation(method, pathname) !== undefined);
+export const restMethods = (pathname: string) =>
+  pathname === a2aRestPath ? ["GET"] : ["GET", "POST"].filter((method) => restOperation(method, pathname) !== undefined);
+
+/** The binding's operations as its base URL describes them: each method and path, `{id}` for a task's. */
+export const restOperations = () => routes.map(([method, path]) => ({ method, path: `${a2aRestPath}${path.replaceAll(segment, "{id}")}` }));

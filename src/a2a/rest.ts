@@ -1,3 +1,4 @@
+import type { AgentCard } from "@a2a-js/sdk";
 import { validateVersion, type A2ARequestHandler } from "@a2a-js/sdk/server";
 import type { Hono } from "hono";
 import { readJson } from "../http/body.ts";
@@ -7,14 +8,29 @@ import { door } from "../http/door.ts";
 import { methodNotAllowed } from "../http/methods.ts";
 import { refuseDeepNesting } from "../http/nesting.ts";
 import { Refusal } from "../http/refusal.ts";
-import { a2aRestPath, routeMethods } from "../paths.ts";
+import { a2aRestPath, agentCardPath, pagePaths, routeMethods } from "../paths.ts";
 import { storeFailed } from "./caller.ts";
 import { maxA2ABodyBytes } from "./constants.ts";
 import { a2aJsonTypes } from "./media-type.ts";
 import { a2aRestErrors } from "./errors.ts";
 import { requestHeaders, requestedVersion, type A2AGate } from "./gate.ts";
 import type { SdkRest } from "./rest-bridge.ts";
-import { restMethods, restOperation } from "./rest-routes.ts";
+import { restMethods, restOperation, restOperations } from "./rest-routes.ts";
+
+/** GET at the binding's base URL: a short description, its operations, and the agent card to start from. */
+function bindingDescription(card: AgentCard) {
+  const url = card.supportedInterfaces.find((i) => i.protocolBinding === "HTTP+JSON")?.url ?? a2aRestPath;
+  const origin = new URL(url, "http://localhost").origin;
+  return {
+    protocolBinding: "HTTP+JSON",
+    protocolVersion: "1.0",
+    url,
+    description: `A2A 1.0's HTTP+JSON binding of ${card.name}. Send A2A-Version: 1.0 with every request; start with POST ${url}/message:send. The agent card says what the agent does and which skills it has.`,
+    agentCard: `${origin}${agentCardPath}`,
+    documentation: `${origin}${pagePaths.developers}#a2a`,
+    operations: restOperations().map(({ method, path }) => ({ method, url: `${origin}${path}` })),
+  };
+}
 
 /** A request no operation takes: 405 with the methods its path takes, or not_found where it takes none. */
 function unrouted(c: DoorContext): Refusal {
@@ -38,6 +54,8 @@ export function restBinding(
   rest.use(publicCors((c) => restMethods(pathOf(c)), requestHeaders));
   for (const gate of middleware) rest.use(gate);
   let sdkRest: Promise<SdkRest> | undefined;
+  // The binding's base URL, which the agent card publishes: what it is, and where to start.
+  rest.get("/", () => Response.json(bindingDescription(sdkCard), { headers: { "Cache-Control": "public, max-age=300" } }));
   // OPTIONS never reaches the route: CORS answers it.
   rest.on(routeMethods[a2aRestPath], "/*", async (c) => {
     const operation = restOperation(c.req.method, pathOf(c));

@@ -19,6 +19,20 @@ const errorOf = async (res: Response) =>
   ((await res.json()) as { error: { code: number; status: string; message: string; details: { reason: string; domain: string }[] } }).error;
 
 describe("HTTP+JSON reads", () => {
+  it("describes the binding at its base URL, the one the agent card publishes, with the card to start from", async () => {
+    const res = await d.a2a({ method: "GET" }, d.nextIp(), "/a2a/v1/rest");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    const description = (await res.json()) as { url: string; agentCard: string; operations: { method: string; url: string }[] };
+    expect(description).toMatchObject({ protocolBinding: "HTTP+JSON", protocolVersion: "1.0", url: `${d.baseUrl}/a2a/v1/rest` });
+    expect(description.agentCard).toBe(`${d.baseUrl}/.well-known/agent-card.json`);
+    expect(description.operations).toContainEqual({ method: "POST", url: `${d.baseUrl}/a2a/v1/rest/message:send` });
+    expect(description.operations).toContainEqual({ method: "GET", url: `${d.baseUrl}/a2a/v1/rest/tasks/{id}` });
+    const post = await d.a2a({ method: "POST", body: "{}" }, d.nextIp(), "/a2a/v1/rest");
+    expect(post.status).toBe(405);
+    expect(post.headers.get("allow")).toBe("GET, OPTIONS");
+  });
+
   it("answers a read skill with the SDK's SendMessageResponse in application/a2a+json", async () => {
     const res = await send(userMessage([{ data: { skill: "offers" } }]));
     expect(res.status).toBe(200);
