@@ -39,7 +39,7 @@ export type BookingResult =
   | { kind: "booking_quota_exceeded"; quota: QuotaResult }
   | { kind: "slot_taken"; freeTimes: FreeTimes }
   | { kind: "dry_run"; input: BookingInput }
-  | { kind: "booked"; booking: Booking; replayed: boolean };
+  | { kind: "booked"; booking: Booking; replayed: boolean; counted?: QuotaResult[] };
 
 /** The same booking, whatever offset its start was written with. */
 const fingerprintOf = (input: BookingInput) =>
@@ -81,20 +81,22 @@ export async function bookCall(request: BookingRequest, deps: BookingDeps): Prom
   let working: { done(): Promise<void> } | undefined;
   if (typeof idempotencyKey === "string") {
     const keyHash = await sha256Hex(idempotencyKey);
-    // Marked busy before the key is claimed, so a retry that finds the claim always finds this request at work.
-    working = await deps.store.busy(id, claimWaitMs(deps));
+    // The right to book under the id is taken before the key is claimed, so a retry that finds the claim always finds
+    // this request at work, and waits its turn.
+    working = await deps.store.takeBusy(id, claimWaitMs(deps));
     const claim = await deps.store.claimKey(request.owner, keyHash, { fingerprint: print, booking_id: id });
     if (claim) {
-      await working.done();
-      working = undefined;
+      await working?.done();
       if (claim.fingerprint !== print) return { kind: "idempotency_key_reused" };
-      // Another request claimed the key: its booking, once it has one; if it ends without one (it died, or Cal.com did
-      // not answer), this one books under the same id, after a look-up, so that Cal.com's one booking of that id
-      // answers both.
-      const earlier = await bookingOnceMade(claim.booking_id, deps);
-      if (earlier) return { kind: "booked", booking: earlier, replayed: true };
+      // Another request claimed the key: its booking, once it has one; if it ended without one (Cal.com did not
+      // answer, or it died), this request takes its turn under the same id, after a look-up, so that Cal.com's one
+      // booking of that id answers every retry.
       id = claim.booking_id;
-    } else claimed = { keyHash };
+      const turn = await turnUnder(id, deps);
+      if ("booking" in turn) return { kind: "booked", booking: turn.booking, replayed: true };
+      working = turn.working;
+    }
+    claimed = { keyHash };
   }
   // Retries of the same key wait for this request while it books (released however it ends).
   try {
@@ -161,7 +163,7 @@ async function bookUnder(
     if (existing) return { kind: "booked", booking: existing, replayed: true };
     const booking = await recordBooking(id, made, input, request.owner, deps, now);
     booked = true;
-    return { kind: "booked", booking, replayed: false };
+    return { kind: "booked", booking, replayed: false, counted };
   } finally {
     if (!booked) await deps.limiter.refundGrant(counted);
   }
@@ -170,12 +172,24 @@ async function bookUnder(
 /** How long a retry waits for the request that claimed its key: about as long as that one may wait for Cal.com. */
 const claimWaitMs = (deps: BookingDeps) => (deps.cal.timeoutMs ?? 8_000) * 2 + 1_000;
 
-/** The booking recorded under `id`, waiting while the request that claimed its key may still be booking it. */
-async function bookingOnceMade(id: string, deps: BookingDeps): Promise<Booking | null> {
+/**
+ * A retry's turn under the id its key names: the booking, once the request booking under it has recorded one, or the
+ * right to book under it once that request has ended without one. Waits about as long as a request may wait for Cal.com.
+ */
+async function turnUnder(id: string, deps: BookingDeps): Promise<{ booking: Booking } | { working: { done(): Promise<void> } }> {
   const until = Date.now() + claimWaitMs(deps);
   for (;;) {
     const booking = await deps.store.get(id);
-    if (booking || !(await deps.store.keyInFlight(id)) || Date.now() >= until) return booking;
+    if (booking) return { booking };
+    const working = await deps.store.takeBusy(id, claimWaitMs(deps));
+    if (working) {
+      // It may have recorded its booking just before it gave up its turn.
+      const made = await deps.store.get(id);
+      if (!made) return { working };
+      await working.done();
+      return { booking: made };
+    }
+    if (Date.now() >= until) throw new ProviderUnavailable("another request of the same Idempotency-Key is still booking");
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

@@ -64,8 +64,8 @@ async function blockStarts(from: number, deps: FreeTimesDeps, fresh: boolean): P
 
 /**
  * The free times of the days asked for, from Cal.com, each with its end. Cal.com is asked for fixed weeks of UTC days
- * (aligned to the epoch), each kept a minute: whatever days, spans and time zones agents poll, the next 60 days cost
- * Cal.com at most ten calls a minute. `fresh` asks Cal.com again (after a refused booking).
+ * (aligned to the epoch), each kept a minute: whatever days, spans and time zones agents poll, they cost
+ * Cal.com at most twelve calls a minute (the 81 days a query can reach). `fresh` asks Cal.com again (after a refused booking).
  */
 export async function freeTimes(
   days: { time_zone: string; from: string; to: string },

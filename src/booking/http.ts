@@ -3,6 +3,7 @@ import { jsonObject, readJson } from "../http/body.ts";
 import type { Handler } from "../http/context.ts";
 import { door, handlerOf } from "../http/door.ts";
 import { problemJson } from "../http/formats.ts";
+import { quotaReport } from "../limits/headers.ts";
 import { Refusal } from "../http/refusal.ts";
 import { bookingsPath, freeTimesPath } from "../paths.ts";
 import type { BookingDeps } from "./book.ts";
@@ -51,7 +52,9 @@ export function createBookingHandler({ baseUrl, verifier, booking, studio }: Boo
     if (outcome.kind === "dry_run") return Response.json(outcome.result, { headers: noStore });
     const location = `${baseUrl}${bookingsPath}/${outcome.booking.booking_id}`;
     const replayed: Record<string, string> = outcome.kind === "replayed" ? { "Idempotent-Replayed": "true" } : {};
-    return Response.json(outcome.booking, { status: 201, headers: { ...noStore, Location: location, ...replayed } });
+    // A new booking reports the booking quotas it counted against, beside the gateway's own.
+    const quota = outcome.counted ? quotaReport(outcome.counted) : {};
+    return Response.json(outcome.booking, { status: 201, headers: { ...noStore, ...quota, Location: location, ...replayed } });
   });
 
   app.get(`${bookingsPath}/:id`, async (c) => {

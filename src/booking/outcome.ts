@@ -1,5 +1,6 @@
 import { Refusal } from "../http/refusal.ts";
 import { quotaHeaders } from "../limits/headers.ts";
+import type { QuotaResult } from "../limits/limiter.ts";
 import { bookingView, type BookingResult } from "./book.ts";
 import { ProviderUnavailable } from "./cal-com.ts";
 import type { FieldError } from "../briefs/validate.ts";
@@ -8,11 +9,13 @@ export type BookingView = ReturnType<typeof bookingView>;
 
 /** What every door tells of a booking: the booking (new or replayed), a dry run's verdict, or a Refusal to render. */
 export type BookingOutcome =
-  | { kind: "booked" | "replayed"; booking: BookingView & { next_steps: string } }
+  | { kind: "booked" | "replayed"; booking: BookingView & { next_steps: string }; counted?: QuotaResult[] }
   | { kind: "dry_run"; result: { dry_run: true; valid: true; free: true; message: string } };
 
 const fieldsDetail = (errors: FieldError[]) =>
   `${errors.length} field${errors.length === 1 ? " is" : "s are"} missing or invalid: ${errors.map((e) => e.message).join("; ")}.`;
+
+const freeCount = (n: number) => (n === 0 ? "No other time is free" : n === 1 ? "One other time is free" : `${n} other times are free`);
 
 /** A query refused field by field (free times' days). */
 export const invalidQuery = (errors: FieldError[]) =>
@@ -35,7 +38,7 @@ export function bookingOutcomeOf(result: BookingResult, { studio }: { studio: st
       });
     case "slot_taken":
       return new Refusal("slot_taken", {
-        detail: `That start is not a free time. ${result.freeTimes.times.length} other times are free on ${result.freeTimes.from}.`,
+        detail: `That start is not a free time. ${freeCount(result.freeTimes.times.length)} on ${result.freeTimes.from}.`,
         extensions: {
           errors: [
             {
@@ -60,7 +63,7 @@ export function bookingOutcomeOf(result: BookingResult, { studio }: { studio: st
     case "booked": {
       const view = bookingView(result.booking);
       const next_steps = `Cal.com sends the invitation to ${view.attendee.work_email}; ${studio} sees the booking${view.lead_id ? " with the brief" : ""}. Cancel with the booking_id if plans change.`;
-      return { kind: result.replayed ? "replayed" : "booked", booking: { ...view, next_steps } };
+      return { kind: result.replayed ? "replayed" : "booked", booking: { ...view, next_steps }, counted: result.counted };
     }
   }
 }

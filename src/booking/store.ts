@@ -8,7 +8,7 @@ import { idPattern, randomId } from "../store/ids.ts";
  * - `booking:idem:<owner>:<key>` an Idempotency-Key's fingerprint and booking id (24 h)
  * - `booking:at:<owner>:<start>:<e-mail>` the grant's booking of that person (their work e-mail, lower case) at that start
  *                                  (UTC), as long as the booking is kept
- * - `booking:busy:<id>`          a request is booking under this id (at most 20 s): retries of its key wait for it
+ * - `booking:busy:<id>`          the request booking under this id (at most 20 s): retries of its key wait their turn
  * - `booking:free:<week>`        Cal.com's free starts for one week of UTC days (60 s), so agents' polling costs it little
  */
 export interface Booking {
@@ -75,15 +75,14 @@ export class BookingStore {
     return parsed(await this.#redis.get<string | BookingKeyRecord>(key));
   }
 
-  /** Says a request is booking under `id`, for at most `ms`, until `done`. */
-  async busy(id: string, ms: number): Promise<{ done(): Promise<void> }> {
-    await this.#redis.set(`booking:busy:${id}`, "1", { px: ms });
-    return { done: async () => void (await this.#redis.del(`booking:busy:${id}`)) };
-  }
-
-  /** Whether a request is booking under `id` now. */
-  async keyInFlight(id: string): Promise<boolean> {
-    return (await this.#redis.exists(`booking:busy:${id}`)) === 1;
+  /**
+   * Takes the right to book under `id` for at most `ms`, until `done`: undefined while another request holds it, so
+   * retries of one Idempotency-Key book one at a time.
+   */
+  async takeBusy(id: string, ms: number): Promise<{ done(): Promise<void> } | undefined> {
+    const token = crypto.randomUUID();
+    if ((await this.#redis.set(`booking:busy:${id}`, token, { px: ms, nx: true })) !== "OK") return undefined;
+    return { done: async () => void (await this.#redis.eval(releaseBusyScript, [`booking:busy:${id}`], [token])) };
   }
 
   /** Gives back a key this request claimed and booked nothing under, so that it can book another time. */
@@ -114,5 +113,11 @@ const atKey = (owner: string, start: string, workEmail: string) =>
 const releaseScript = `
 local record = redis.call("GET", KEYS[1])
 if record and string.find(record, ARGV[1], 1, true) then redis.call("DEL", KEYS[1]) end
+return 1
+`;
+
+/** KEYS: the busy marker. ARGV: the holder's token: only the request that took it gives it up. */
+const releaseBusyScript = `
+if redis.call("GET", KEYS[1]) == ARGV[1] then redis.call("DEL", KEYS[1]) end
 return 1
 `;

@@ -3,6 +3,7 @@ import { identify, requireToken, type Verifier } from "../http/bearer.ts";
 import type { Handler } from "../http/context.ts";
 import { door, handlerOf } from "../http/door.ts";
 import { problemJson } from "../http/formats.ts";
+import { quotaReport } from "../limits/headers.ts";
 import { Refusal } from "../http/refusal.ts";
 import { briefsPath } from "../paths.ts";
 import { maxBriefBytes } from "./limits.ts";
@@ -44,7 +45,9 @@ export function createBriefsHandler({ baseUrl, verifier, pipeline, responseTime 
     if (outcome instanceof Refusal) throw outcome;
     if (outcome.kind === "dry_run") return Response.json(outcome.result, { status: 200, headers: noStore });
     // A repeat is the earlier lead (200); a new lead and its idempotent replay are the same 201.
-    const headers = outcome.kind === "replayed" ? { ...noStore, "Idempotent-Replayed": "true" } : noStore;
+    // A new lead reports the brief quotas it counted against, beside the gateway's own.
+    const quota = outcome.counted ? quotaReport(outcome.counted) : {};
+    const headers = outcome.kind === "replayed" ? { ...noStore, "Idempotent-Replayed": "true" } : { ...noStore, ...quota };
     return Response.json(outcome.receipt, { status: outcome.kind === "repeat" ? 200 : 201, headers });
   });
   return handlerOf(app);

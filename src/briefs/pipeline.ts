@@ -53,7 +53,7 @@ export type FilingResult =
   | { kind: "dry_run"; brief: Brief }
   | { kind: "brief_quota_exceeded"; quota: QuotaResult }
   | { kind: "idempotency_key_reused" }
-  | { kind: "filed"; lead: Lead }
+  | { kind: "filed"; lead: Lead; counted?: QuotaResult[] }
   | { kind: "already_filed"; lead: Lead; reason: "idempotency_key" | "repeat" };
 
 /** The same brief, whatever the order of its fields. */
@@ -149,7 +149,7 @@ async function record(
   );
   if (r.waitUntil) r.waitUntil(first);
   else await first;
-  return { kind: "filed", lead: { ...lead, delivery } };
+  return { kind: "filed", lead: { ...lead, delivery }, counted };
 }
 
 /** A lead claimed by a concurrent request appears within moments; waits briefly for it. */

@@ -1,3 +1,4 @@
+import type { QuotaResult } from "../limits/limiter.ts";
 import { z } from "zod";
 import { Refusal } from "../http/refusal.ts";
 import { quotaHeaders } from "../limits/headers.ts";
@@ -55,7 +56,8 @@ export const dryRunMessage = "Dry run: the brief is valid and the token may file
  * brief again: the original receipt), `repeat` (this client's very same brief within the repeat window), or a dry run.
  * Refusals (invalid fields, quota, a reused key) are conditions, rendered by each door from the conditions table.
  */
-export type Accepted = { kind: "filed" | "replayed" | "repeat"; receipt: Receipt } | { kind: "dry_run"; result: DryRunResult };
+export type Accepted =
+  { kind: "filed" | "replayed" | "repeat"; receipt: Receipt; counted?: QuotaResult[] } | { kind: "dry_run"; result: DryRunResult };
 
 /**
  * The outcome of a filing as every door tells it: an accepted brief (a receipt or a dry run), or a Refusal with its
@@ -93,6 +95,7 @@ function accepted(result: AcceptedResult, { studio, responseTime }: ReceiptWordi
   const kind = result.kind === "filed" ? "filed" : result.reason === "idempotency_key" ? "replayed" : "repeat";
   return {
     kind,
+    ...(result.kind === "filed" && result.counted ? { counted: result.counted } : {}),
     receipt: {
       lead_id: lead.id,
       status: kind === "repeat" ? "already_received" : "received",

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import { policyField, quotaHeaders } from "../limits/headers.ts";
+import { policyField, quotaHeaders, quotaReport } from "../limits/headers.ts";
 import { QuotaStoreUnavailable, type Limiter, type QuotaResult } from "../limits/limiter.ts";
 import { perWindow, policies, type PolicyName } from "../limits/policies.ts";
 import { setHeaders, type DoorContext, type DoorEnv } from "./context.ts";
@@ -42,7 +42,7 @@ function counter(limiter: Limiter, policy: PolicyName, { whenUnreachable, grants
   return async (c: DoorContext, grant: string | undefined, cost = 1): Promise<Record<string, string>> => {
     try {
       const results = await consume(c, grant, cost);
-      const reported = reportOf(results);
+      const reported = quotaReport(results);
       const refused = results.find((r) => !r.allowed);
       if (refused)
         throw new Refusal("rate_limited", { detail: exhausted(refused, cost), resolution: waitFor(refused, cost), headers: reported });
@@ -138,7 +138,8 @@ export async function countAlso(
     grant && ceiling ? await limiter.consumeGrant(policy, grant, ceiling, c.env.ip) : [await limiter.consume(policy, grant ?? c.env.ip)];
   c.set("alsoCounted", [...(c.get("alsoCounted") ?? []), ...results]);
   const refused = results.find((r) => !r.allowed);
-  if (refused) throw new Refusal("rate_limited", { detail: exhausted(refused), resolution: waitFor(refused), headers: reportOf(results) });
+  if (refused)
+    throw new Refusal("rate_limited", { detail: exhausted(refused), resolution: waitFor(refused), headers: quotaReport(results) });
 }
 
 const waitFor = (r: QuotaResult, cost = 1) =>
@@ -154,14 +155,6 @@ export const exhausted = ({ policy, limit, resetSeconds }: QuotaResult, cost = 1
 };
 
 const lists = new Set(["ratelimit", "ratelimit-policy"]);
-
-/** The headers for what one request counted: the lists name every policy, the single-valued fields the one that decides. */
-function reportOf(results: QuotaResult[]): Record<string, string> {
-  const decisive = results.find((r) => !r.allowed) ?? results[0]!;
-  const reported = quotaHeaders(decisive);
-  for (const name of ["RateLimit-Policy", "RateLimit"]) reported[name] = results.map((r) => quotaHeaders(r)[name]).join(", ");
-  return reported;
-}
 
 /** Adds this door's quota (and any counted with it) to the response, next to any quota it already reports. */
 function report(c: DoorContext, own: Record<string, string>) {

@@ -20,3 +20,11 @@ export function quotaHeaders(result: QuotaResult): Record<string, string> {
   if (!result.allowed) headers["Retry-After"] = String(Math.max(1, result.resetSeconds));
   return headers;
 }
+
+/** The headers for what one request counted: the lists name every policy, the single-valued fields the one that decides. */
+export function quotaReport(results: QuotaResult[]): Record<string, string> {
+  const decisive = results.find((r) => !r.allowed) ?? results[0]!;
+  const reported = quotaHeaders(decisive);
+  for (const name of ["RateLimit-Policy", "RateLimit"]) reported[name] = results.map((r) => quotaHeaders(r)[name]).join(", ");
+  return reported;
+}

@@ -137,8 +137,15 @@ export function inWords(seconds: number): string {
 }
 
 /** A window as the documentation says it: "per hour", "per 60 seconds". */
+/** A fixed window in words: windows start at multiples of their length since the epoch, so a day's is the UTC day. */
 export const perWindow = (seconds: number) =>
-  seconds === 3600 ? "per hour" : seconds % 3600 === 0 ? `per ${seconds / 3600} hours` : `per ${seconds} seconds`;
+  seconds === 86_400
+    ? "per UTC day (from 00:00 UTC)"
+    : seconds === 3600
+      ? "per hour"
+      : seconds % 3600 === 0
+        ? `per ${seconds / 3600} hours`
+        : `per ${seconds} seconds`;
 
 /** A policy as the documentation states it: `60 requests per 60 seconds per client IP (policy "oauth")`. */
 export const quotaInWords = (name: PolicyName) => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { consentGrantId } from "../../src/oauth/grants.ts";
+import { Redis } from "@upstash/redis";
 import { deliverDue } from "../../src/briefs/deliver.ts";
 import { freshBrief } from "../support/briefs.ts";
 import { fileDeployment } from "../support/deployment.ts";
@@ -20,10 +21,18 @@ const json = (body: unknown, token?: string, headers: Record<string, string> = {
 });
 const get = (token: string): RequestInit => ({ headers: { authorization: `Bearer ${token}` } });
 
-/** Free starts a week or two ahead, in the studio's time zone; each test takes its own. */
+/** Forgets every kept free time, so the next read asks Cal.com whichever test read the same weeks before. */
+async function forgetFreeTimes() {
+  const redis = new Redis({ url: d.store.url, token: d.store.token, enableTelemetry: false });
+  const kept = await redis.keys("booking:free:*");
+  if (kept.length > 0) await redis.del(...kept);
+}
+
+/** Free starts of the next three weeks, in the studio's time zone; each test takes its own. */
 let taken = 0;
 async function freeStart(): Promise<string> {
-  const res = await d.api(`/api/v1/free-times?time_zone=${la}`);
+  const day = (ahead: number) => new Date(Date.now() + ahead * 86_400_000).toISOString().slice(0, 10);
+  const res = await d.api(`/api/v1/free-times?from=${day(1)}&to=${day(21)}&time_zone=${la}`);
   expect(res.status).toBe(200);
   const { times } = (await res.json()) as FreeTimes;
   // Far from the start of the list, so that notice and the stand-in's clock never make one of them stale.
@@ -32,6 +41,7 @@ async function freeStart(): Promise<string> {
 
 describe("free times", () => {
   it("reads a time zone in any case, answers its IANA spelling, and asks Cal.com once for all of them", async () => {
+    await forgetFreeTimes();
     const from = new Date(Date.now() + 24 * 86_400_000).toISOString().slice(0, 10);
     const slotsAsked = () => d.cal.requests().filter((r) => r.path === "/v2/slots").length;
     const asked = slotsAsked();
@@ -299,7 +309,7 @@ describe("a booking", () => {
     ["timeout", 49],
     ["malformed", 57],
   ] as const)("answers free times Cal.com meets with %s as calendar_unavailable", async (fault, ahead) => {
-    // A day of a week of UTC days no other test reads, so Cal.com is asked (free times are kept per week).
+    await forgetFreeTimes();
     const day = new Date(Date.now() + ahead * 86_400_000).toISOString().slice(0, 10);
     d.cal.fail(fault);
     const res = await d.api(`/api/v1/free-times?from=${day}&to=${day}&time_zone=Asia/Tokyo`);
@@ -371,6 +381,42 @@ describe("a booking", () => {
     expect((await d.api("/api/v1/bookings", json(person(await freeStart()), token, key))).status).toBe(201);
     for (let i = 0; i < 2; i++) expect((await d.api("/api/v1/bookings", json(person(await freeStart()), token))).status).toBe(201);
     expect((await d.api("/api/v1/bookings", json(person(await freeStart()), token))).status).toBe(429);
+  });
+
+  it("gives back a key whose first use met an outage once its retry finds the time taken", async () => {
+    const token = await d.token("svc:brief");
+    const key = { "idempotency-key": crypto.randomUUID() };
+    const start = await freeStart();
+    const body = person(start);
+    d.cal.fail("503");
+    expect((await d.api("/api/v1/bookings", json(body, token, key))).status).toBe(503);
+    expect((await d.api("/api/v1/bookings", json(person(start), await d.token("svc:brief")))).status).toBe(201);
+    expect((await d.api("/api/v1/bookings", json(body, token, key))).status).toBe(409);
+    expect((await d.api("/api/v1/bookings", json(person(await freeStart()), token, key))).status).toBe(201);
+  });
+
+  it("takes the retries of a key whose first request failed one at a time: one booking, every answer the same", async () => {
+    const token = await d.token("svc:brief");
+    const body = person(await freeStart());
+    const key = { "idempotency-key": crypto.randomUUID() };
+    d.cal.fail("timeout");
+    const first = d.api("/api/v1/bookings", json(body, token, key));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const retries = await Promise.all([0, 1, 2, 3].map(() => d.api("/api/v1/bookings", json(body, token, key))));
+    expect((await first).status).toBe(503);
+    expect(retries.map((r) => r.status)).toEqual([201, 201, 201, 201]);
+    const ids = new Set(await Promise.all(retries.map(async (r) => ((await r.json()) as { booking_id: string }).booking_id)));
+    expect(ids.size).toBe(1);
+    expect(d.cal.bookings().filter((b) => Date.parse(b.start) === Date.parse(body.start))).toHaveLength(1);
+    for (let i = 0; i < 2; i++) expect((await d.api("/api/v1/bookings", json(person(await freeStart()), token))).status).toBe(201);
+  });
+
+  it("reports the booking quotas a new booking counted against", async () => {
+    const res = await d.api("/api/v1/bookings", json(person(await freeStart()), await d.token("svc:brief")));
+    expect(res.status).toBe(201);
+    expect(res.headers.get("ratelimit-policy")).toContain('"bookings-per-grant";q=3;w=86400');
+    expect(res.headers.get("ratelimit")).toMatch(/"bookings-per-grant";r=2;t=\d+/);
+    expect(res.headers.get("ratelimit")).toMatch(/"public-api";r=\d+/);
   });
 
   it("answers concurrent retries of one Idempotency-Key with its one booking, counted once", async () => {

@@ -192,6 +192,49 @@ describe("a 2026-07-28 client that shows forms", () => {
   });
 });
 
+describe("the booking form on the wire (2026-07-28)", () => {
+  const meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
+  };
+  const send = async (params: Record<string, unknown>, token: string) => {
+    const res = await d.mcp({
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/call",
+        "mcp-name": "book_intro_call",
+        authorization: `Bearer ${token}`,
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { ...params, _meta: meta } }),
+    });
+    return ((await res.json()) as { result: Record<string, any> }).result;
+  };
+
+  it("answers the accepted form sent again (its answer lost) with the same booking, never 'choose another time'", async () => {
+    const token = await d.token("svc:read svc:brief", `client-${crypto.randomUUID()}`, consentGrantId());
+    const args = person(await freeStart());
+    const asked = await send(call("book_intro_call", args), token);
+    expect(asked.resultType).toBe("input_required");
+    const answer = {
+      ...call("book_intro_call", args),
+      inputResponses: {
+        contact: { action: "accept", content: { full_name: args.full_name, work_email: args.work_email, start: args.start } },
+      },
+      requestState: asked.requestState,
+    };
+    const booked = await send(answer, token);
+    expect(booked.isError, JSON.stringify(booked.content)).toBeFalsy();
+    const again = await send(answer, token);
+    expect(again.isError, JSON.stringify(again.content)).toBeFalsy();
+    expect(again.structuredContent.booking_id).toBe(booked.structuredContent.booking_id);
+    expect(again.content[0].text).toMatch(/^Already booked/);
+    expect(accepted(args.start)).toHaveLength(1);
+  });
+});
+
 describe("a deployment without Cal.com", () => {
   let bare: Awaited<ReturnType<typeof startDeployment>>;
   beforeAll(async () => {

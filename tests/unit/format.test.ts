@@ -38,7 +38,7 @@ describe("durations and windows in words", () => {
   it.each([
     [3600, "one hour", "per hour"],
     [15 * 60, "15 minutes", "per 900 seconds"],
-    [24 * 3600, "24 hours", "per 24 hours"],
+    [24 * 3600, "24 hours", "per UTC day (from 00:00 UTC)"],
     [60, "one minute", "per 60 seconds"],
     [90, "90 seconds", "per 90 seconds"],
   ])("%i s -> %s, %s", (seconds, duration, window) => {
