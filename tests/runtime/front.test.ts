@@ -180,7 +180,7 @@ describe("paths no endpoint serves", () => {
     ["/oauth/token/", "application/json", { error: "invalid_request" }],
     ["/mcp/nope", "application/json", { error: { code: -32089 } }],
     ["/a2a/v1/nope", "application/json", { error: { code: -32089 } }],
-    ["/a2a/v1/rest", "application/a2a+json", { error: { code: 404, status: "NOT_FOUND" } }],
+    // /a2a/v1/rest itself (the URL the agent card lists) describes the binding: tests/runtime/published-urls.test.ts.
     ["/a2a/v1/rest/", "application/a2a+json", { error: { code: 404, status: "NOT_FOUND" } }],
   ])("%s is the door's not_found, in its format, whatever the method", async (path, type, body) => {
     for (const method of ["GET", "POST"]) {
