@@ -60,6 +60,9 @@ export const oauthPaths = {
 export const mcpPath = "/mcp";
 export const serverCardPath = `${mcpPath}/server-card`;
 export const serverCardWellKnownPath = "/.well-known/mcp/server-card.json";
+/** The MCP Registry: the server.json a fork publishes, and the proof of the domain its HTTP login fetches (no redirect). */
+export const registryServerJsonPath = "/.well-known/mcp/server.json";
+export const registryAuthPath = "/.well-known/mcp-registry-auth";
 
 /** The A2A agent and its card. */
 export const a2aPath = "/a2a/v1";

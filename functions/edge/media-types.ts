@@ -2,7 +2,8 @@ import type { Config, Context } from "@netlify/edge-functions";
 import { matchesIfNoneMatch } from "../../src/http/etag.ts";
 import { aiCatalogMediaType, apiCatalogContentType } from "../../src/discovery/api-catalog.ts";
 import { serverCardMediaType } from "../../src/mcp/constants.ts";
-import { aiCatalogPath, apiCatalogPath, serverCardWellKnownPath } from "../../src/paths.ts";
+import { registryAuthContentType } from "../../src/mcp/registry.ts";
+import { aiCatalogPath, apiCatalogPath, registryAuthPath, serverCardWellKnownPath } from "../../src/paths.ts";
 
 // Static discovery documents get their registered media types here, which scanners check: a Content-Type in _headers
 // is honoured on Netlify's CDN but not by netlify dev, which types a file by its extension (none, or .json).
@@ -10,6 +11,8 @@ const types: Record<string, string> = {
   [apiCatalogPath]: apiCatalogContentType,
   [aiCatalogPath]: aiCatalogMediaType,
   [serverCardWellKnownPath]: serverCardMediaType,
+  // Only served when the build has MCP_REGISTRY_AUTH_PUBLIC_KEY; a 404 passes through untouched.
+  [registryAuthPath]: registryAuthContentType,
 };
 
 export default async (request: Request, context: Context) => {
@@ -28,4 +31,6 @@ export default async (request: Request, context: Context) => {
 };
 
 // Literals: Netlify reads this declaration before it runs anything.
-export const config: Config = { path: ["/.well-known/api-catalog", "/.well-known/ai-catalog.json", "/.well-known/mcp/server-card.json"] };
+export const config: Config = {
+  path: ["/.well-known/api-catalog", "/.well-known/ai-catalog.json", "/.well-known/mcp/server-card.json", "/.well-known/mcp-registry-auth"],
+};

@@ -6,8 +6,8 @@ import { parseKeySet, publicJwk } from "../../src/tokens/keys.ts";
 
 /**
  * What a build depends on: every source file's path, size and modification time, the base URL, the public parts
- * of the signing keys (the agent card is signed at build time, so a new key set means a new card), and whether agents can
- * book the intro call (the tools, skills and pages say so).
+ * of the signing keys (the agent card is signed at build time, so a new key set means a new card), whether agents can
+ * book the intro call (the tools, skills and pages say so), and the MCP Registry's name and domain key.
  */
 const inputs = ["content", "src", "public", "astro.config.mjs", "package-lock.json"];
 
@@ -26,6 +26,8 @@ export interface BuildVariables {
   OAUTH_SIGNING_KEYS?: string;
   CAL_EVENT_TYPE_ID?: string;
   CAL_API_KEY?: string;
+  MCP_REGISTRY_NAME?: string;
+  MCP_REGISTRY_AUTH_PUBLIC_KEY?: string;
 }
 
 export async function buildFingerprint(root: string, baseUrl: string, variables: BuildVariables = {}): Promise<string> {
@@ -33,6 +35,7 @@ export async function buildFingerprint(root: string, baseUrl: string, variables:
   const { OAUTH_SIGNING_KEYS: signingKeys, CAL_EVENT_TYPE_ID: eventType } = variables;
   if (signingKeys) hash.update(`\0${JSON.stringify(parseKeySet(signingKeys).map(publicJwk))}`);
   hash.update(`\0booking:${eventType !== undefined}`);
+  hash.update(`\0registry:${variables.MCP_REGISTRY_NAME ?? ""}:${variables.MCP_REGISTRY_AUTH_PUBLIC_KEY ?? ""}`);
   for (const input of inputs) {
     for await (const file of files(join(root, input))) {
       const info = await stat(file);
@@ -81,7 +84,14 @@ export async function buildIfNeeded(
 
 /** The shell's own values of the build's variables give way to the runtime's (which read them, with .env's, first). */
 const withoutBuildVariables = (env: NodeJS.ProcessEnv) => {
-  const { OAUTH_SIGNING_KEYS: _keys, CAL_EVENT_TYPE_ID: _eventType, CAL_API_KEY: _key, ...rest } = env;
+  const {
+    OAUTH_SIGNING_KEYS: _keys,
+    CAL_EVENT_TYPE_ID: _eventType,
+    CAL_API_KEY: _key,
+    MCP_REGISTRY_NAME: _registryName,
+    MCP_REGISTRY_AUTH_PUBLIC_KEY: _registryKey,
+    ...rest
+  } = env;
   return rest;
 };
 

@@ -72,13 +72,13 @@ export async function startRuntime({
     // Without Cal.com, a stand-in that speaks its API books the intro call (see ./cal-com.ts); the build knows agents can book.
     const localCal = planLocalCalCom(config.env);
     // The build signs the agent card with the same key set the functions sign tokens with.
-    const { OAUTH_SIGNING_KEYS, CAL_EVENT_TYPE_ID, CAL_API_KEY } = config.env;
+    const { OAUTH_SIGNING_KEYS, CAL_EVENT_TYPE_ID, CAL_API_KEY, MCP_REGISTRY_NAME, MCP_REGISTRY_AUTH_PUBLIC_KEY } = config.env;
     await buildIfNeeded(
       root,
       config.baseUrl,
       join(root, ".data", "build-fingerprint"),
       log,
-      { OAUTH_SIGNING_KEYS, CAL_EVENT_TYPE_ID, CAL_API_KEY },
+      { OAUTH_SIGNING_KEYS, CAL_EVENT_TYPE_ID, CAL_API_KEY, MCP_REGISTRY_NAME, MCP_REGISTRY_AUTH_PUBLIC_KEY },
       output,
     );
     // Each function imports its door from build/doors/; rebuilt on every change while netlify dev runs, which then

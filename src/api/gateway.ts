@@ -6,6 +6,7 @@ import { door, handlerOf } from "../http/door.ts";
 import { methodNotAllowed } from "../http/methods.ts";
 import { quota } from "../http/quota.ts";
 import { Refusal } from "../http/refusal.ts";
+import { usageHeaders } from "../discovery/policy.ts";
 import { apiBase, openApiPath, pagePaths, resourcePaths } from "../paths.ts";
 import { deprecationHeaders, findDeprecation, type Deprecation } from "./deprecations.ts";
 import { matchesIfNoneMatch, strongEtag } from "../http/etag.ts";
@@ -74,6 +75,8 @@ async function serveRead(c: DoorContext, route: ApiRoute, path: string): Promise
     "Cache-Control": readCacheControl,
     ETag: etag,
     "X-Content-Type-Options": "nosniff",
+    // The site's usage preferences (src/discovery/policy.ts), as on its pages and twins.
+    ...Object.fromEntries(usageHeaders),
   });
   if (matchesIfNoneMatch(c.req.header("if-none-match") ?? null, etag)) return new Response(null, { status: 304, headers });
   headers.set("Content-Length", String(body.byteLength));

@@ -12,6 +12,7 @@ import { offersResource } from "../resources/offers.ts";
 import { problemSchemaRef, writeComponents, writePaths } from "./openapi-writes.ts";
 import { bookingComponents, bookingPaths } from "./openapi-booking.ts";
 import { schemaObject } from "./schema-object.ts";
+import { contentSignalValue, contentUsageValue } from "../discovery/policy.ts";
 import { pagePaths, resourcePaths, openApiPath } from "../paths.ts";
 
 const ref = (kind: "schemas" | "responses" | "headers", name: string) => ({ $ref: `#/components/${kind}/${name}` });
@@ -23,6 +24,9 @@ const quotaHeaders = {
   "RateLimit-Remaining": ref("headers", "RateLimit-Remaining"),
   "RateLimit-Reset": ref("headers", "RateLimit-Reset"),
 };
+
+/** The site's usage preferences, on every read as on every page (src/discovery/policy.ts). */
+const usageHeaderRefs = { "Content-Signal": ref("headers", "Content-Signal"), "Content-Usage": ref("headers", "Content-Usage") };
 
 const problemSchema = z
   .object({
@@ -65,12 +69,17 @@ export function openApiDocument(site: Site, deprecations: readonly Deprecation[]
         responses: {
           "200": {
             description: "The resource. HEAD answers with the same headers and no body.",
-            headers: { ...quotaHeaders, ETag: ref("headers", "ETag"), "Cache-Control": ref("headers", "Cache-Control") },
+            headers: {
+              ...quotaHeaders,
+              ETag: ref("headers", "ETag"),
+              "Cache-Control": ref("headers", "Cache-Control"),
+              ...usageHeaderRefs,
+            },
             content: { "application/json": { schema: ref("schemas", schemaName) } },
           },
           "304": {
             description: "Not modified: the If-None-Match tag matches.",
-            headers: { ...quotaHeaders, ETag: ref("headers", "ETag") },
+            headers: { ...quotaHeaders, ETag: ref("headers", "ETag"), ...usageHeaderRefs },
           },
           ...problemResponses([...extraCodes, "rate_limited", "service_unavailable"]),
         },
@@ -108,10 +117,10 @@ export function openApiDocument(site: Site, deprecations: readonly Deprecation[]
         responses: {
           "200": {
             description: "The OpenAPI 3.1 document.",
-            headers: { ...quotaHeaders, ETag: ref("headers", "ETag") },
+            headers: { ...quotaHeaders, ETag: ref("headers", "ETag"), ...usageHeaderRefs },
             content: { "application/vnd.oai.openapi+json;version=3.1": { schema: { type: "object" } } },
           },
-          "304": { description: "Not modified: the If-None-Match tag matches.", headers: quotaHeaders },
+          "304": { description: "Not modified: the If-None-Match tag matches.", headers: { ...quotaHeaders, ...usageHeaderRefs } },
           ...problemResponses(["rate_limited", "service_unavailable"]),
         },
       },
@@ -179,6 +188,14 @@ export function openApiDocument(site: Site, deprecations: readonly Deprecation[]
         "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer" } },
         ETag: { description: "A strong validator of the representation.", schema: { type: "string" } },
         "Cache-Control": { description: "How long the response may be reused.", schema: { type: "string" } },
+        "Content-Signal": {
+          description: `How the content may be used, in Content Signals (contentsignals.org): ${contentSignalValue}.`,
+          schema: { type: "string", const: contentSignalValue },
+        },
+        "Content-Usage": {
+          description: `The same preferences in the IETF aipref vocabulary (draft-ietf-aipref-attach), which has no term for AI input: ${contentUsageValue}.`,
+          schema: { type: "string", const: contentUsageValue },
+        },
       },
       responses: Object.fromEntries(
         referenced.map((code) => [

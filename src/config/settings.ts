@@ -26,6 +26,17 @@ const wholeNumber = (what: string) =>
     .regex(/^\d+$/, { error: (issue) => `must be a whole number ${what}, not "${String(issue.input)}"` })
     .transform(Number);
 
+/** The MCP Registry's rule for a server name (server.json schema 2025-12-11): `<namespace>/<name>`, 3 to 200 characters. */
+export const registryNamePattern = /^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/;
+
+/** An Ed25519 public key as the registry's HTTP proof carries it: the base64 of its 32 raw bytes. */
+const ed25519PublicKey = z
+  .string()
+  .trim()
+  .refine((key) => /^[A-Za-z0-9+/]+={0,2}$/.test(key) && key.length % 4 === 0 && atob(key).length === 32, {
+    error: "must be the base64 of a 32-byte Ed25519 public key: openssl pkey -in key.pem -pubout -outform DER | tail -c 32 | base64",
+  });
+
 /** The default of LEADS_EMAIL_DAILY_LIMIT. */
 export const defaultDailyEmailLimit = 50;
 
@@ -106,6 +117,27 @@ export const settingsSchema = z.object({
     requiredInProduction: true,
     secret: true,
     description: "The access-token signing keys, a JSON JWK Set of private ES256 keys (checked by src/tokens/keys.ts).",
+  }),
+  MCP_REGISTRY_NAME: about(
+    z
+      .string()
+      .trim()
+      .regex(registryNamePattern, {
+        error: "must be a registry name, <namespace>/<name>: letters, digits, dots and hyphens (underscores too after the slash)",
+      })
+      .max(200, { error: "must be at most 200 characters" })
+      .optional(),
+    {
+      kind: "product",
+      default: "the server card's name",
+      description:
+        "The MCP server's name in the MCP Registry, in the build's server.json. Unset: the server card's, `<the site's host reversed>/<server name>`, the namespace the registry's HTTP login on that host grants. Set it for another namespace, such as `io.github.<user>/…` with a GitHub login.",
+    },
+  ),
+  MCP_REGISTRY_AUTH_PUBLIC_KEY: about(ed25519PublicKey.optional(), {
+    kind: "product",
+    description:
+      "The base64 Ed25519 public key that proves the domain to the MCP Registry: with it, the build serves /.well-known/mcp-registry-auth. Unset: that path is not served.",
   }),
   FRONTDOOR_ALLOW_LOOPBACK_CIMD: about(
     z

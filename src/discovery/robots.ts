@@ -1,25 +1,22 @@
-import { aiCrawlers, contentSignals, contentSignalValue, disallowedPaths } from "./policy.ts";
+import { aiCrawlers, contentSignals, contentSignalValue, contentUsageValue, disallowedPaths, usagePreferences } from "./policy.ts";
 import { absolute, sitemapPath } from "../paths.ts";
 
-/** robots.txt (RFC 9309) with explicit groups for AI crawlers and a Content-Signal line. */
+/**
+ * robots.txt (RFC 9309) with explicit groups for AI crawlers, and the usage preferences in every group twice: a
+ * Content-Signal line and aipref's Content-Usage line (draft-ietf-aipref-attach), both from src/discovery/policy.ts.
+ */
 export function robotsTxt(baseUrl: string): string {
+  const preferences = [`Content-Signal: ${contentSignalValue}`, `Content-Usage: ${contentUsageValue}`];
   const rules = (allow: boolean) => (allow ? [...disallowedPaths.map((p) => `Disallow: ${p}`), "Allow: /"] : ["Disallow: /"]);
   return [
     "# Content signals (contentsignals.org): yes = allowed, no = not allowed.",
-    `#   search=${contentSignals.search}: build a search index and show links and snippets.`,
-    `#   ai-input=${contentSignals["ai-input"]}: use the content as input to AI models answering a question.`,
-    `#   ai-train=${contentSignals["ai-train"]}: train or fine-tune AI models.`,
+    ...usagePreferences.map((p) => `#   ${p.contentSignal}=${contentSignals[p.contentSignal]}: ${p.meaning}`),
+    "# Content-Usage (IETF aipref) says the same for search and train-ai: y = allowed, n = not allowed.",
     "User-agent: *",
-    `Content-Signal: ${contentSignalValue}`,
+    ...preferences,
     ...rules(true),
     "",
-    ...aiCrawlers.flatMap((c) => [
-      `# ${c.purpose}`,
-      `User-agent: ${c.agent}`,
-      `Content-Signal: ${contentSignalValue}`,
-      ...rules(c.allow),
-      "",
-    ]),
+    ...aiCrawlers.flatMap((c) => [`# ${c.purpose}`, `User-agent: ${c.agent}`, ...preferences, ...rules(c.allow), ""]),
     `Sitemap: ${absolute(baseUrl, sitemapPath)}`,
     "",
   ].join("\n");

@@ -13,6 +13,7 @@ import { minimumNoticeDays } from "../api/deprecations.ts";
 import { idempotencyKeyMaxLength, maxBriefBytes } from "../briefs/limits.ts";
 import { idempotencyTtlSeconds, repeatWindowSeconds } from "../briefs/store.ts";
 import { aiCatalogMediaType } from "../discovery/api-catalog.ts";
+import { contentSignalValue, contentUsageValue } from "../discovery/policy.ts";
 import { perWindow, policies, type PolicyName } from "../limits/policies.ts";
 import {
   batchRevision,
@@ -56,6 +57,8 @@ import {
   serverCardPath,
   serverCardWellKnownPath,
   llmsPath,
+  robotsPath,
+  registryServerJsonPath,
 } from "../paths.ts";
 import type { Site } from "../site/model.ts";
 import { siteValues } from "../site/placeholders.ts";
@@ -156,6 +159,8 @@ export function guideValues(site: Site) {
       "ai-catalog": url(aiCatalogPath),
       "api-catalog": url(apiCatalogPath),
       "llms-txt": url(llmsPath),
+      robots: url(robotsPath),
+      "mcp-server-json": url(registryServerJsonPath),
     },
     version: {
       mcp: modernProtocolVersions.join(", "),
@@ -170,7 +175,12 @@ export function guideValues(site: Site) {
       "client-assertion-algorithms": clientAssertionAlgorithms.join(", "),
     },
     ...siteValues(site.company),
-    name: { "server-card-media-type": serverCardMediaType, "ai-catalog-media-type": aiCatalogMediaType },
+    name: {
+      "server-card-media-type": serverCardMediaType,
+      "ai-catalog-media-type": aiCatalogMediaType,
+      "content-signal": contentSignalValue,
+      "content-usage": contentUsageValue,
+    },
     "a2a-error": Object.fromEntries(Object.entries(a2aErrors).map(([name, code]) => [name, String(code)])),
   } satisfies Record<string, Record<string, string>>;
 }

@@ -1,6 +1,7 @@
 import { policies } from "../limits/policies.ts";
 import { protectedResourceMetadataUrl } from "../tokens/metadata.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
+import { ContentError } from "../site/content-error.ts";
 
 import { briefToolName, briefToolScope } from "./brief-tool.ts";
 import { batchRevision, maxBatchMessages, maxMcpBodyBytes } from "./constants.ts";
@@ -13,8 +14,24 @@ export const serverCardSchemaUrl = "https://static.modelcontextprotocol.io/schem
 /** `kestrel.studio` -> `studio.kestrel`: SEP-2127 names are reverse-DNS; the port is dropped. */
 const reverseHost = (baseUrl: string) => new URL(baseUrl).hostname.split(".").reverse().join(".");
 
-/** SEP-2127 caps `title` and `description` at 100 characters. */
-const clip = (text: string) => (text.length <= 100 ? text : `${text.slice(0, 99)}…`);
+/** SEP-2127 and the MCP Registry cap `title` and `description` at 100 characters. */
+const maxTextLength = 100;
+const clip = (text: string) => (text.length <= maxTextLength ? text : `${text.slice(0, maxTextLength - 1)}…`);
+
+/**
+ * The server's one-line description, the card's and the registry's: the longer wording when the studio's name leaves
+ * room, else the shorter one, which fits every name company.yaml's schema admits. Clipping would publish half a word.
+ */
+export function serverDescription(studio: string): string {
+  const wordings = [`Public facts about ${studio} and a project-brief tool, over MCP.`, `Facts about ${studio} and a project-brief tool.`];
+  const fitting = wordings.find((wording) => wording.length <= maxTextLength);
+  if (fitting) return fitting;
+  throw new ContentError(
+    "content/company.yaml",
+    "name",
+    `makes the MCP server's description ${wordings.at(-1)!.length} characters long; the server card and the MCP Registry allow ${maxTextLength}: shorten the name by ${wordings.at(-1)!.length - maxTextLength} characters`,
+  );
+}
 
 /**
  * The MCP server card (SEP-2127 v1, the experimental server-card extension): identity and how to connect, nothing the
@@ -35,7 +52,7 @@ export function serverCard(prebuilt: PrebuiltResources) {
     name: `${prefix}/${info.name}`,
     version: info.version,
     title: clip(info.title),
-    description: clip(`Public facts about ${prebuilt.site.name} and a project-brief tool, over MCP.`),
+    description: serverDescription(prebuilt.site.name),
     websiteUrl: info.websiteUrl,
     remotes: [
       {

@@ -1,5 +1,5 @@
 import { linkHeader, pageLinks } from "../discovery/api-catalog.ts";
-import { contentSignalValue } from "../discovery/policy.ts";
+import { usageHeaders } from "../discovery/policy.ts";
 import { twins } from "../markdown/twins.ts";
 import { markdownContentType } from "../twins/serve.ts";
 import { countTokens } from "../twins/tokens.ts";
@@ -20,16 +20,13 @@ export function netlifyHeaders(site: Site): string {
     .flatMap((t) => [
       // The page by its URL and by its file (the local emulator matches rules after resolving the file).
       ...[t.path, t.path === "/" ? "/index.html" : `${t.path}.html`].map((path) =>
-        rule(path, [
-          ["Vary", "Accept"],
-          ["Link", linkHeader(pageLinks(t.markdownPath))],
-        ]),
+        rule(path, [["Vary", "Accept"], ["Link", linkHeader(pageLinks(t.markdownPath))], ...usageHeaders]),
       ),
       rule(t.markdownPath, [
         ["Content-Type", markdownContentType],
         ["Vary", "Accept"],
         ["X-Markdown-Tokens", String(countTokens(t.markdown))],
-        ["Content-Signal", contentSignalValue],
+        ...usageHeaders,
         ["Link", `<${absolute(site.baseUrl, t.path)}>; rel="canonical"`],
       ]),
     ])

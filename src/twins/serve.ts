@@ -1,4 +1,4 @@
-import { contentSignalValue } from "../discovery/policy.ts";
+import { usageHeaders } from "../discovery/policy.ts";
 
 import { prefersMarkdown } from "./negotiate.ts";
 import { markdownPath, notFoundPath } from "../paths.ts";
@@ -44,7 +44,7 @@ export async function serveMarkdownTwin(request: Request, fetchStatic: StaticFet
     "Content-Type": markdownContentType,
     Vary: "Accept",
     "Cache-Control": "public, max-age=0, must-revalidate",
-    "Content-Signal": contentSignalValue,
+    ...Object.fromEntries(usageHeaders),
   });
   // The exact count is computed at build time into _headers (src/twins/tokens.ts); the static twin carries it.
   const tokens = twin.headers.get("x-markdown-tokens");

@@ -7,11 +7,14 @@ import o200k_base from "js-tiktoken/ranks/o200k_base";
 import { describe, expect, inject, it } from "vitest";
 import { buildContentInto } from "../../scripts/lib/astro-build.ts";
 import { aiCatalog } from "../../src/discovery/ai-catalog.ts";
+import { readDotEnv } from "../../scripts/runtime/config.ts";
 import { serverCard } from "../../src/mcp/card.ts";
+import { registryAuthBody, registryServerJson } from "../../src/mcp/registry.ts";
 import type { IndexablePage } from "../../src/resources/pages.ts";
 import { prebuiltResources } from "../../src/resources/prebuilt.ts";
 import { buildSite } from "../../src/site/model.ts";
 import { loadContentDir } from "../support/content.ts";
+import { registryTestPublicKey, serverJsonProblems } from "../support/mcp-registry.ts";
 import { caseStudyResourceSchema, resourceSchemas } from "../support/resources.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -59,6 +62,17 @@ describe("the build output", () => {
     expect(await readJson(".well-known/mcp/server-card.json")).toEqual(serverCard(prebuiltResources(site)));
   });
 
+  it("writes server.json for the MCP Registry from the card, and the registry's proof of the domain with the key only", async () => {
+    // The runtime's configuration, as it handed it to the build.
+    const env = await readDotEnv(join(root, ".env.runtime"));
+    const card = serverCard(prebuiltResources(buildSite(await loadContentDir(join(root, "content")), inject("baseUrl"))));
+    const serverJson = await readJson(".well-known/mcp/server.json");
+    expect(serverJson).toEqual(registryServerJson(card, env.MCP_REGISTRY_NAME || undefined));
+    expect(serverJsonProblems(serverJson)).toEqual([]);
+    const proof = await read(".well-known/mcp-registry-auth").catch(() => undefined);
+    expect(proof).toBe(env.MCP_REGISTRY_AUTH_PUBLIC_KEY ? registryAuthBody(env.MCP_REGISTRY_AUTH_PUBLIC_KEY) : undefined);
+  });
+
   it("makes every table that scrolls sideways a keyboard-reachable group named by a heading of its page (WCAG 2.1.1)", async () => {
     for (const page of ["developers.html", "services.html", "offers.html"]) {
       const html = await read(page);
@@ -82,6 +96,12 @@ describe("the build output", () => {
     expect(headers).toContain(
       `/offers.md\n  Content-Type: text/markdown; charset=utf-8\n  Vary: Accept\n  X-Markdown-Tokens: ${o200k.encode(offersMd).length}`,
     );
+    // Pages and twins state the usage preferences in both vocabularies (src/discovery/policy.ts).
+    for (const path of ["/offers", "/offers.html", "/offers.md"]) {
+      const rule = headers.split(/\n(?=\/)/).find((r) => r.startsWith(`${path}\n`))!;
+      expect(rule, path).toContain("\n  Content-Signal: search=yes, ai-input=yes, ai-train=no");
+      expect(rule, path).toContain("\n  Content-Usage: search=y, train-ai=n");
+    }
     // The 404 twin, which the edge function serves for unknown pages, carries its count too.
     expect(headers).toContain(
       `/404.md\n  Content-Type: text/markdown; charset=utf-8\n  X-Markdown-Tokens: ${o200k.encode(await read("404.md")).length}`,
@@ -130,13 +150,13 @@ describe("the developer page", () => {
  * Builds a copy of content/ with one change, into a throw-away folder: the build's exit code, its output and the files
  * asked for ("all": every file it wrote).
  */
-async function buildEdited(edit: (dir: string) => Promise<void>, files: string[] | "all" = []) {
+async function buildEdited(edit: (dir: string) => Promise<void>, files: string[] | "all" = [], env: Record<string, string> = {}) {
   const work = await mkdtemp(join(tmpdir(), "frontdoor-broken-"));
   try {
     await cp(join(root, "content"), join(work, "content"), { recursive: true });
     await edit(join(work, "content"));
     const outDir = join(work, "dist");
-    const build = await buildContentInto(root, { contentDir: join(work, "content"), outDir, cacheDir: join(work, "cache") });
+    const build = await buildContentInto(root, { contentDir: join(work, "content"), outDir, cacheDir: join(work, "cache"), env });
     const read = async (file: string) => [file, build.code === 0 ? await readFile(join(outDir, file), "utf8") : ""] as const;
     const written = async () =>
       (await readdir(outDir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => relative(outDir, join(e.parentPath, e.name)));
@@ -178,6 +198,9 @@ describe("a placeholder in a page", () => {
   });
 });
 
+/** Blank: unset, whatever the shell running the tests has. */
+const withoutRegistryVariables = { MCP_REGISTRY_NAME: "", MCP_REGISTRY_AUTH_PUBLIC_KEY: "" };
+
 describe("a fork", () => {
   // Files that may still name the sample studio after a fork edits only company.yaml and contact.yaml: prose a fork
   // rewrites anyway, such as a case study's story, may name it in words. None does today: the sample's titles,
@@ -190,19 +213,41 @@ describe("a fork", () => {
       await replaceIn(join(dir, "company.yaml"), "legal_name: Kestrel Studio LLC", "legal_name: Osprey Works Ltd");
       await replaceIn(join(dir, "contact.yaml"), "hello@kestrel.example.com", "hello@osprey.example.org");
       await replaceIn(join(dir, "contact.yaml"), "https://cal.example.com/kestrel/intro-call", "https://cal.example.org/osprey");
-    }, "all");
+    }, "all", withoutRegistryVariables);
     expect(code, output).toBe(0);
     // Every page, twin, JSON resource, llms.txt, the cards, the skills, OpenAPI and the other discovery documents.
     expect(Object.keys(files)).toEqual(
       expect.arrayContaining(["index.html", "index.md", "api/v1/company.json", "api/v1/openapi.json", "llms.txt", "llms-full.txt"]),
     );
-    expect(Object.keys(files)).toEqual(expect.arrayContaining([".well-known/agent-card.json", ".well-known/mcp/server-card.json"]));
+    expect(Object.keys(files)).toEqual(
+      expect.arrayContaining([".well-known/agent-card.json", ".well-known/mcp/server-card.json", ".well-known/mcp/server.json"]),
+    );
+    // Without MCP_REGISTRY_AUTH_PUBLIC_KEY, no proof of the domain is written: the path is a 404.
+    expect(Object.keys(files).filter((file) => file.includes("mcp-registry-auth"))).toEqual([]);
     expect(Object.keys(files).filter((file) => file.endsWith("SKILL.md")).length).toBeGreaterThan(0);
     const naming = Object.entries(files).filter(([file, text]) => /kestrel/i.test(text) && !exempt.includes(file));
     expect(naming.map(([file, text]) => `${file}: ${/.{0,40}kestrel.{0,40}/is.exec(text)![0]}`)).toEqual([]);
     expect(files["index.html"]).toContain("<title>Osprey Works, web development for B2B companies");
     expect(files["index.html"]).toMatch(/<meta name="description" content="Osprey Works designs/);
     expect(files["llms.txt"]).toContain("Osprey Works is a nine-person web-development studio");
+  });
+});
+
+describe("the MCP Registry's variables", () => {
+  it("give server.json their name and serve the proof of the domain with their key", async () => {
+    const { code, output, files } = await buildEdited(async () => {}, [".well-known/mcp/server.json", ".well-known/mcp-registry-auth"], {
+      MCP_REGISTRY_NAME: "io.github.kestrel-studio/facts",
+      MCP_REGISTRY_AUTH_PUBLIC_KEY: registryTestPublicKey,
+    });
+    expect(code, output).toBe(0);
+    expect(JSON.parse(files[".well-known/mcp/server.json"]!)).toMatchObject({ name: "io.github.kestrel-studio/facts" });
+    expect(files[".well-known/mcp-registry-auth"]).toBe(`v=MCPv1; k=ed25519; p=${registryTestPublicKey}`);
+  });
+
+  it("stop the build on a key that is not 32 bytes of base64, naming the variable", async () => {
+    const { code, output } = await buildEdited(async () => {}, [], { MCP_REGISTRY_AUTH_PUBLIC_KEY: Buffer.alloc(31).toString("base64") });
+    expect(code).not.toBe(0);
+    expect(output).toContain("MCP_REGISTRY_AUTH_PUBLIC_KEY must be the base64 of a 32-byte Ed25519 public key");
   });
 });
 

@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import type { TestProject } from "vitest/node";
 import { startIsolatedRuntime } from "../../scripts/runtime/isolated.ts";
 import type { Runtime } from "../../scripts/runtime/runtime.ts";
+import { registryTestPublicKey } from "./mcp-registry.ts";
 import { startPostmarkStandIn, type PostmarkStandIn } from "./postmark-standin.ts";
 
 declare module "vitest" {
@@ -42,6 +43,8 @@ export async function setup(project: TestProject) {
       POSTMARK_API_URL: postmark.url,
       LEADS_TO: "leads@studio.example",
       LEADS_FROM: "website@studio.example",
+      // The build serves the MCP Registry's proof of the domain (tests/runtime/mcp-registry.test.ts).
+      MCP_REGISTRY_AUTH_PUBLIC_KEY: registryTestPublicKey,
       // netlify dev runs every function call in a new worker that loads the function's modules again; V8's compile cache
       // spares each call part of that (about a sixth of its CPU time here). node_modules keeps it between runs.
       NODE_COMPILE_CACHE: fileURLToPath(new URL("../../node_modules/.cache/frontdoor-runtime-compile-cache", import.meta.url)),

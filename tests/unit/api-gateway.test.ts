@@ -46,6 +46,8 @@ describe("the /api gateway", () => {
     expect(res.headers.get("ratelimit-policy")).toBe('"public-api";q=120;w=60');
     expect(res.headers.get("ratelimit")).toMatch(/^"public-api";r=119;t=\d+$/);
     expect(res.headers.get("ratelimit-remaining")).toBe("119");
+    expect(res.headers.get("content-signal")).toBe("search=yes, ai-input=yes, ai-train=no");
+    expect(res.headers.get("content-usage")).toBe("search=y, train-ai=n");
     expect(await res.json()).toEqual({ name: "Kestrel" });
   });
 
@@ -54,6 +56,7 @@ describe("the /api gateway", () => {
     const etag = (await call("/api/v1/company", {}, ip)).headers.get("etag")!;
     const notModified = await call("/api/v1/company", { headers: { "If-None-Match": `W/${etag}, "other"` } }, ip);
     expect(notModified.status).toBe(304);
+    expect(notModified.headers.get("content-usage")).toBe("search=y, train-ai=n");
     expect(notModified.headers.get("ratelimit")).toMatch(/r=118/);
     const head = await call("/api/v1/company", { method: "HEAD" }, ip);
     expect(head.status).toBe(200);

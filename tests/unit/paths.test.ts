@@ -11,6 +11,7 @@ import {
   oauthPaths,
   pagePaths,
   protectedResourceMetadataPath,
+  registryAuthPath,
   serverCardWellKnownPath,
 } from "../../src/paths.ts";
 
@@ -45,7 +46,7 @@ describe("the literals Netlify reads statically", () => {
     ["functions/a2a.ts", [a2aPath, `${a2aPath}/*`]],
     ["functions/briefs.ts", [briefsPath]],
     ["functions/contact.ts", [pagePaths.contact]],
-    ["functions/edge/media-types.ts", [apiCatalogPath, aiCatalogPath, serverCardWellKnownPath]],
+    ["functions/edge/media-types.ts", [apiCatalogPath, aiCatalogPath, serverCardWellKnownPath, registryAuthPath]],
   ])("%s serves the paths of src/paths.ts", async (file, paths) => {
     expect(await configPaths(file)).toEqual(paths);
   });

@@ -26,6 +26,8 @@ describe("serveMarkdownTwin", () => {
     expect(res?.headers.get("x-markdown-tokens")).toBe("7");
     expect(res?.headers.get("link")).toBe('<https://example.com/offers>; rel="canonical"');
     expect(res?.headers.get("etag")).toBe('"/offers.md"');
+    expect(res?.headers.get("content-signal")).toBe("search=yes, ai-input=yes, ai-train=no");
+    expect(res?.headers.get("content-usage")).toBe("search=y, train-ai=n");
     expect(await res?.text()).toBe(files["/offers.md"]);
   });
 
