@@ -56,6 +56,8 @@ import {
   serverCardPath,
   serverCardWellKnownPath,
   llmsPath,
+  skillsIndexPath,
+  skillsPath,
 } from "../paths.ts";
 import type { Site } from "../site/model.ts";
 import { siteValues } from "../site/placeholders.ts";
@@ -156,6 +158,8 @@ export function guideValues(site: Site) {
       "ai-catalog": url(aiCatalogPath),
       "api-catalog": url(apiCatalogPath),
       "llms-txt": url(llmsPath),
+      "skills-index": url(skillsIndexPath),
+      skills: url(`${skillsPath}/`),
     },
     version: {
       mcp: modernProtocolVersions.join(", "),
