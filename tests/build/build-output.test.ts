@@ -7,6 +7,7 @@ import o200k_base from "js-tiktoken/ranks/o200k_base";
 import { describe, expect, inject, it } from "vitest";
 import { buildContentInto } from "../../scripts/lib/astro-build.ts";
 import { aiCatalog } from "../../src/discovery/ai-catalog.ts";
+import { skillFiles } from "../../src/discovery/skills/files.ts";
 import { serverCard } from "../../src/mcp/card.ts";
 import type { IndexablePage } from "../../src/resources/pages.ts";
 import { prebuiltResources } from "../../src/resources/prebuilt.ts";
@@ -57,6 +58,19 @@ describe("the build output", () => {
     const site = buildSite(await loadContentDir(join(root, "content")), inject("baseUrl"));
     expect(await readJson(".well-known/ai-catalog.json")).toEqual(aiCatalog(site));
     expect(await readJson(".well-known/mcp/server-card.json")).toEqual(serverCard(prebuiltResources(site)));
+  });
+
+  it("writes every skill's files under /.well-known/agent-skills/, and the same files for functions/mcp.ts to serve", async () => {
+    // Built as the runtime built it: booking offered to agents where its prebuilt contact says so.
+    const { contact } = (await readJson("api/v1/prebuilt.json")) as { contact: { booking: { agents?: unknown } } };
+    const site = buildSite(await loadContentDir(join(root, "content")), inject("baseUrl"), { agentBooking: Boolean(contact.booking.agents) });
+    const files = skillFiles(site);
+    expect(await readJson("api/v1/prebuilt-skills.json")).toEqual(files);
+    const written = (await readdir(dist(".well-known/agent-skills"), { recursive: true, withFileTypes: true }))
+      .filter((entry) => entry.isFile())
+      .map((entry) => relative(dist(".well-known/agent-skills"), join(entry.parentPath, entry.name)));
+    expect(written.sort()).toEqual([...Object.keys(files), "index.json"].sort());
+    for (const [path, text] of Object.entries(files)) expect(await read(`.well-known/agent-skills/${path}`), path).toBe(text);
   });
 
   it("makes every table that scrolls sideways a keyboard-reachable group named by a heading of its page (WCAG 2.1.1)", async () => {

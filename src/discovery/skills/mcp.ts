@@ -40,7 +40,7 @@ Connect (\`server/discover\` or \`initialize\`), then \`tools/list\`. Read tools
 
 ${tools.map((t) => `- \`${t.name}\`: ${t.description.split(". ")[0]}.`).join("\n")}
 
-Every resource is also an MCP resource (\`resources/list\`, \`resources/read\`), and the prompt \`prepare_project_brief\` walks you through collecting a brief. This skill and the site's others are served there too (the MCP Skills extension, \`io.modelcontextprotocol/skills\`): \`skills/list\` and \`skills/get\` give each skill's files with their SHA-256 digests, and \`resources/read\` of \`skill://<skill>/<file>\` their text, the same bytes as under ${url(skillsPath)}/.
+Every resource is also an MCP resource (\`resources/list\`, \`resources/read\`), and the prompt \`prepare_project_brief\` walks you through collecting a brief. This skill and the site's others are served there too (the MCP Skills extension, \`io.modelcontextprotocol/skills\`): \`skills/list\` and \`skills/get\` give each skill's files with their SHA-256 digests, and \`resources/read\` of \`skill://{skill}/{file}\` their text, the same bytes as under ${url(skillsPath)}/.
 
 ## 2. File a brief with \`${briefToolName}\`
 
