@@ -7,12 +7,13 @@ import type { PrebuiltResources } from "../src/resources/prebuilt.ts";
 const door = () => import(new URL("../build/doors/mcp.mjs", import.meta.url).href) as Promise<typeof import("../src/mcp/from-env.ts")>;
 
 export default netlifyFunction(async () => {
-  const [{ mcpHandlerFromEnv }, { default: json }, { default: card }] = await Promise.all([
+  const [{ mcpHandlerFromEnv }, { default: json }, { default: card }, { default: skills }] = await Promise.all([
     door(),
     import("../dist/api/v1/prebuilt.json", { with: { type: "json" } }),
     import("../dist/.well-known/mcp/server-card.json", { with: { type: "json" } }),
+    import("../dist/api/v1/prebuilt-skills.json", { with: { type: "json" } }),
   ]);
-  return mcpHandlerFromEnv(platformEnv, json as PrebuiltResources, card);
+  return mcpHandlerFromEnv(platformEnv, json as PrebuiltResources, card, skills as Record<string, string>);
 }, platformEnv);
 
 // Every path under /mcp, so that one it does not serve is its not_found (a JSON-RPC error), not the site's page.

@@ -96,8 +96,10 @@ export const protectedResourceMetadataPath = (resource: ProtectedResource) =>
 /** Site-level discovery. */
 export const apiCatalogPath = "/.well-known/api-catalog";
 export const aiCatalogPath = "/.well-known/ai-catalog.json";
-export const skillsIndexPath = "/.well-known/agent-skills/index.json";
-export const skillPath = (name: string) => `/.well-known/agent-skills/${name}/SKILL.md`;
+/** The skills' folder: each skill's files under `<name>/`, and the index. */
+export const skillsPath = "/.well-known/agent-skills";
+export const skillsIndexPath = `${skillsPath}/index.json`;
+export const skillPath = (name: string, file = "SKILL.md") => `${skillsPath}/${name}/${file}`;
 export const llmsPath = "/llms.txt";
 export const llmsFullPath = "/llms-full.txt";
 export const robotsPath = "/robots.txt";

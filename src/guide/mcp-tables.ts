@@ -1,4 +1,5 @@
 import { briefSchema } from "../briefs/schema.ts";
+import { skills } from "../discovery/skills/index.ts";
 import { toolScopes } from "../mcp/auth-gate.ts";
 import { mcpTools } from "../mcp/server.ts";
 import { conditionOf } from "../http/conditions.ts";
@@ -33,6 +34,16 @@ export function mcpToolsTable(site: Site): Table {
 export const mcpResourcesTable = (site: Site): Table => ({
   columns: ["URI", "What it holds"],
   rows: resourceDefinitions(prebuiltResources(site)).map((r) => [{ code: r.uri }, r.description]),
+});
+
+/** The skills /mcp serves (the Skills extension), each by its SKILL.md's URI, with its files. */
+export const mcpSkillsTable = (site: Site): Table => ({
+  columns: ["Skill", "Files", "What it is for"],
+  rows: skills(site).map((s) => [
+    { code: `skill://${s.name}/SKILL.md` },
+    ["SKILL.md", ...s.references.map((r) => r.path)].join(", "),
+    s.description,
+  ]),
 });
 
 export const mcpPromptsTable = (site: Site): Table => ({

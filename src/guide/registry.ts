@@ -3,7 +3,7 @@ import type { Site } from "../site/model.ts";
 import { a2aErrorsTable, a2aRestErrorsTable, a2aSkillsTable } from "./a2a-tables.ts";
 import { codeBlock, sentenceBlock, tableBlock, type Block } from "./block.ts";
 import { aiCatalogTable } from "./discovery-tables.ts";
-import { mcpErrorsTable, mcpPromptsTable, mcpResourcesTable, mcpToolsTable } from "./mcp-tables.ts";
+import { mcpErrorsTable, mcpPromptsTable, mcpResourcesTable, mcpSkillsTable, mcpToolsTable } from "./mcp-tables.ts";
 import {
   a2aBriefSample,
   authorizationCodeSample,
@@ -53,6 +53,7 @@ export function guideBlocks(site: Site, deprecations: readonly Deprecation[]): R
       "mcp-tools": () => tableBlock(mcpToolsTable(site)),
       "mcp-resources": () => tableBlock(mcpResourcesTable(site)),
       "mcp-prompts": () => tableBlock(mcpPromptsTable(site)),
+      "mcp-skills": () => tableBlock(mcpSkillsTable(site)),
       "mcp-errors": () => tableBlock(mcpErrorsTable()),
       "a2a-skills": () => tableBlock(a2aSkillsTable(site)),
       "a2a-errors": () => tableBlock(a2aErrorsTable()),

@@ -59,6 +59,8 @@ import {
   llmsPath,
   robotsPath,
   registryServerJsonPath,
+  skillsIndexPath,
+  skillsPath,
 } from "../paths.ts";
 import type { Site } from "../site/model.ts";
 import { siteValues } from "../site/placeholders.ts";
@@ -161,6 +163,8 @@ export function guideValues(site: Site) {
       "llms-txt": url(llmsPath),
       robots: url(robotsPath),
       "mcp-server-json": url(registryServerJsonPath),
+      "skills-index": url(skillsIndexPath),
+      skills: url(`${skillsPath}/`),
     },
     version: {
       mcp: modernProtocolVersions.join(", "),

@@ -35,7 +35,8 @@ export function serverDescription(studio: string): string {
 
 /**
  * The MCP server card (SEP-2127 v1, the experimental server-card extension): identity and how to connect, nothing the
- * protocol lists at run time (tools, resources and prompts come from tools/list and the like). Name, title, version and
+ * protocol lists at run time (tools, resources and prompts come from tools/list and the like) and no capabilities or
+ * extensions (SEP-2127 leaves them to server/discover, and `_meta` is no substitute: the Skills extension is declared there). Name, title, version and
  * website are the server's own `serverInfo`, so the card says what `initialize` and `server/discover` say; the
  * revisions are src/mcp/versions.ts, the list the server is to be given. The name is `<reversed host>/<serverInfo name>`. What the schema has no
  * field for (the token, limits, the documentation) goes in `_meta` under the site's own reversed host.

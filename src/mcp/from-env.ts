@@ -13,13 +13,15 @@ import { createMcpHandler } from "./http.ts";
 import { allowedOriginsFrom } from "./origins.ts";
 import { requestStateCodec, requestStateKeys } from "./request-state.ts";
 import { mcpServerFrom, mcpServerParts, mcpTools } from "./server.ts";
+import { skillsCatalog } from "./skills.ts";
 
 /**
  * /mcp wired to the deployment: the shared token verifier, the quota store, the brief pipeline, the signed state of the
- * confirmation form. The pipeline's configuration is checked here; its code (and jose, and Postmark) loads only when a
- * request needs it, and the state's keys are derived the first time a form is asked or answered.
+ * confirmation form, the skills (`skillFiles`, the build's prebuilt-skills.json). The pipeline's configuration is
+ * checked here; its code (and jose, and Postmark) loads only when a request needs it, and the state's keys are derived
+ * the first time a form is asked or answered.
  */
-export function mcpHandlerFromEnv(env: Env, prebuilt: PrebuiltResources, card: object) {
+export function mcpHandlerFromEnv(env: Env, prebuilt: PrebuiltResources, card: object, skillFiles: Record<string, string>) {
   const settings = settingsFrom(env);
   const build = async () => {
     const baseUrl = settings.required("URL");
@@ -40,6 +42,7 @@ export function mcpHandlerFromEnv(env: Env, prebuilt: PrebuiltResources, card: o
       ),
       // The confirmation form's state, signed with keys derived from the token signing keys (checked just below).
       requestStateCodec(() => requestStateKeys(settings.get("OAUTH_SIGNING_KEYS"))),
+      await skillsCatalog(skillFiles),
     );
     return createMcpHandler({
       baseUrl,

@@ -6,6 +6,7 @@ import {
   type AuthInfo,
   type ClientCapabilities,
 } from "@modelcontextprotocol/server";
+import type { SkillCatalog } from "@modelcontextprotocol/server/ext/skills";
 import { z } from "zod";
 import { jsonBody } from "../resources/json.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
@@ -56,12 +57,15 @@ export const serverInfo = (prebuilt: PrebuiltResources) => ({
   websiteUrl: prebuilt.site.base_url,
 });
 
-export const serverInstructions = (prebuilt: PrebuiltResources) =>
+export const serverInstructions = (prebuilt: PrebuiltResources, skills?: SkillCatalog) =>
   `Public facts about ${prebuilt.site.name}, a web-development studio: company, offers (USD), case studies, pages, contact. ` +
   `Every read tool and resource needs no token. ${briefToolName} files a real lead that a person answers by e-mail: call it only ` +
   `when the person asked to be contacted and confirmed their name, company and work e-mail; it needs a token with ${briefToolScope}.` +
   (prebuilt.contact.booking.agents
     ? ` After a brief, ${bookingToolNames.freeTimes} and ${bookingToolNames.book} book the intro call for a time the person chose and confirmed (same token).`
+    : "") +
+  (skills && skills.entries.length > 0
+    ? ` Skills for this server, the REST API and the A2A agent (SKILL.md and reference files): ${skills.entries.map((s) => s.uri).join(", ")}; list them with skills/list, read them with resources/read.`
     : "");
 
 const callerOf = (auth: AuthInfo | undefined): Caller | undefined =>
@@ -96,11 +100,19 @@ export interface McpServerParts {
   listed: ToolDefinition[];
   /** Signs and verifies the state between 2026-07-28 rounds; without it no tool asks the client for anything. */
   requestState?: StateCodec;
+  /** The skills (skills.ts), loaded once; without them no skill is served. */
+  skills?: SkillCatalog;
 }
 
-export const mcpServerParts = (prebuilt: PrebuiltResources, tools: Tool[], requestState?: StateCodec): McpServerParts => ({
+export const mcpServerParts = (
+  prebuilt: PrebuiltResources,
+  tools: Tool[],
+  requestState?: StateCodec,
+  skills?: SkillCatalog,
+): McpServerParts => ({
   prebuilt,
   requestState,
+  skills,
   resources: resourceDefinitions(prebuilt).map((r) => ({ ...r, text: jsonBody(r.value) })),
   prompts: promptDefinitions(prebuilt).map((p) => ({
     ...p,
@@ -117,13 +129,12 @@ export const mcpServerParts = (prebuilt: PrebuiltResources, tools: Tool[], reque
  * What 2026-07-28 adds to each answer (`resultType`, `serverInfo` in `_meta`, the cache hints) the SDK adds.
  */
 export function mcpServerFrom(
-  { prebuilt, resources, prompts, tools, listed, requestState }: McpServerParts,
+  { prebuilt, resources, prompts, tools, listed, requestState, skills }: McpServerParts,
   era: Era = "legacy",
 ): McpServer {
-  // Every list is fixed for the life of a deploy.
   const server = new McpServer(serverInfo(prebuilt), {
-    capabilities: { logging: {}, resources: { listChanged: false }, prompts: { listChanged: false } },
-    instructions: serverInstructions(prebuilt),
+    capabilities: { logging: {} },
+    instructions: serverInstructions(prebuilt, skills),
     cacheHints,
     // Every echoed requestState is checked before a handler runs: a state no key signed, expired, or minted for another
     // client is answered -32602 "Invalid or expired requestState".
@@ -149,7 +160,17 @@ export function mcpServerFrom(
     else server.registerPrompt(p.name, { title: p.title, description: p.description }, () => messages({}));
   }
 
-  server.server.registerCapabilities({ tools: { listChanged: false } });
+  // The skills' resource template and methods, and `capabilities.extensions["io.modelcontextprotocol/skills"]`: in both
+  // eras, whose capabilities both have `extensions` (docs/decisions.md, "Skills over MCP").
+  skills?.attach(server);
+
+  // Every list is fixed for the life of a deploy. Said last: the SDK declares listChanged for what it registers (the
+  // skills' template too) unless it was already declared.
+  server.server.registerCapabilities({
+    tools: { listChanged: false },
+    resources: { listChanged: false },
+    prompts: { listChanged: false },
+  });
   server.server.setRequestHandler("tools/list", () => ({ tools: listed }));
   server.server.setRequestHandler("tools/call", async (request, ctx) => {
     const tool = tools.get(request.params.name);

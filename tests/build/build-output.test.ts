@@ -8,6 +8,7 @@ import { describe, expect, inject, it } from "vitest";
 import { buildContentInto } from "../../scripts/lib/astro-build.ts";
 import { aiCatalog } from "../../src/discovery/ai-catalog.ts";
 import { readDotEnv } from "../../scripts/runtime/config.ts";
+import { skillFiles } from "../../src/discovery/skills/files.ts";
 import { serverCard } from "../../src/mcp/card.ts";
 import { registryAuthBody, registryServerJson } from "../../src/mcp/registry.ts";
 import type { IndexablePage } from "../../src/resources/pages.ts";
@@ -71,6 +72,19 @@ describe("the build output", () => {
     expect(serverJsonProblems(serverJson)).toEqual([]);
     const proof = await read(".well-known/mcp-registry-auth").catch(() => undefined);
     expect(proof).toBe(env.MCP_REGISTRY_AUTH_PUBLIC_KEY ? registryAuthBody(env.MCP_REGISTRY_AUTH_PUBLIC_KEY) : undefined);
+  });
+
+  it("writes every skill's files under /.well-known/agent-skills/, and the same files for functions/mcp.ts to serve", async () => {
+    // Built as the runtime built it: booking offered to agents where its prebuilt contact says so.
+    const { contact } = (await readJson("api/v1/prebuilt.json")) as { contact: { booking: { agents?: unknown } } };
+    const site = buildSite(await loadContentDir(join(root, "content")), inject("baseUrl"), { agentBooking: Boolean(contact.booking.agents) });
+    const files = skillFiles(site);
+    expect(await readJson("api/v1/prebuilt-skills.json")).toEqual(files);
+    const written = (await readdir(dist(".well-known/agent-skills"), { recursive: true, withFileTypes: true }))
+      .filter((entry) => entry.isFile())
+      .map((entry) => relative(dist(".well-known/agent-skills"), join(entry.parentPath, entry.name)));
+    expect(written.sort()).toEqual([...Object.keys(files), "index.json"].sort());
+    for (const [path, text] of Object.entries(files)) expect(await read(`.well-known/agent-skills/${path}`), path).toBe(text);
   });
 
   it("makes every table that scrolls sideways a keyboard-reachable group named by a heading of its page (WCAG 2.1.1)", async () => {

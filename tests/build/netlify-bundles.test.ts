@@ -128,6 +128,19 @@ describe("what a request loads from the production bundle", () => {
     }
   });
 
+  it("the MCP bundle serves the skills the build wrote: skills/list gives each SKILL.md the index's digest", async () => {
+    const { stdout } = await serve("mcp", "/mcp", mcpHeaders, { jsonrpc: "2.0", id: 1, method: "skills/list" });
+    expect(stdout.slice(0, 3), stdout).toBe("200");
+    const { skills } = (JSON.parse(stdout.slice(4)) as { result: { skills: { uri: string; resources: { uri: string; digest: string }[] }[] } })
+      .result;
+    const index = JSON.parse(await readFile(join(root, "dist/.well-known/agent-skills/index.json"), "utf8")) as {
+      skills: { name: string; digest: string }[];
+    };
+    expect(skills.map((s) => [s.uri, s.resources.find((r) => r.uri === s.uri)!.digest]).sort()).toEqual(
+      index.skills.map((e) => [`skill://${e.name}/SKILL.md`, e.digest]).sort(),
+    );
+  });
+
   it("an MCP read with a token loads jose to verify it, and still neither the pipeline nor Postmark", async () => {
     const { stdout, loaded } = await serve("mcp", "/mcp", { ...mcpHeaders, authorization: `Bearer ${token}` }, mcpRead);
     expect(stdout.slice(0, 3), stdout).toBe("200");

@@ -123,6 +123,14 @@ export const notApplicable: Record<string, Record<string, NotApplicable[]>> = {
 };
 
 /**
+ * The extension scenarios of the one extension /mcp declares, the Skills extension (`io.modelcontextprotocol/skills`,
+ * SEP-2640): held to passing like the scenarios of the requirement sets, every check run (a scenario whose checks were
+ * all skipped is no pass). The suite runs them at 2026-07-28, as it runs an extension scenario without --spec-version.
+ * The other extension scenarios (the tasks extension's) are reported, not required: /mcp does not declare it.
+ */
+export const declaredExtensionScenarios = ["sep-2640-skills-directory", "sep-2640-skills-enumeration", "sep-2640-skills-manifest"];
+
+/**
  * The input-required scenarios run against submit_project_brief, the one tool that asks for input: the suite calls its
  * own fixture tools (`test_input_required_result_*`, with no arguments and no token), so the test's front renames them
  * to submit_project_brief, with one valid brief for arguments and a token with svc:brief, and passes everything else on

@@ -252,12 +252,19 @@ describe("2026-07-28 as the revision says", () => {
     expect(status).toBe(200);
     expect(body.result).toMatchObject({
       supportedVersions: [...modernProtocolVersions],
-      capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } },
       instructions: expect.stringContaining("submit_project_brief"),
       resultType: "complete",
       ttlMs: 3_600_000,
       cacheScope: "public",
       _meta: { "io.modelcontextprotocol/serverInfo": { name: "kestrel-studio-facts", version: "1.0.0" } },
+    });
+    // Every list is fixed for the life of a deploy, the skills' template's too; the Skills extension with its directory reads.
+    expect(body.result.capabilities).toEqual({
+      logging: {},
+      tools: { listChanged: false },
+      resources: { listChanged: false },
+      prompts: { listChanged: false },
+      extensions: { "io.modelcontextprotocol/skills": { directoryRead: true } },
     });
   });
 
@@ -549,7 +556,7 @@ describe("the confirmation's state on the wire (2026-07-28)", () => {
     const work: Promise<unknown>[] = [];
     for (const signingKeys of [d.env("OAUTH_SIGNING_KEYS")!, switched]) {
       const env = (name: string) => (name === "OAUTH_SIGNING_KEYS" ? signingKeys : d.env(name));
-      const instance = mcpHandlerFromEnv(env, d.resources, serverCard(d.resources));
+      const instance = mcpHandlerFromEnv(env, d.resources, serverCard(d.resources), d.skills);
       const init = rpc(
         "modern",
         "tools/call",

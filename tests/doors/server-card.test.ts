@@ -53,6 +53,22 @@ describe("the server the card describes", () => {
     }
   });
 
+  it("declares its extension (Skills) in server/discover, not on the card, which advertises no capabilities (SEP-2127)", async () => {
+    const { result } = await rpc(
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "server/discover",
+        params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } },
+      },
+      { "mcp-protocol-version": "2026-07-28", "mcp-method": "server/discover" },
+    );
+    expect(Object.keys(result.capabilities.extensions)).toEqual(["io.modelcontextprotocol/skills"]);
+    const text = JSON.stringify(card());
+    expect(text).not.toContain("io.modelcontextprotocol/");
+    expect(text).not.toMatch(/"(capabilities|extensions)"/);
+  });
+
   it("lists the card's 2026-07-28 revisions in server/discover, with the card's serverInfo", async () => {
     const { name, version, remotes } = card();
     const modern = remotes[0]!.supportedProtocolVersions.filter((v) => modernProtocolVersions.includes(v));

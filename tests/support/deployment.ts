@@ -22,7 +22,9 @@ import { jwksHandlerFromEnv } from "../../src/oauth/jwks-from-env.ts";
 import { generateKeySet, importSigningKeys, signingKeysVariable } from "../../src/tokens/keys.ts";
 import { oauthHandlerFromEnv } from "../../src/oauth/from-env.ts";
 import { prebuiltResources, type PrebuiltResources } from "../../src/resources/prebuilt.ts";
-import { buildSite } from "../../src/site/model.ts";
+import { buildSite, type Site } from "../../src/site/model.ts";
+import { skillFiles } from "../../src/discovery/skills/files.ts";
+import { skillsIndex } from "../../src/discovery/skills/index.ts";
 
 import {
   a2aPath,
@@ -37,6 +39,8 @@ import {
   oauthPaths,
   pagePaths,
   resourcePaths,
+  skillsIndexPath,
+  skillsPath,
 } from "../../src/paths.ts";
 import { installClock, type TestClock } from "./clock.ts";
 import { loadContentDir } from "./content.ts";
@@ -48,18 +52,18 @@ import { realRedisAvailable, startRedisGateway } from "./upstash-gateway.ts";
 
 export const base = "https://studio.example";
 
-const content = new Map<string, Promise<PrebuiltResources>>();
-/**
- * The prebuilt resources the functions bundle, made from content/ as the build makes them for `baseUrl` (with booking
- * offered to agents, as where Cal.com is configured, unless told otherwise).
- */
-export function prebuilt(baseUrl = base, { agentBooking = true } = {}): Promise<PrebuiltResources> {
+const content = new Map<string, Promise<Site>>();
+/** The site model as the build makes it from content/ for `baseUrl` (with booking offered to agents, as where Cal.com is configured, unless told otherwise). */
+export function builtSite(baseUrl = base, { agentBooking = true } = {}): Promise<Site> {
   const key = `${baseUrl} ${agentBooking}`;
-  let resources = content.get(key);
-  if (!resources)
-    content.set(key, (resources = loadContentDir("content").then((raw) => prebuiltResources(buildSite(raw, baseUrl, { agentBooking })))));
-  return resources;
+  let site = content.get(key);
+  if (!site) content.set(key, (site = loadContentDir("content").then((raw) => buildSite(raw, baseUrl, { agentBooking }))));
+  return site;
 }
+
+/** The prebuilt resources the functions bundle, made as the build makes them. */
+export const prebuilt = async (baseUrl = base, options: { agentBooking?: boolean } = {}): Promise<PrebuiltResources> =>
+  prebuiltResources(await builtSite(baseUrl, options));
 
 export interface DeploymentStore {
   url: string;
@@ -112,7 +116,10 @@ export async function startDeployment(db: number | "local", { baseUrl = base, en
   // Slow, yet within the Postmark client's 10-second timeout.
   const mail = await startFaultFront(postmark.url, { slowMs: 3_000 });
   // The build knows whether agents can book: not where the test unsets Cal.com's event type.
-  const resources = await prebuilt(baseUrl, { agentBooking: extra.CAL_EVENT_TYPE_ID !== "" });
+  const site = await builtSite(baseUrl, { agentBooking: extra.CAL_EVENT_TYPE_ID !== "" });
+  const resources = prebuiltResources(site);
+  // The skills' files, as functions/mcp.ts bundles them (prebuilt-skills.json).
+  const skills = skillFiles(site);
   const { hours, booking: call } = resources.contact;
   // Cal.com's API, as the local runtime stands it in: the studio's hours, a late answer 2 s late (the client waits 500 ms).
   const cal: CalStandIn = await startCalStandIn({
@@ -158,7 +165,7 @@ export async function startDeployment(db: number | "local", { baseUrl = base, en
   const bookings = bookingHandlerFromEnv(env, resources);
   const gateway = apiGatewayFromEnv(env);
   const contact = contactHandlerFromEnv(env, resources);
-  const mcp = mcpHandlerFromEnv(env, resources, await serverCard(resources));
+  const mcp = mcpHandlerFromEnv(env, resources, serverCard(resources), skills);
   const a2a = a2aHandlerFromEnv(env, resources);
   const oauth = oauthHandlerFromEnv(env);
   const jwks = jwksHandlerFromEnv(env);
@@ -194,6 +201,10 @@ export async function startDeployment(db: number | "local", { baseUrl = base, en
     if (path === pagePaths.contact && request.method === "POST") return contact(request, from(ip));
     if (Object.hasOwn(documents, path)) return Promise.resolve(Response.json(documents[path]));
     if (path === agentCardPath) return signedAgentCard().then((card) => Response.json(card));
+    // The skills' index and files, static files the build writes.
+    if (path === skillsIndexPath) return skillsIndex(site).then((index) => Response.json(index));
+    const skillFile = path.startsWith(`${skillsPath}/`) ? skills[path.slice(skillsPath.length + 1)] : undefined;
+    if (skillFile !== undefined) return Promise.resolve(new Response(skillFile));
     return Promise.resolve(new Response("<html>404</html>", { status: 404 }));
   };
 
@@ -206,7 +217,10 @@ export async function startDeployment(db: number | "local", { baseUrl = base, en
     mail,
     /** The Cal.com stand-in: its bookings, and faults for the next calls. */
     cal,
+    site,
     resources,
+    /** Every skill's files by `<name>/<path>`, as the build writes them under /.well-known/agent-skills/. */
+    skills,
     /** The lead store and the delivery job's dependencies, as functions/deliver-leads.ts builds them each minute. */
     leads: new LeadStore(new Redis({ url: store.url, token: store.token, enableTelemetry: false })),
     deliveryJob: () => deliveryFromEnv(settingsFrom(env), resources),

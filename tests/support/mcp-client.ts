@@ -100,14 +100,28 @@ export async function expectReadsEverything(client: Client, base: string, rest: 
   expect(missing.isError).toBe(true);
   expect(text(missing)).toContain(list.case_studies[0]!.id);
 
+  // The REST resources by their https URLs, then each skill's SKILL.md (tests/doors/mcp-skills.test.ts holds every file
+  // of every skill to what the site serves).
   const { resources } = await client.listResources();
-  expect(resources.map((r) => r.name)).toEqual(expect.arrayContaining(["index", "company", "offers", "case-studies", "pages", "contact"]));
-  for (const r of resources) {
+  const skills = resources.filter((r) => r.uri.startsWith("skill://"));
+  const json = resources.filter((r) => !r.uri.startsWith("skill://"));
+  expect(json.map((r) => r.name)).toEqual(expect.arrayContaining(["index", "company", "offers", "case-studies", "pages", "contact"]));
+  for (const r of json) {
     const read = await client.readResource({ uri: r.uri });
     const content = read.contents[0] as { uri: string; mimeType: string; text: string };
     expect(content.mimeType, r.uri).toBe("application/json");
     expect(JSON.parse(content.text), r.uri).toEqual(await rest(r.uri));
   }
+  expect(skills.map((r) => r.uri)).toEqual(["a2a", "mcp", "rest-api"].map((s) => `skill://kestrel-studio-${s}/SKILL.md`));
+  for (const r of skills) {
+    expect(r, r.uri).toMatchObject({ name: r.uri.split("/")[2], mimeType: "text/markdown", description: expect.any(String) });
+    const content = (await client.readResource({ uri: r.uri })).contents[0] as { mimeType: string; text: string };
+    expect(content, r.uri).toMatchObject({ mimeType: "text/markdown", text: expect.stringMatching(new RegExp(`^---\nname: ${r.name}\n`)) });
+  }
+  // The skills' files are resources of one template: every other resource is listed by its URI.
+  expect((await client.listResourceTemplates()).resourceTemplates).toEqual([
+    { name: "io.modelcontextprotocol/skills", uriTemplate: "skill://{+path}" },
+  ]);
 
   const { prompts } = await client.listPrompts();
   expect(prompts.map((p) => p.name)).toEqual(["prepare_project_brief", "book_intro_call", "summarize_studio"]);

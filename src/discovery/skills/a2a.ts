@@ -5,7 +5,7 @@ import { perWindow, policies } from "../../limits/policies.ts";
 
 import type { Site } from "../../site/model.ts";
 
-import { confirmationRule, skillPrefix, type Skill } from "./common.ts";
+import { confirmationRule, guideReference, skillPrefix, type Skill } from "./common.ts";
 import {
   a2aPath,
   a2aRestPath,
@@ -57,6 +57,13 @@ ${site.agentBooking ? bookingSection(url) : ""}## 3. Find your earlier tasks
 
 ${quota.quota} requests per ${quota.windowSeconds} seconds per grant with a valid token (the token's \`grant_id\`: each person who approves your client counts apart), per IP address without one (RateLimit headers; HTTP 429 with Retry-After and a JSON-RPC error past it); bodies up to 64 KB. Messages to the brief skill (and to booking and cancelling), valid or not, also count against \`a2a-briefs\`: ${policies["a2a-briefs"].quota} ${perWindow(policies["a2a-briefs"].windowSeconds)} per grant. Tasks are kept ${taskLifetimeSeconds / 3600} hours. Details: ${url(`${pagePaths.developers}#a2a`)}.
 `,
+    references: [
+      guideReference(
+        site,
+        "a2a",
+        "the developer page's A2A section: both bindings, every skill, how a skill is chosen, tasks, every error code",
+      ),
+    ],
   };
 }
 

@@ -1,12 +1,30 @@
 import { problems, type ProblemCode } from "../../api/problems.ts";
 import { table, text } from "../../markdown/syntax.ts";
+import { absolute, pagePaths } from "../../paths.ts";
 import type { Site } from "../../site/model.ts";
 
-/** One SKILL.md (agentskills.io): frontmatter with name and description, then the recipe. */
+/** One skill (agentskills.io): a SKILL.md (frontmatter with name and description, then the recipe) and its supporting files. */
 export interface Skill {
   name: string;
   description: string;
   body: string;
+  references: SkillReference[];
+}
+
+/**
+ * A supporting file of a skill: content the site publishes elsewhere (the OpenAPI document, a section of the developer
+ * page), for an agent that loaded the skill and needs the details. Its text is made where the files are written
+ * (files.ts): the developer page lists the skills, so a skill cannot render it.
+ */
+export interface SkillReference {
+  /** Its path in the skill's folder: `references/<file>`. */
+  path: string;
+  /** What it holds, as SKILL.md names it. */
+  title: string;
+  /** Where the site publishes the same content. */
+  url: string;
+  /** What it repeats: the OpenAPI document, or the developer page's section with this anchor. */
+  source: { openApi: true } | { guideSection: string };
 }
 
 /** A lowercase, hyphenated name prefix from the studio's name: "Kestrel Studio" -> "kestrel-studio". */
@@ -19,7 +37,23 @@ export const skillPrefix = (site: Site) =>
     .slice(0, 40) || "studio";
 
 export const skillFile = (skill: Skill) =>
-  `---\nname: ${skill.name}\ndescription: ${JSON.stringify(skill.description)}\nlicense: CC-BY-4.0\n---\n\n${skill.body.trim()}\n`;
+  `---\nname: ${skill.name}\ndescription: ${JSON.stringify(skill.description)}\nlicense: CC-BY-4.0\n---\n\n${skill.body.trim()}\n${referencesSection(skill)}`;
+
+/** SKILL.md's last section: each supporting file by its relative path, and where the site publishes the same. */
+const referencesSection = ({ references }: Skill) =>
+  references.length === 0
+    ? ""
+    : `\n## Reference files\n\nIn this skill's folder, to read when you need the details:\n\n${references
+        .map((r) => `- [${r.path}](${r.path}): ${r.title} (the same as ${r.url}).`)
+        .join("\n")}\n`;
+
+/** The developer page's section with anchor `id`, as a skill's reference file. */
+export const guideReference = (site: Site, id: string, title: string): SkillReference => ({
+  path: "references/developer-guide.md",
+  title,
+  url: `${absolute(site.baseUrl, pagePaths.developers)}#${id}`,
+  source: { guideSection: id },
+});
 
 export const confirmationRule =
   "File a brief only when the person you act for asked to be contacted and confirmed their name, company and work e-mail. A brief creates a real lead: a person at the studio answers it by e-mail. Send it first with dry_run: true to check it, show the person what will be sent, then send it for real.";

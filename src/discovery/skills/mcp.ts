@@ -9,8 +9,17 @@ import { inWords, perWindow, policies } from "../../limits/policies.ts";
 import { prebuiltResources } from "../../resources/prebuilt.ts";
 import type { Site } from "../../site/model.ts";
 
-import { confirmationRule, skillPrefix, type Skill } from "./common.ts";
-import { mcpPath, serverCardPath, aiCatalogPath, protectedResourceMetadataPath, absolute, pagePaths, a2aPath } from "../../paths.ts";
+import { confirmationRule, guideReference, skillPrefix, type Skill } from "./common.ts";
+import {
+  mcpPath,
+  serverCardPath,
+  aiCatalogPath,
+  protectedResourceMetadataPath,
+  absolute,
+  pagePaths,
+  a2aPath,
+  skillsPath,
+} from "../../paths.ts";
 
 export function mcpSkill(site: Site): Skill {
   const url = (path: string) => absolute(site.baseUrl, path);
@@ -31,7 +40,7 @@ Connect (\`server/discover\` or \`initialize\`), then \`tools/list\`. Read tools
 
 ${tools.map((t) => `- \`${t.name}\`: ${t.description.split(". ")[0]}.`).join("\n")}
 
-Every resource is also an MCP resource (\`resources/list\`, \`resources/read\`), and the prompt \`prepare_project_brief\` walks you through collecting a brief.
+Every resource is also an MCP resource (\`resources/list\`, \`resources/read\`), and the prompt \`prepare_project_brief\` walks you through collecting a brief. This skill and the site's others are served there too (the MCP Skills extension, \`io.modelcontextprotocol/skills\`): \`skills/list\` and \`skills/get\` give each skill's files with their SHA-256 digests, and \`resources/read\` of \`skill://{skill}/{file}\` their text, the same bytes as under ${url(skillsPath)}/.
 
 ## 2. File a brief with \`${briefToolName}\`
 
@@ -47,6 +56,13 @@ ${site.agentBooking ? bookingSection(url) : ""}## 3. Limits and errors
 
 ${quota.quota} requests per ${quota.windowSeconds} seconds per grant with a valid token (the token's \`grant_id\`: each person who approves your client counts apart), per IP address without one (RateLimit headers on every answer; HTTP 429 with Retry-After past it); bodies up to 64 KB. Send one message per POST: JSON-RPC batches are taken only from ${batchRevision} clients (at most ${maxBatchMessages} messages, each counted as a request), and refused with -32600 on every other revision. Briefs: ${policies["briefs-per-grant"].quota} ${perWindow(policies["briefs-per-grant"].windowSeconds)} per grant. Errors are JSON-RPC errors whose \`data.code\` matches the REST codes (${url(`${pagePaths.developers}#mcp`)}).
 `,
+    references: [
+      guideReference(
+        site,
+        "mcp",
+        "the developer page's MCP section: both protocol eras, every tool, resource and prompt, the skills, every error code",
+      ),
+    ],
   };
 }
 

@@ -73,5 +73,13 @@ ${problemTable()}
 
 ${quota.quota} requests per ${quota.windowSeconds} seconds per IP address for everything under ${apiBase}, with a token or without; briefs also count ${policies["briefs-per-grant"].quota} ${perWindow(policies["briefs-per-grant"].windowSeconds)} per grant (the token's \`grant_id\`), bookings ${policies["bookings-per-grant"].quota} ${perWindow(policies["bookings-per-grant"].windowSeconds)}. Every answer carries \`RateLimit: "public-api";r=<left>;t=<seconds>\`; slow down as \`r\` nears 0. On 429, wait \`Retry-After\` seconds.
 `,
+    references: [
+      {
+        path: "references/openapi.json",
+        title: "the OpenAPI 3.1 document: every operation, its parameters, bodies, answers and problem types",
+        url: url(openApiPath),
+        source: { openApi: true },
+      },
+    ],
   };
 }

@@ -1,0 +1,103 @@
+import { createHash } from "node:crypto";
+import { SkillsClient, type Skill } from "@modelcontextprotocol/client/ext/skills";
+import { Redis } from "@upstash/redis";
+import { beforeEach, describe, expect, inject, it } from "vitest";
+import { connectMcp, eras } from "../support/mcp-client.ts";
+
+/**
+ * The skills as an agent finds them through the local runtime, over MCP (the Skills extension, through the SDK's own
+ * skills client) and over HTTP (the agent-skills index and the files beside it): the same skills, every file the same
+ * bytes with the same digest, as the deploy bundles them (functions/mcp.ts's prebuilt-skills.json) and publishes them
+ * (dist/.well-known/agent-skills/). tests/doors/mcp-skills.test.ts holds the extension's methods to the spec in-process.
+ */
+const base = inject("baseUrl");
+const store = new Redis({ url: inject("store").url, token: inject("store").token, enableTelemetry: false });
+
+// The emulator gives every client 127.0.0.1: each test starts from a fresh /mcp quota (files run one at a time).
+beforeEach(async () => {
+  const keys = await store.keys("rl:mcp:*");
+  if (keys.length > 0) await store.del(...keys);
+});
+
+interface IndexEntry {
+  name: string;
+  type: string;
+  description: string;
+  url: string;
+  digest: string;
+}
+
+const indexUrl = `${base}/.well-known/agent-skills/index.json`;
+const digest = (bytes: Uint8Array) => `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
+const bytesAt = async (url: string) => {
+  const res = await fetch(url);
+  expect(res.status, url).toBe(200);
+  return new Uint8Array(await res.arrayBuffer());
+};
+/** Where the site serves a skill's file: its `skill://<name>/<path>` under the index's folder. */
+const httpUrl = (uri: string) => new URL(uri.slice("skill://".length), indexUrl).href;
+
+describe.each(eras)("a v2 client $mode, given only /mcp", (era) => {
+  it("lists the skills of the agent-skills index, every file the bytes the site serves beside it, with the same digest", async () => {
+    const client = await connectMcp(`${base}/mcp`, era);
+    const skills = new SkillsClient(client);
+    expect(skills.supported).toBe(true);
+    const listed = (await skills.list()).skills;
+    const index = ((await (await fetch(indexUrl)).json()) as { skills: IndexEntry[] }).skills;
+    expect(listed.map((s) => s.frontmatter.name).sort()).toEqual(index.map((e) => e.name).sort());
+    for (const entry of index) {
+      const skill = listed.find((s) => s.frontmatter.name === entry.name)!;
+      expect(skill.frontmatter).toMatchObject({ name: entry.name, description: entry.description });
+      expect(httpUrl(skill.uri)).toBe(new URL(entry.url, indexUrl).href);
+      const files = skill.resources as Exclude<Skill["resources"], "dynamic">;
+      expect(files.find((f) => f.uri === skill.uri)!.digest).toBe(entry.digest);
+      expect(files.length).toBeGreaterThan(1);
+      for (const file of files) {
+        const bytes = await bytesAt(httpUrl(file.uri));
+        expect({ digest: file.digest, size: file.size }, file.uri).toEqual({ digest: digest(bytes), size: bytes.byteLength });
+        const read = await skills.read(skill, file.uri);
+        expect(read.bytes, file.uri).toEqual(bytes);
+      }
+    }
+    await client.close();
+  });
+});
+
+describe("the reference files", () => {
+  const files = async () => {
+    const client = await connectMcp(
+      `${base}/mcp`,
+      eras.find((e) => e.era === "modern")!,
+    );
+    const skills = new SkillsClient(client);
+    const listed = (await skills.list()).skills;
+    const read = async (suffix: string, path: string) =>
+      (
+        await skills.read(
+          listed.find((s) => s.frontmatter.name.endsWith(suffix))!,
+          path,
+        )
+      ).text!;
+    return { client, read };
+  };
+
+  it("repeat what the site publishes: the OpenAPI document as /api/v1/openapi.json, the developer page's sections", async () => {
+    const { client, read } = await files();
+    expect(await read("-rest-api", "references/openapi.json")).toBe(await (await fetch(`${base}/api/v1/openapi.json`)).text());
+    const developers = await (await fetch(`${base}/developers.md`)).text();
+    for (const [suffix, heading] of [
+      ["-mcp", "## MCP server"],
+      ["-a2a", "## A2A agent"],
+    ]) {
+      // The section as the page's twin has it: the reference's title and source line, then the same Markdown.
+      const section = (await read(suffix!, "references/developer-guide.md")).split("\n\n").slice(2).join("\n\n").trim();
+      expect(section.length, suffix).toBeGreaterThan(1000);
+      expect(developers, suffix).toContain(`${heading}\n\n${section}`);
+    }
+    await client.close();
+  });
+
+  it("are only for MCP and /.well-known/agent-skills/: the bundle's copy is not served under /api", async () => {
+    expect((await fetch(`${base}/api/v1/prebuilt-skills.json`)).status).toBe(404);
+  });
+});
