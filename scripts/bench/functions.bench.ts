@@ -29,6 +29,8 @@ const firstRequests: Record<string, { path: string; method: string; body?: unkno
     status: 200,
   },
   briefs: { path: "/api/v1/briefs", method: "POST", headers: { "content-type": "application/json" }, body: {}, status: 401 },
+  // Booking configured (nothing reaches Cal.com: a booking without a token is refused first).
+  bookings: { path: "/api/v1/bookings", method: "POST", headers: { "content-type": "application/json" }, body: {}, status: 401 },
   contact: { path: "/contact", method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "", status: 422 },
   "deliver-leads": { path: "/.netlify/functions/deliver-leads", method: "POST", body: { next_run: "2030-01-01T00:00:00Z" }, status: 200 },
   jwks: { path: "/.well-known/jwks.json", method: "GET", status: 200 },
@@ -69,6 +71,8 @@ export default async function functionsBench() {
       UPSTASH_REDIS_REST_URL: store.url,
       UPSTASH_REDIS_REST_TOKEN: store.token,
       OAUTH_SIGNING_KEYS: JSON.stringify(await generateKeySet()),
+      CAL_EVENT_TYPE_ID: "1",
+      CAL_API_KEY: "cal_bench",
     };
 
     const timings = new Map<string, { init: number[]; first: number[] }>();

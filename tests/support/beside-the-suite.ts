@@ -1,3 +1,4 @@
+import { readDotEnv } from "../../scripts/runtime/config.ts";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,7 +19,12 @@ export function besideTheSuite(): () => NodeJS.ProcessEnv {
   beforeAll(async () => {
     suiteEnvRuntime = await readFile(envRuntime, "utf8");
     const keys = await readFile(join(inject("dataDir"), "signing-keys.json"), "utf8");
-    sameSite = { URL: inject("baseUrl"), OAUTH_SIGNING_KEYS: JSON.stringify(JSON.parse(keys)) };
+    // Every variable the build reads as the suite's runtime had it, so the same dist/ serves both (no rebuild under the suite).
+    const suite = await readDotEnv(envRuntime);
+    const registry = Object.fromEntries(
+      (["MCP_REGISTRY_NAME", "MCP_REGISTRY_AUTH_PUBLIC_KEY"] as const).flatMap((name) => (suite[name] ? [[name, suite[name]]] : [])),
+    );
+    sameSite = { URL: inject("baseUrl"), OAUTH_SIGNING_KEYS: JSON.stringify(JSON.parse(keys)), ...registry };
   });
   afterAll(async () => {
     await writeFile(envRuntime, suiteEnvRuntime, { mode: 0o600 });
