@@ -25,6 +25,7 @@ const budgetLabels: Record<(typeof budgetRanges)[number], string> = {
 
 /** The contact form: the brief's required fields and the few optional ones a person fills in easily. */
 export function contactFields(siteSizes: { id: string; name: string; pages: { min: number; max: number } }[]): FormField[] {
+  // The descriptions do not depend on the sizes on offer, so MCP's confirmation form may pass none.
   const shape = briefSchema(siteSizes.map((s) => s.id) as [string, ...string[]]).shape;
   const fields: Omit<FormField, "description">[] = [
     { name: "full_name", label: "Your name", kind: "text", required: true, maxLength: briefLimits.full_name, autocomplete: "name" },
