@@ -1,3 +1,5 @@
+import { declaredTools } from "./webmcp.ts";
+
 /**
  * The agent-readiness checks public scanners make (Cloudflare's "Is It Agent Ready?" and similar), run against any
  * base URL. Each check says what it looked at and why it passed or failed.
@@ -33,6 +35,19 @@ const robotsTxt = (base: string) =>
     assert((res.headers.get("content-type") ?? "").startsWith("text/plain"), `/robots.txt is ${res.headers.get("content-type")}`);
     return res.text();
   })());
+
+/** The paths of the pages the sitemap lists, all read at the checked base (a preview's sitemap may name the live site). */
+async function sitemapPaths(base: string): Promise<string[]> {
+  const line = /^Sitemap:\s*(\S+)/im.exec(await robotsTxt(base))?.[1];
+  const url = `${base}${line ? new URL(line, base).pathname : "/sitemap.xml"}`;
+  const res = await get(url);
+  const body = await res.text();
+  assert(res.ok, `${url} answered ${res.status}`);
+  return [...body.matchAll(/<loc>\s*([^<\s]+)\s*<\/loc>/g)].map((m) => {
+    const loc = new URL(m[1]!.replace(/&amp;/g, "&"));
+    return `${loc.pathname}${loc.search}`;
+  });
+}
 
 const aiCrawlers = [
   "GPTBot",
@@ -111,6 +126,25 @@ export const checks: Check[] = [
       const signal = /^Content-Signal:\s*(.+)$/im.exec(await robotsTxt(base))?.[1];
       assert(signal && /(search|ai-input|ai-train)=(yes|no)/.test(signal), "no Content-Signal line");
       return signal;
+    },
+  },
+  {
+    id: "webMcp",
+    title: "WebMCP tool (a declarative form)",
+    run: async (base) => {
+      const paths = [...new Set(["/", ...(await sitemapPaths(base))])];
+      const found: { path: string; tool: ReturnType<typeof declaredTools>[number] }[] = [];
+      for (const path of paths) {
+        const res = await get(`${base}${path}`, { headers: { accept: "text/html" } });
+        const html = await res.text();
+        if (res.ok && (res.headers.get("content-type") ?? "").startsWith("text/html"))
+          found.push(...declaredTools(html).map((tool) => ({ path, tool })));
+      }
+      assert(found.length > 0, `none of the ${paths.length} pages of the sitemap has a <form> with toolname and tooldescription`);
+      const problems = found.flatMap(({ path, tool }) => tool.problems.map((p) => `${path}: ${p}`));
+      assert(problems.length === 0, problems.join("; "));
+      const params = (tool: (typeof found)[number]["tool"]) => tool.parameters.map((p) => `${p.name}${p.required ? "*" : ""}`).join(", ");
+      return found.map(({ path, tool }) => `${path}: ${tool.name} (${params(tool)})`).join("; ");
     },
   },
   {

@@ -1,9 +1,11 @@
-import { briefLimits, budgetRanges } from "./schema.ts";
+import { briefLimits, briefSchema, budgetRanges } from "./schema.ts";
 
 /** One field of the brief as a person is asked for it (the contact form, MCP's confirmation form); `name` is the brief field it fills (the honeypot fills none). */
 export interface FormField {
   name: string;
   label: string;
+  /** The brief field's own description (the zod schema's), for an agent filling the form in for a person (WebMCP). */
+  description: string;
   kind: "text" | "email" | "select" | "textarea";
   required?: boolean;
   maxLength?: number;
@@ -23,7 +25,9 @@ const budgetLabels: Record<(typeof budgetRanges)[number], string> = {
 
 /** The contact form: the brief's required fields and the few optional ones a person fills in easily. */
 export function contactFields(siteSizes: { id: string; name: string; pages: { min: number; max: number } }[]): FormField[] {
-  return [
+  // The descriptions do not depend on the sizes on offer, so MCP's confirmation form may pass none.
+  const shape = briefSchema(siteSizes.map((s) => s.id) as [string, ...string[]]).shape;
+  const fields: Omit<FormField, "description">[] = [
     { name: "full_name", label: "Your name", kind: "text", required: true, maxLength: briefLimits.full_name, autocomplete: "name" },
     {
       name: "company_name",
@@ -62,6 +66,7 @@ export function contactFields(siteSizes: { id: string; name: string; pages: { mi
       hint: "What the site is for, what exists today, and any dates that matter.",
     },
   ];
+  return fields.map((f) => ({ ...f, description: shape[f.name as keyof typeof shape].description ?? "" }));
 }
 
 /** A field people never see or fill; software that fills every field gives itself away. */

@@ -93,6 +93,9 @@ export const workEmail = z
     }),
   );
 
+/** What a brief is, in one line: the schema's own description, and the first words of every tool that sends one. */
+export const briefDescription = "A project brief. A person at the studio answers it by e-mail.";
+
 /** Today's date in UTC as YYYY-MM-DD, for launch dates. */
 const today = () => new Date().toISOString().slice(0, 10);
 
@@ -189,7 +192,7 @@ export function briefSchema(siteSizes: readonly [string, ...string[]]) {
       },
       { error: (issue) => (issue.code === "unrecognized_keys" ? `unknown field` : undefined) },
     )
-    .describe("A project brief. A person at the studio answers it by e-mail.");
+    .describe(briefDescription);
 }
 
 export type BriefSchema = ReturnType<typeof briefSchema>;

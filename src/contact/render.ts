@@ -2,6 +2,7 @@ import { pagePaths } from "../paths.ts";
 import type { FieldError } from "../briefs/validate.ts";
 import { escapeHtml as e } from "../site/function-page.ts";
 import { honeypot, type FormField } from "../briefs/form-fields.ts";
+import { contactTool, submitLabel } from "./tool.ts";
 
 /** A message for a person: the form's label instead of the API's field name. */
 export function personMessage(field: FormField | undefined, error: FieldError): string {
@@ -13,7 +14,7 @@ export function personMessage(field: FormField | undefined, error: FieldError): 
 }
 
 function control(f: FormField, value: string, describedBy: string, invalid: boolean): string {
-  const common = `id="${f.name}" name="${f.name}"${f.required ? " required" : ""}${f.maxLength ? ` maxlength="${f.maxLength}"` : ""}${f.autocomplete ? ` autocomplete="${f.autocomplete}"` : ""}${describedBy ? ` aria-describedby="${describedBy}"` : ""}${invalid ? ' aria-invalid="true"' : ""}`;
+  const common = `id="${f.name}" name="${f.name}"${f.required ? " required" : ""}${f.maxLength ? ` maxlength="${f.maxLength}"` : ""}${f.autocomplete ? ` autocomplete="${f.autocomplete}"` : ""}${describedBy ? ` aria-describedby="${describedBy}"` : ""}${invalid ? ' aria-invalid="true"' : ""} toolparamdescription="${e(f.description)}"`;
   if (f.kind === "textarea") return `<textarea ${common}>${e(value)}</textarea>`;
   if (f.kind === "select") {
     const options = (f.options ?? [])
@@ -26,7 +27,8 @@ function control(f: FormField, value: string, describedBy: string, invalid: bool
 
 /**
  * The contact form as HTML, for the static contact page and for the function's answers alike: filled in with what
- * was sent, an error summary at the top and each error next to its field. It works without JavaScript.
+ * was sent, an error summary at the top and each error next to its field. It works without JavaScript, and is a
+ * declarative WebMCP tool (tool.ts) whose parameters are the brief's fields, described as the brief schema describes them.
  */
 export function contactFormHtml(
   fields: FormField[],
@@ -49,6 +51,9 @@ export function contactFormHtml(
       f.hint ? `<span class="hint" id="${f.name}-hint">${e(f.hint)}</span>` : ""
     }${error ? `<span class="field-error" id="${f.name}-error">${e(personMessage(f, error))}</span>` : ""}${control(f, values[f.name] ?? "", ids, !!error)}</div>`;
   });
-  const trap = `<div class="trap" aria-hidden="true"><label for="${honeypot}">Leave this empty</label><input id="${honeypot}" name="${honeypot}" tabindex="-1" autocomplete="off"></div>`;
-  return `${summary}<form class="form" method="post" action="${pagePaths.contact}" novalidate>${rows.join("")}${trap}<button class="button primary" type="submit">Send the brief</button></form>`;
+  // readonly: still sent with the form, but a person (or the browser's autofill) cannot type into it, and WebMCP leaves
+  // read-only controls out of the tool's parameters (docs/decisions.md).
+  const trap = `<div class="trap" aria-hidden="true"><label for="${honeypot}">Leave this empty</label><input id="${honeypot}" name="${honeypot}" tabindex="-1" autocomplete="off" readonly></div>`;
+  const tool = `toolname="${e(contactTool.name)}" tooldescription="${e(contactTool.description)}"`;
+  return `${summary}<form class="form" method="post" action="${pagePaths.contact}" novalidate ${tool}>${rows.join("")}${trap}<button class="button primary" type="submit">${e(submitLabel)}</button></form>`;
 }

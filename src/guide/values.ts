@@ -12,6 +12,7 @@ import { a2aErrorCodes } from "../a2a/errors.ts";
 import { minimumNoticeDays } from "../api/deprecations.ts";
 import { idempotencyKeyMaxLength, maxBriefBytes } from "../briefs/limits.ts";
 import { idempotencyTtlSeconds, repeatWindowSeconds } from "../briefs/store.ts";
+import { contactTool } from "../contact/tool.ts";
 import { aiCatalogMediaType } from "../discovery/api-catalog.ts";
 import { contentSignalValue, contentUsageValue } from "../discovery/policy.ts";
 import { perWindow, policies, type PolicyName } from "../limits/policies.ts";
@@ -144,6 +145,7 @@ export function guideValues(site: Site) {
       bookings: url(bookingsPath),
       openapi: url(openApiPath),
       "markdown-index": url(markdownPath(pagePaths.home)),
+      "contact-page": url(pagePaths.contact),
       "offers-page": url(pagePaths.offers),
       "oauth-metadata": url(oauthPaths.authorizationServerMetadata),
       "resource-metadata-origin": url(protectedResourceMetadataPath("origin")),
@@ -184,6 +186,7 @@ export function guideValues(site: Site) {
       "ai-catalog-media-type": aiCatalogMediaType,
       "content-signal": contentSignalValue,
       "content-usage": contentUsageValue,
+      "webmcp-tool": contactTool.name,
     },
     "a2a-error": Object.fromEntries(Object.entries(a2aErrors).map(([name, code]) => [name, String(code)])),
   } satisfies Record<string, Record<string, string>>;

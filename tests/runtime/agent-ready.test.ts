@@ -23,7 +23,9 @@ describe("agent readiness", () => {
   it("passes every check public scanners make (npm run check:agent-ready)", async () => {
     const results = await runChecks(base);
     expect(results.filter((r) => !r.ok)).toEqual([]);
-    expect(results.length).toBeGreaterThanOrEqual(12);
+    expect(results.length).toBeGreaterThanOrEqual(13);
+    // The contact form is the site's one WebMCP tool, found through the sitemap.
+    expect(results.find((r) => r.id === "webMcp")?.detail).toMatch(/^\/contact: send_project_brief \(full_name\*, /);
   });
 });
 
