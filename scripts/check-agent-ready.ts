@@ -1,5 +1,5 @@
 import "./node-check.ts";
-import { runChecks } from "./agent-ready/checks.ts";
+import { notApplicable, runChecks, scoreOf } from "./agent-ready/checks.ts";
 
 // npm run check:agent-ready -- <base_url>: the agent-readiness checks public scanners make, one line each.
 const base = process.argv[2];
@@ -9,6 +9,9 @@ if (!base) {
 }
 const results = await runChecks(base);
 for (const r of results) console.log(`${r.ok ? "PASS" : "FAIL"}  ${r.title.padEnd(40)} ${r.detail}`);
+for (const n of notApplicable) console.log(`N/A   ${n.title.padEnd(40)} ${n.reason}`);
 const failed = results.filter((r) => !r.ok).length;
-console.log(`\n${results.length - failed} passed, ${failed} failed`);
+console.log(
+  `\nscore ${scoreOf(results)}%: ${results.length - failed} of the ${results.length} checks that apply passed, ${failed} failed (${notApplicable.length} do not apply)`,
+);
 process.exitCode = failed === 0 ? 0 : 1;

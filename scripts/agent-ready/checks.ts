@@ -240,6 +240,49 @@ export const checks: Check[] = [
   },
 ];
 
+/**
+ * The checks of Cloudflare's "Is It Agent Ready?" scan (isitagentready.com, its published llms-full.txt) that do not
+ * apply to a studio's site, each with the reason; every other check of that scan is one of `checks` above.
+ */
+export const notApplicable: { id: string; title: string; reason: string }[] = [
+  {
+    id: "webBotAuth",
+    title: "Web Bot Auth",
+    reason:
+      "for operators of bots that sign their requests (a key directory at /.well-known/http-message-signatures-directory); this site runs no crawler or agent of its own",
+  },
+  { id: "x402", title: "x402 payments", reason: "nothing on this site is bought or paid for by an agent" },
+  { id: "ucp", title: "Universal Commerce Protocol", reason: "nothing on this site is bought or paid for by an agent" },
+  { id: "acp", title: "Agentic Commerce Protocol", reason: "nothing on this site is bought or paid for by an agent" },
+  { id: "ap2", title: "Agent Payments Protocol", reason: "nothing on this site is bought or paid for by an agent" },
+];
+
+/** The checks of that scan, by its own ids: each either run here or named above as not applying. */
+export const scannerCheckIds = [
+  "robotsTxt",
+  "sitemap",
+  "linkHeaders",
+  "markdownNegotiation",
+  "robotsTxtAiRules",
+  "contentSignals",
+  "webBotAuth",
+  "mcpServerCard",
+  "a2aAgentCard",
+  "agentSkills",
+  "webMcp",
+  "apiCatalog",
+  "oauthDiscovery",
+  "oauthProtectedResource",
+  "x402",
+  "ucp",
+  "acp",
+  "ap2",
+];
+
+/** The share of the checks that apply which passed, in percent. */
+export const scoreOf = (results: CheckResult[]) =>
+  results.length === 0 ? 0 : Math.round((100 * results.filter((r) => r.ok).length) / results.length);
+
 export async function runChecks(base: string): Promise<CheckResult[]> {
   robots = undefined;
   const origin = base.replace(/\/+$/, "");

@@ -1,11 +1,15 @@
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { describe, expect, inject, it } from "vitest";
-import { runChecks } from "../../scripts/agent-ready/checks.ts";
+import { notApplicable, runChecks, scannerCheckIds, scoreOf } from "../../scripts/agent-ready/checks.ts";
 
 /**
  * From the base URL alone: the scanners' checks all pass, every URL every discovery document names answers with the
  * right content type, and the documents agree on endpoints, scopes, skills, tools and versions.
  */
 const base = inject("baseUrl");
+const run = promisify(execFile);
 // Discovery documents are read as plain JSON; the assertions are the schema.
 type Json = Record<string, any>;
 const json = async (url: string): Promise<Json> => (await (await fetch(url)).json()) as Json;
@@ -23,9 +27,24 @@ describe("agent readiness", () => {
   it("passes every check public scanners make (npm run check:agent-ready)", async () => {
     const results = await runChecks(base);
     expect(results.filter((r) => !r.ok)).toEqual([]);
+    expect(scoreOf(results)).toBe(100);
+    // Every check of Cloudflare's scan is run here, or named with the reason it does not apply to this site.
+    expect([...results.map((r) => r.id), ...notApplicable.map((n) => n.id)].sort()).toEqual(
+      expect.arrayContaining([...scannerCheckIds].sort()),
+    );
     expect(results.length).toBeGreaterThanOrEqual(13);
     // The contact form is the site's one WebMCP tool, found through the sitemap.
     expect(results.find((r) => r.id === "webMcp")?.detail).toMatch(/^\/contact: send_project_brief \(full_name\*, /);
+  });
+});
+
+describe("npm run check:agent-ready", () => {
+  it("prints every check, the ones that do not apply with their reason, and a score of 100%", async () => {
+    const script = fileURLToPath(new URL("../../scripts/check-agent-ready.ts", import.meta.url));
+    const { stdout } = await run(process.execPath, [script, base]);
+    expect(stdout).toMatch(/^PASS {2}/m);
+    expect(stdout).toMatch(/^N\/A {3}Web Bot Auth/m);
+    expect(stdout).toMatch(/^score 100%: (\d+) of the \1 checks that apply passed, 0 failed/m);
   });
 });
 
