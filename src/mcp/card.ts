@@ -3,7 +3,10 @@ import { protectedResourceMetadataUrl } from "../tokens/metadata.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
 import { ContentError } from "../site/content-error.ts";
 
+import { bookingToolNames } from "../booking/names.ts";
+import { toolScopes } from "./auth-gate.ts";
 import { briefToolName, briefToolScope } from "./brief-tool.ts";
+import { declaredExtensions } from "./skills.ts";
 import { batchRevision, maxBatchMessages, maxMcpBodyBytes } from "./constants.ts";
 import { serverInfo } from "./server.ts";
 import { servedProtocolVersions } from "./versions.ts";
@@ -35,8 +38,9 @@ export function serverDescription(studio: string): string {
 
 /**
  * The MCP server card (SEP-2127 v1, the experimental server-card extension): identity and how to connect, nothing the
- * protocol lists at run time (tools, resources and prompts come from tools/list and the like) and no capabilities or
- * extensions (SEP-2127 leaves them to server/discover, and `_meta` is no substitute: the Skills extension is declared there). Name, title, version and
+ * protocol lists at run time (tools, resources and prompts come from tools/list and the like). The card has no field
+ * for capabilities; the MCP extensions the server declares in server/discover (Skills) are repeated under `_meta`, the
+ * card's extension point, for a client deciding before it connects. Name, title, version and
  * website are the server's own `serverInfo`, so the card says what `initialize` and `server/discover` say; the
  * revisions are src/mcp/versions.ts, the list the server is to be given. The name is `<reversed host>/<serverInfo name>`. What the schema has no
  * field for (the token, limits, the documentation) goes in `_meta` under the site's own reversed host.
@@ -48,6 +52,8 @@ export function serverCard(prebuilt: PrebuiltResources) {
   const resourceMetadata = protectedResourceMetadataUrl(base, "mcp");
   const mcp = policies.mcp;
   const briefs = policies["briefs-per-grant"];
+  // The tools that need a token, as this build lists them (booking only where it is offered).
+  const writes = [briefToolName, ...(prebuilt.contact.booking.agents ? [bookingToolNames.book, bookingToolNames.cancel] : [])];
   return {
     $schema: serverCardSchemaUrl,
     name: `${prefix}/${info.name}`,
@@ -65,8 +71,8 @@ export function serverCard(prebuilt: PrebuiltResources) {
           {
             name: "Authorization",
             description:
-              `Only ${briefToolName} needs it: a bearer access token with the scope ${briefToolScope}. Reads need none. ` +
-              `MCP clients get one by OAuth when that tool answers 401 (protected resource metadata: ${resourceMetadata}).`,
+              `Only the writes need it (${writes.join(", ")}): a bearer access token with the scope ${briefToolScope}. Reads need none. ` +
+              `MCP clients get one by OAuth when a write answers 401 (protected resource metadata: ${resourceMetadata}).`,
             isRequired: false,
             isSecret: true,
             value: "Bearer {token}",
@@ -81,8 +87,9 @@ export function serverCard(prebuilt: PrebuiltResources) {
       [`${prefix}/authorization`]: {
         required: false,
         protected_resource_metadata: resourceMetadata,
-        scopes: { [briefToolName]: [briefToolScope] },
+        scopes: Object.fromEntries(writes.map((tool) => [tool, [toolScopes[tool]]])),
       },
+      [`${prefix}/extensions`]: declaredExtensions,
       [`${prefix}/limits`]: {
         quota: { policy: "mcp", requests: mcp.quota, window_seconds: mcp.windowSeconds, per: mcp.partition },
         max_body_bytes: maxMcpBodyBytes,

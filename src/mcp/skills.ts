@@ -1,4 +1,4 @@
-import { memorySkillFiles, SkillsExtension, type SkillCatalog } from "@modelcontextprotocol/server/ext/skills";
+import { memorySkillFiles, SKILLS_EXTENSION_ID, SkillsExtension, type SkillCatalog } from "@modelcontextprotocol/server/ext/skills";
 import { listTtlSeconds } from "./constants.ts";
 
 /**
@@ -10,3 +10,9 @@ import { listTtlSeconds } from "./constants.ts";
  */
 export const skillsCatalog = (files: Record<string, string>): Promise<SkillCatalog> =>
   SkillsExtension.load(memorySkillFiles(files), { strict: true, cacheHint: { ttlMs: listTtlSeconds * 1000, cacheScope: "public" } });
+
+/**
+ * The extensions the server declares in `capabilities.extensions` (server/discover, initialize), as the server card
+ * repeats them: a catalog loaded from files always reads directories.
+ */
+export const declaredExtensions = { [SKILLS_EXTENSION_ID]: { directoryRead: true } } as const;

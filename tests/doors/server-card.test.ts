@@ -53,7 +53,7 @@ describe("the server the card describes", () => {
     }
   });
 
-  it("declares its extension (Skills) in server/discover, not on the card, which advertises no capabilities (SEP-2127)", async () => {
+  it("declares its extension (Skills) in server/discover, and the card repeats it under its _meta, the card's extension point", async () => {
     const { result } = await rpc(
       {
         jsonrpc: "2.0",
@@ -64,9 +64,10 @@ describe("the server the card describes", () => {
       { "mcp-protocol-version": "2026-07-28", "mcp-method": "server/discover" },
     );
     expect(Object.keys(result.capabilities.extensions)).toEqual(["io.modelcontextprotocol/skills"]);
-    const text = JSON.stringify(card());
-    expect(text).not.toContain("io.modelcontextprotocol/");
-    expect(text).not.toMatch(/"(capabilities|extensions)"/);
+    const { name, _meta } = card() as { name: string; _meta: Record<string, unknown> };
+    expect(_meta[`${name.split("/")[0]}/extensions`]).toEqual(result.capabilities.extensions);
+    // No field of the card's own schema claims capabilities: the card stays identity and how to connect.
+    expect(Object.keys(card())).not.toContain("capabilities");
   });
 
   it("lists the card's 2026-07-28 revisions in server/discover, with the card's serverInfo", async () => {
