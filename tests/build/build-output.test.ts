@@ -22,6 +22,11 @@ const root = fileURLToPath(new URL("../..", import.meta.url));
 const dist = (path: string) => join(root, "dist", path);
 const read = (path: string) => readFile(dist(path), "utf8");
 const readJson = async (path: string) => JSON.parse(await read(path)) as unknown;
+/** The site model as the runtime's build made it: booking offered to agents where its prebuilt contact says so. */
+async function builtSite() {
+  const { contact } = (await readJson("api/v1/prebuilt.json")) as { contact: { booking: { agents?: unknown } } };
+  return buildSite(await loadContentDir(join(root, "content")), inject("baseUrl"), { agentBooking: Boolean(contact.booking.agents) });
+}
 const pathOf = (url: string) => new URL(url).pathname;
 const o200k = new Tiktoken(o200k_base);
 
@@ -58,7 +63,7 @@ describe("the build output", () => {
   });
 
   it("writes the AI catalog and the MCP server card (which functions/mcp.ts bundles) as their builders make them", async () => {
-    const site = buildSite(await loadContentDir(join(root, "content")), inject("baseUrl"));
+    const site = await builtSite();
     expect(await readJson(".well-known/ai-catalog.json")).toEqual(aiCatalog(site));
     expect(await readJson(".well-known/mcp/server-card.json")).toEqual(serverCard(prebuiltResources(site)));
   });
@@ -66,7 +71,7 @@ describe("the build output", () => {
   it("writes server.json for the MCP Registry from the card, and the registry's proof of the domain with the key only", async () => {
     // The runtime's configuration, as it handed it to the build.
     const env = await readDotEnv(join(root, ".env.runtime"));
-    const card = serverCard(prebuiltResources(buildSite(await loadContentDir(join(root, "content")), inject("baseUrl"))));
+    const card = serverCard(prebuiltResources(await builtSite()));
     const serverJson = await readJson(".well-known/mcp/server.json");
     expect(serverJson).toEqual(registryServerJson(card, env.MCP_REGISTRY_NAME || undefined));
     expect(serverJsonProblems(serverJson)).toEqual([]);
@@ -75,9 +80,7 @@ describe("the build output", () => {
   });
 
   it("writes every skill's files under /.well-known/agent-skills/, and the same files for functions/mcp.ts to serve", async () => {
-    // Built as the runtime built it: booking offered to agents where its prebuilt contact says so.
-    const { contact } = (await readJson("api/v1/prebuilt.json")) as { contact: { booking: { agents?: unknown } } };
-    const site = buildSite(await loadContentDir(join(root, "content")), inject("baseUrl"), { agentBooking: Boolean(contact.booking.agents) });
+    const site = await builtSite();
     const files = skillFiles(site);
     expect(await readJson("api/v1/prebuilt-skills.json")).toEqual(files);
     const written = (await readdir(dist(".well-known/agent-skills"), { recursive: true, withFileTypes: true }))
