@@ -8,4 +8,5 @@ const door = () =>
 
 export default netlifyFunction(async () => (await door()).jwksHandlerFromEnv(platformEnv), platformEnv);
 
-export const config: Config = { path: "/.well-known/jwks.json", method: ["GET"] };
+// Every method: the door answers GET and HEAD, and 405 in OAuth's format for the others.
+export const config: Config = { path: "/.well-known/jwks.json" };

@@ -4,6 +4,7 @@ import { aiCatalogMediaType, apiCatalogContentType } from "../../src/discovery/a
 import { serverCardMediaType } from "../../src/mcp/constants.ts";
 import { registryAuthContentType } from "../../src/mcp/registry.ts";
 import { aiCatalogPath, apiCatalogPath, registryAuthPath, serverCardWellKnownPath } from "../../src/paths.ts";
+import { discoveryPreflight } from "../../src/discovery/preflight.ts";
 
 // Static discovery documents get their registered media types here, which scanners check: a Content-Type in _headers
 // is honoured on Netlify's CDN but not by netlify dev, which types a file by its extension (none, or .json).
@@ -16,6 +17,9 @@ const types: Record<string, string> = {
 };
 
 export default async (request: Request, context: Context) => {
+  // Every document under /.well-known is public: a browser's preflight for one is answered here, since static files
+  // (and the rewrites to them) take no OPTIONS.
+  if (request.method === "OPTIONS") return discoveryPreflight(request);
   const response = await context.next();
   const type = types[new URL(request.url).pathname];
   if (!type || !response.ok) return response;
@@ -32,5 +36,11 @@ export default async (request: Request, context: Context) => {
 
 // Literals: Netlify reads this declaration before it runs anything.
 export const config: Config = {
-  path: ["/.well-known/api-catalog", "/.well-known/ai-catalog.json", "/.well-known/mcp/server-card.json", "/.well-known/mcp-registry-auth"],
+  path: [
+    "/.well-known/api-catalog",
+    "/.well-known/ai-catalog.json",
+    "/.well-known/mcp/server-card.json",
+    "/.well-known/mcp-registry-auth",
+    "/.well-known/*",
+  ],
 };

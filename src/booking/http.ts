@@ -4,6 +4,7 @@ import type { Handler } from "../http/context.ts";
 import { door, handlerOf } from "../http/door.ts";
 import { problemJson } from "../http/formats.ts";
 import { quotaReport } from "../limits/headers.ts";
+import { usageHeaders } from "../discovery/policy.ts";
 import { Refusal } from "../http/refusal.ts";
 import { bookingsPath, freeTimesPath } from "../paths.ts";
 import type { BookingDeps } from "./book.ts";
@@ -38,8 +39,9 @@ export function createBookingHandler({ baseUrl, verifier, booking, studio }: Boo
 
   app.get(freeTimesPath, async (c) => {
     const query = queryOf(new URL(c.req.url).searchParams);
+    // Published content, as every /api read: how it may be used goes with it.
     return Response.json(await listFreeTimes(query, offered()), {
-      headers: { "Cache-Control": `public, max-age=${freeStartsTtlSeconds}` },
+      headers: { "Cache-Control": `public, max-age=${freeStartsTtlSeconds}`, ...Object.fromEntries(usageHeaders) },
     });
   });
 

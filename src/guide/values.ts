@@ -61,7 +61,6 @@ import {
   robotsPath,
   registryServerJsonPath,
   skillsIndexPath,
-  skillsPath,
 } from "../paths.ts";
 import type { Site } from "../site/model.ts";
 import { siteValues } from "../site/placeholders.ts";
@@ -166,7 +165,6 @@ export function guideValues(site: Site) {
       robots: url(robotsPath),
       "mcp-server-json": url(registryServerJsonPath),
       "skills-index": url(skillsIndexPath),
-      skills: url(`${skillsPath}/`),
     },
     version: {
       mcp: modernProtocolVersions.join(", "),

@@ -1,6 +1,8 @@
 import type { Env } from "../config/env.ts";
 import { settingsFrom } from "../config/settings.ts";
-import { builtOnFirstUse } from "../http/door.ts";
+import { builtOnFirstUse, door, handlerOf } from "../http/door.ts";
+import { refuseOtherMethods } from "../http/methods.ts";
+import { oauthPaths } from "../paths.ts";
 import { oauthJson } from "../http/formats.ts";
 import { jwksResponse } from "./jwks.ts";
 import { signingKeysFromEnv } from "../tokens/keys.ts";
@@ -12,5 +14,9 @@ import { signingKeysFromEnv } from "../tokens/keys.ts";
 export const jwksHandlerFromEnv = (env: Env) =>
   builtOnFirstUse(async () => {
     const response = jwksResponse(await signingKeysFromEnv(settingsFrom(env)));
-    return async () => response.clone();
+    const app = door(oauthJson);
+    // Hono answers HEAD with the GET's headers and no body.
+    app.get(oauthPaths.jwks, () => response.clone());
+    app.all(oauthPaths.jwks, refuseOtherMethods(["GET", "HEAD"], "The key set is read with GET (or HEAD)."));
+    return handlerOf(app);
   }, oauthJson);

@@ -3,7 +3,7 @@ import { describe, expect, inject, it } from "vitest";
 /**
  * Every URL the discovery documents publish answers: fetched with GET as a person or a scanner would follow it, each
  * same-origin URL in the agent card, the server card, the AI catalog, the API catalog, the skills index, the OAuth
- * metadata, llms.txt and the API index gets 2xx, or a documented answer in its protocol's own format that says what to do
+ * metadata, llms.txt and llms-full.txt, the developer page's twin, server.json and the API index gets 2xx, or a documented answer in its protocol's own format that says what to do
  * (a JSON body, never the site's HTML 404 page).
  */
 const base = inject("baseUrl");
@@ -20,6 +20,9 @@ const documents = [
   "/.well-known/oauth-protected-resource/mcp",
   "/.well-known/oauth-protected-resource/a2a/v1",
   "/llms.txt",
+  "/llms-full.txt",
+  "/developers.md",
+  "/.well-known/mcp/server.json",
   "/api/v1",
   "/a2a/v1/rest",
 ];
@@ -38,7 +41,10 @@ async function publishedBy(path: string): Promise<string[]> {
   const text = await res.text();
   const found = /json/.test(res.headers.get("content-type") ?? "")
     ? [...strings(JSON.parse(text))].filter((s) => /^(https?:\/\/|\/|\.\.?\/)/.test(s) && !/\s/.test(s))
-    : [...text.matchAll(/\]\((\S+?)\)|<(https?:\/\/[^>\s]+)>|(https?:\/\/[^\s)"'<>]+)/g)].map((m) => m[1] ?? m[2] ?? m[3]!);
+    : [...text.matchAll(/\]\((\S+?)\)|<(https?:\/\/[^>\s]+)>|(https?:\/\/[^\s)"'<>`]+)/g)].map((m) =>
+        // A bare URL ends before the punctuation of the sentence it stands in.
+        (m[1] ?? m[2] ?? m[3]!).replace(/[.,;:!?]+$/, ""),
+      );
   return found
     .filter((url) => !url.includes("{"))
     .flatMap((url) => {
@@ -52,6 +58,26 @@ async function publishedBy(path: string): Promise<string[]> {
 }
 
 describe("every published URL", () => {
+  it("answers a browser's preflight for a discovery document, and HEAD on the key set", async () => {
+    for (const path of ["/.well-known/agent-card.json", "/.well-known/ai-catalog.json", "/.well-known/oauth-authorization-server"]) {
+      const res = await fetch(`${base}${path}`, {
+        method: "OPTIONS",
+        headers: {
+          origin: "https://agent.example",
+          "access-control-request-method": "GET",
+          "access-control-request-headers": "if-none-match",
+        },
+      });
+      expect(res.status, path).toBe(204);
+      expect(res.headers.get("access-control-allow-origin"), path).toBe("*");
+      expect(res.headers.get("access-control-allow-headers"), path).toMatch(/If-None-Match/i);
+    }
+    const head = await fetch(`${base}/.well-known/jwks.json`, { method: "HEAD" });
+    expect([head.status, head.headers.get("content-type")]).toEqual([200, "application/json"]);
+    const post = await fetch(`${base}/.well-known/jwks.json`, { method: "POST" });
+    expect([post.status, post.headers.get("allow")]).toEqual([405, "GET, HEAD"]);
+  });
+
   it("answers GET with 2xx, or with a documented answer in its protocol's format, never the HTML 404 page", async () => {
     const urls = new Map<string, string>();
     for (const path of documents) for (const url of await publishedBy(path)) if (!urls.has(url)) urls.set(url, path);

@@ -46,7 +46,7 @@ describe("the literals Netlify reads statically", () => {
     ["functions/a2a.ts", [a2aPath, `${a2aPath}/*`]],
     ["functions/briefs.ts", [briefsPath]],
     ["functions/contact.ts", [pagePaths.contact]],
-    ["functions/edge/media-types.ts", [apiCatalogPath, aiCatalogPath, serverCardWellKnownPath, registryAuthPath]],
+    ["functions/edge/media-types.ts", [apiCatalogPath, aiCatalogPath, serverCardWellKnownPath, registryAuthPath, "/.well-known/*"]],
   ])("%s serves the paths of src/paths.ts", async (file, paths) => {
     expect(await configPaths(file)).toEqual(paths);
   });
