@@ -35,12 +35,5 @@ export default async (request: Request, context: Context) => {
 };
 
 // Literals: Netlify reads this declaration before it runs anything.
-export const config: Config = {
-  path: [
-    "/.well-known/api-catalog",
-    "/.well-known/ai-catalog.json",
-    "/.well-known/mcp/server-card.json",
-    "/.well-known/mcp-registry-auth",
-    "/.well-known/*",
-  ],
-};
+// Every document under /.well-known: the types below for four of them, and any one's preflight.
+export const config: Config = { path: "/.well-known/*" };

@@ -46,9 +46,14 @@ describe("the literals Netlify reads statically", () => {
     ["functions/a2a.ts", [a2aPath, `${a2aPath}/*`]],
     ["functions/briefs.ts", [briefsPath]],
     ["functions/contact.ts", [pagePaths.contact]],
-    ["functions/edge/media-types.ts", [apiCatalogPath, aiCatalogPath, serverCardWellKnownPath, registryAuthPath, "/.well-known/*"]],
+    ["functions/edge/media-types.ts", ["/.well-known/*"]],
   ])("%s serves the paths of src/paths.ts", async (file, paths) => {
     expect(await configPaths(file)).toEqual(paths);
+  });
+
+  it("has the edge function that types discovery documents cover each of them", () => {
+    for (const path of [apiCatalogPath, aiCatalogPath, serverCardWellKnownPath, registryAuthPath])
+      expect(path).toMatch(/^\/\.well-known\//);
   });
 
   it("netlify.toml rewrites every protected resource metadata path to its prebuilt file", async () => {
