@@ -27,6 +27,41 @@ async function json(url: string): Promise<Record<string, unknown>> {
   return JSON.parse(text) as Record<string, unknown>;
 }
 
+/** That a published URL answers a GET with 2xx (and, when given, the media type it promises). */
+async function answers(url: string, type?: RegExp): Promise<void> {
+  const res = await get(url);
+  await res.arrayBuffer();
+  assert(res.ok, `${url} answered ${res.status}`);
+  if (type) assert(type.test(res.headers.get("content-type") ?? ""), `${url} is ${res.headers.get("content-type")}`);
+}
+
+/** An absolute http(s) URL on the checked site's own origin. */
+const sameOrigin = (value: unknown, base: string): value is string => {
+  try {
+    return typeof value === "string" && new URL(value).origin === new URL(base).origin;
+  } catch {
+    return false;
+  }
+};
+
+const sha256 = async (bytes: ArrayBuffer) =>
+  `sha256:${Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)), (b) => b.toString(16).padStart(2, "0")).join("")}`;
+
+/** robots.txt's groups (RFC 9309): the user agents each names, and the names of its rules. */
+function groupsOf(body: string): { agents: string[]; rules: string[] }[] {
+  const groups: { agents: string[]; rules: string[] }[] = [];
+  for (const line of body.split(/\r?\n/)) {
+    const [, name, value] = /^\s*([A-Za-z-]+)\s*:\s*(.*?)\s*(#.*)?$/.exec(line) ?? [];
+    if (!name) continue;
+    if (/^user-agent$/i.test(name)) {
+      const last = groups.at(-1);
+      if (last && last.rules.length === 0) last.agents.push(value!);
+      else groups.push({ agents: [value!], rules: [] });
+    } else groups.at(-1)?.rules.push(name);
+  }
+  return groups;
+}
+
 let robots: Promise<string> | undefined;
 const robotsTxt = (base: string) =>
   (robots ??= (async () => {
@@ -79,7 +114,10 @@ export const checks: Check[] = [
       const res = await get(url);
       const body = await res.text();
       assert(res.ok && /<(urlset|sitemapindex)\b/.test(body), `${url} is not a sitemap`);
-      return `${url}: ${(body.match(/<loc>/g) ?? []).length} URLs`;
+      const paths = await sitemapPaths(base);
+      assert(paths.length > 0, `${url} lists no URL`);
+      for (const path of paths) await answers(`${base}${path}`);
+      return `${url}: ${paths.length} URLs, each answering`;
     },
   },
   {
@@ -94,7 +132,9 @@ export const checks: Check[] = [
         ["api-catalog", "ai-catalog", "service-desc", "service-doc", "service-meta", "describedby", "alternate"].includes(r),
       );
       assert(useful.length > 0, "no Link header with an agent-useful relation");
-      return `rel: ${[...new Set(useful)].join(", ")}`;
+      const targets = [...link.matchAll(/<([^>]+)>\s*;[^,]*rel="?([^";,]+)"?/g)].filter((m) => useful.includes(m[2]!));
+      for (const [, target] of targets) await answers(new URL(target!, `${base}/`).href);
+      return `rel: ${[...new Set(useful)].join(", ")}, each target answering`;
     },
   },
   {
@@ -102,8 +142,9 @@ export const checks: Check[] = [
     title: "Markdown for Accept: text/markdown",
     run: async (base) => {
       const res = await get(`${base}/`, { headers: { accept: "text/markdown" } });
-      await res.arrayBuffer();
+      const body = await res.text();
       assert(res.status === 200, `answered ${res.status}`);
+      assert(/^#{1,6} \S/m.test(body) && !/<html/i.test(body), "the body is not a Markdown document with a heading");
       assert((res.headers.get("content-type") ?? "").startsWith("text/markdown"), `content type ${res.headers.get("content-type")}`);
       assert(/accept/i.test(res.headers.get("vary") ?? ""), "no Vary: Accept");
       return `text/markdown, ${res.headers.get("x-markdown-tokens") ?? "?"} tokens`;
@@ -116,6 +157,14 @@ export const checks: Check[] = [
       const body = await robotsTxt(base);
       const named = aiCrawlers.filter((bot) => new RegExp(`^User-agent:\\s*${bot}\\s*$`, "im").test(body));
       assert(named.length > 0, "no group names an AI crawler");
+      // Each named group says something: an Allow or Disallow rule of its own.
+      for (const bot of named) {
+        const group = groupsOf(body).find((g) => g.agents.some((a) => a.toLowerCase() === bot.toLowerCase()));
+        assert(
+          group?.rules.some((r) => /^(allow|disallow)$/i.test(r)),
+          `the group of ${bot} has no Allow or Disallow rule`,
+        );
+      }
       return `names ${named.join(", ")}`;
     },
   },
@@ -158,9 +207,15 @@ export const checks: Check[] = [
         (res.headers.get("content-type") ?? "").startsWith("application/linkset+json"),
         `content type ${res.headers.get("content-type")}`,
       );
-      const { linkset } = JSON.parse(text) as { linkset?: { anchor: string }[] };
+      const { linkset } = JSON.parse(text) as { linkset?: ({ anchor: string } & Record<string, unknown>)[] };
       assert(Array.isArray(linkset) && linkset.length > 0, "empty linkset");
-      return linkset.map((l) => l.anchor).join(", ");
+      for (const entry of linkset) {
+        assert(sameOrigin(entry.anchor, base), `anchor ${String(entry.anchor)} is not a URL of ${base}`);
+        const links = Object.values(entry).flatMap((v) => (Array.isArray(v) ? (v as { href?: unknown }[]) : []));
+        assert(links.length > 0, `${entry.anchor}: no link`);
+        for (const l of links) if (typeof l.href === "string") await answers(new URL(l.href, base).href);
+      }
+      return `${linkset.map((l) => l.anchor).join(", ")}, every link answering`;
     },
   },
   {
@@ -170,8 +225,11 @@ export const checks: Check[] = [
       const doc = await json(`${base}/.well-known/oauth-authorization-server`);
       assert(doc.issuer === base, `issuer ${String(doc.issuer)} is not ${base}`);
       assert(Array.isArray(doc.code_challenge_methods_supported) && doc.code_challenge_methods_supported.includes("S256"), "no S256");
-      for (const field of ["authorization_endpoint", "token_endpoint", "jwks_uri"]) assert(typeof doc[field] === "string", `no ${field}`);
-      return `issuer ${String(doc.issuer)}`;
+      for (const field of ["authorization_endpoint", "token_endpoint", "jwks_uri"])
+        assert(sameOrigin(doc[field], base), `${field} ${String(doc[field])} is not a URL of ${base}`);
+      const jwks = await json(doc.jwks_uri as string);
+      assert(Array.isArray(jwks.keys) && jwks.keys.length > 0, `${String(doc.jwks_uri)} holds no key`);
+      return `issuer ${String(doc.issuer)}, ${(jwks.keys as unknown[]).length} signing keys`;
     },
   },
   {
@@ -179,8 +237,15 @@ export const checks: Check[] = [
     title: "OAuth protected resource metadata",
     run: async (base) => {
       const doc = await json(`${base}/.well-known/oauth-protected-resource`);
-      assert(typeof doc.resource === "string", "no resource");
+      assert(sameOrigin(doc.resource, base), `resource ${String(doc.resource)} is not a URL of ${base}`);
       assert(Array.isArray(doc.authorization_servers) && doc.authorization_servers.length > 0, "no authorization_servers");
+      for (const issuer of doc.authorization_servers as unknown[]) {
+        assert(typeof issuer === "string", "an authorization server that is not a URL");
+        const metadata = await json(
+          `${new URL(issuer).origin}/.well-known/oauth-authorization-server${new URL(issuer).pathname.replace(/\/$/, "")}`,
+        );
+        assert(metadata.issuer === issuer, `${issuer}: its metadata names issuer ${String(metadata.issuer)}`);
+      }
       return `resource ${doc.resource as string}`;
     },
   },
@@ -200,10 +265,11 @@ export const checks: Check[] = [
         typeof catalog.specVersion === "string" && /^\d+\.\d+$/.test(catalog.specVersion),
         `specVersion ${String(catalog.specVersion)}`,
       );
-      assert(Array.isArray(catalog.entries), "no entries");
+      assert(Array.isArray(catalog.entries) && catalog.entries.length > 0, "no entries");
       for (const e of catalog.entries) {
         assert(typeof e.identifier === "string" && typeof e.type === "string", "an entry without identifier or type");
         assert((e.url === undefined) !== (e.data === undefined), `${String(e.identifier)}: not exactly one of url and data`);
+        if (typeof e.url === "string") await answers(new URL(e.url, base).href);
       }
       return catalog.entries.map((e) => e.type as string).join(", ");
     },
@@ -213,8 +279,24 @@ export const checks: Check[] = [
     title: "MCP server card",
     run: async (base) => {
       const card = await json(`${base}/.well-known/mcp/server-card.json`);
-      assert(card.name || (card.serverInfo as { name?: string } | undefined)?.name, "no name");
-      return `${String(card.name ?? (card.serverInfo as { name: string }).name)}`;
+      assert(typeof card.name === "string" && /^[^/]+\/[^/]+$/.test(card.name), `name ${String(card.name)} is not <namespace>/<name>`);
+      assert(typeof card.version === "string" && card.version.length > 0, "no version");
+      const remotes = (card.remotes ?? []) as { type?: unknown; url?: unknown }[];
+      const remote = remotes.find((r) => r.type === "streamable-http");
+      assert(remote && sameOrigin(remote.url, base), "no streamable-http remote on this site");
+      // The endpoint is an MCP server: it answers a 2025-11-25 tools/list without a handshake, or refuses in JSON-RPC.
+      const res = await get(remote.url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2025-11-25",
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+      });
+      const answer = (await res.json().catch(() => ({}))) as { jsonrpc?: unknown };
+      assert(answer.jsonrpc === "2.0", `${remote.url} does not answer JSON-RPC`);
+      return `${card.name} at ${remote.url}`;
     },
   },
   {
@@ -222,8 +304,10 @@ export const checks: Check[] = [
     title: "A2A agent card",
     run: async (base) => {
       const card = await json(`${base}/.well-known/agent-card.json`);
-      assert(typeof card.name === "string" && Array.isArray(card.skills), "no name or skills");
-      return `${card.name as string}, ${(card.skills as unknown[]).length} skills`;
+      assert(typeof card.name === "string" && Array.isArray(card.skills) && card.skills.length > 0, "no name or no skills");
+      const interfaces = (card.supportedInterfaces ?? []) as { url?: unknown; protocolBinding?: unknown }[];
+      assert(interfaces.length > 0 && interfaces.every((i) => sameOrigin(i.url, base)), "no interface on this site");
+      return `${card.name as string}, ${(card.skills as unknown[]).length} skills, ${interfaces.map((i) => String(i.protocolBinding)).join(" and ")}`;
     },
   },
   {
@@ -234,8 +318,12 @@ export const checks: Check[] = [
       assert(typeof index.$schema === "string" && /0\.2\.0/.test(index.$schema), `$schema ${String(index.$schema)}`);
       const skills = index.skills as { name: string; url: string; digest: string }[];
       assert(Array.isArray(skills) && skills.length > 0, "no skills");
-      for (const s of skills) assert(/^sha256:[0-9a-f]{64}$/.test(s.digest), `${s.name}: bad digest`);
-      return skills.map((s) => s.name).join(", ");
+      for (const s of skills) {
+        const res = await get(new URL(s.url, `${base}/.well-known/agent-skills/`).href);
+        assert(res.ok, `${s.name}: ${s.url} answered ${res.status}`);
+        assert((await sha256(await res.arrayBuffer())) === s.digest, `${s.name}: the file's SHA-256 is not the index's digest`);
+      }
+      return `${skills.map((s) => s.name).join(", ")}, each file matching its digest`;
     },
   },
 ];

@@ -35,7 +35,9 @@ const ed25519PublicKey = z
   .trim()
   .refine((key) => /^[A-Za-z0-9+/]+={0,2}$/.test(key) && key.length % 4 === 0 && atob(key).length === 32, {
     error: "must be the base64 of a 32-byte Ed25519 public key: openssl pkey -in key.pem -pubout -outform DER | tail -c 32 | base64",
-  });
+  })
+  // All zeroes is no key anybody holds (a low-order point): a placeholder, never a proof.
+  .refine((key) => /[^A=]/.test(key), { error: "is all zeroes: set the public key of a key pair you generated" });
 
 /** The default of LEADS_EMAIL_DAILY_LIMIT. */
 export const defaultDailyEmailLimit = 50;

@@ -110,5 +110,9 @@ describe("the MCP Registry's proof of the domain", () => {
       );
     }
     expect(settingsFrom(() => undefined).get("MCP_REGISTRY_AUTH_PUBLIC_KEY")).toBeUndefined();
+    const zeroes = Buffer.alloc(32).toString("base64");
+    expect(() => settingsFrom((n) => ({ MCP_REGISTRY_AUTH_PUBLIC_KEY: zeroes })[n]).get("MCP_REGISTRY_AUTH_PUBLIC_KEY")).toThrow(
+      /all zeroes/,
+    );
   });
 });
