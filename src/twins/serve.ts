@@ -1,5 +1,6 @@
 import { usageHeaders } from "../discovery/policy.ts";
 
+import { matchesIfNoneMatch } from "../http/etag.ts";
 import { prefersMarkdown } from "./negotiate.ts";
 import { markdownPath, notFoundPath } from "../paths.ts";
 
@@ -52,5 +53,8 @@ export async function serveMarkdownTwin(request: Request, fetchStatic: StaticFet
   if (status === 200) headers.set("Link", `<${new URL(path, request.url).href}>; rel="canonical"`);
   const etag = twin.headers.get("etag");
   if (etag && status === 200) headers.set("ETag", etag);
+  // The static file is fetched without the client's validators, so its revalidation is answered here.
+  if (etag && status === 200 && matchesIfNoneMatch(request.headers.get("if-none-match"), etag))
+    return new Response(null, { status: 304, headers });
   return new Response(request.method === "HEAD" ? null : body, { status, headers });
 }

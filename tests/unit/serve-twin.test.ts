@@ -31,6 +31,16 @@ describe("serveMarkdownTwin", () => {
     expect(await res?.text()).toBe(files["/offers.md"]);
   });
 
+  it("answers a revalidation with the twin's own ETag with 304", async () => {
+    const request = new Request("https://example.com/offers", { headers: { accept: "text/markdown", "if-none-match": '"/offers.md"' } });
+    const res = await serveMarkdownTwin(request, fetchStatic);
+    expect(res?.status).toBe(304);
+    expect(res?.headers.get("etag")).toBe('"/offers.md"');
+    expect(await res?.text()).toBe("");
+    const stale = new Request("https://example.com/offers", { headers: { accept: "text/markdown", "if-none-match": '"/other.md"' } });
+    expect((await serveMarkdownTwin(stale, fetchStatic))?.status).toBe(200);
+  });
+
   it("maps the home page, trailing slashes and .html paths to the same twin", async () => {
     expect(await (await get("/"))?.text()).toBe("# Home\n");
     expect(await (await get("/index.html"))?.text()).toBe("# Home\n");
