@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { json, mcpCall } from "../support/calls.ts";
 import { fileDeployment } from "../support/deployment.ts";
 import { connectMcp, eras } from "../support/mcp-client.ts";
+import type { SkillsIndexEntry as IndexEntry } from "../../src/discovery/skills/index.ts";
 
 /**
  * The skills over MCP (the Skills extension, SEP-2640) in-process, through the SDK's own skills client, which checks
@@ -12,14 +13,6 @@ import { connectMcp, eras } from "../support/mcp-client.ts";
  * tests/runtime/mcp-skills.test.ts compares the same through the local runtime.
  */
 const { d } = fileDeployment("local");
-
-interface IndexEntry {
-  name: string;
-  type: string;
-  description: string;
-  url: string;
-  digest: string;
-}
 
 const get = (path: string) => d.serve(new Request(`${d.baseUrl}${path}`));
 const index = async () => ((await (await get("/.well-known/agent-skills/index.json")).json()) as { skills: IndexEntry[] }).skills;

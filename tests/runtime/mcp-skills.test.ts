@@ -3,6 +3,7 @@ import { SkillsClient, type Skill } from "@modelcontextprotocol/client/ext/skill
 import { Redis } from "@upstash/redis";
 import { beforeEach, describe, expect, inject, it } from "vitest";
 import { connectMcp, eras } from "../support/mcp-client.ts";
+import type { SkillsIndexEntry as IndexEntry } from "../../src/discovery/skills/index.ts";
 
 /**
  * The skills as an agent finds them through the local runtime, over MCP (the Skills extension, through the SDK's own
@@ -18,14 +19,6 @@ beforeEach(async () => {
   const keys = await store.keys("rl:mcp:*");
   if (keys.length > 0) await store.del(...keys);
 });
-
-interface IndexEntry {
-  name: string;
-  type: string;
-  description: string;
-  url: string;
-  digest: string;
-}
 
 const indexUrl = `${base}/.well-known/agent-skills/index.json`;
 const digest = (bytes: Uint8Array) => `sha256:${createHash("sha256").update(bytes).digest("hex")}`;

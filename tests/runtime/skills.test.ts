@@ -2,17 +2,10 @@ import { createHash } from "node:crypto";
 import yaml from "js-yaml";
 import { describe, expect, inject, it } from "vitest";
 import { statusOf } from "../support/http.ts";
+import type { SkillsIndexEntry as IndexEntry } from "../../src/discovery/skills/index.ts";
 
 /** The agent skills index (Agent Skills Discovery v0.2.0) and each SKILL.md, as an agent that knows only the domain finds them. */
 const base = inject("baseUrl");
-
-interface IndexEntry {
-  name: string;
-  type: string;
-  description: string;
-  url: string;
-  digest: string;
-}
 
 const loadIndex = async () => {
   const res = await fetch(`${base}/.well-known/agent-skills/index.json`);
