@@ -21,17 +21,18 @@ export default async (request: Request, context: Context) => {
   // (and the rewrites to them) take no OPTIONS.
   if (request.method === "OPTIONS") return discoveryPreflight(request);
   const response = await context.next();
+  if (!response.ok) return response;
   const type = types[new URL(request.url).pathname];
-  if (!type || !response.ok) return response;
   const headers = new Headers(response.headers);
-  headers.set("Content-Type", type);
-  // netlify dev fetches the file without the client's validators, so a revalidation is answered here.
+  if (type) headers.set("Content-Type", type);
+  // netlify dev fetches a file behind an edge function without the client's validators, so every revalidation of a
+  // document here is answered here.
   const etag = headers.get("etag");
   if (etag && matchesIfNoneMatch(request.headers.get("if-none-match"), etag)) {
     await response.body?.cancel();
     return new Response(null, { status: 304, headers });
   }
-  return new Response(response.body, { status: response.status, headers });
+  return type ? new Response(response.body, { status: response.status, headers }) : response;
 };
 
 // Literals: Netlify reads this declaration before it runs anything.
