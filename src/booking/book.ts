@@ -1,35 +1,16 @@
-import type { LeadStore } from "../briefs/store.ts";
 import { sha256Hex } from "../store/ids.ts";
 import { idempotencyKeyPattern } from "../briefs/limits.ts";
 import { fieldErrorsOf, type FieldError } from "../briefs/validate.ts";
-import type { Limiter, QuotaResult } from "../limits/limiter.ts";
-import { cancelBooking, createBooking, findBooking, ProviderUnavailable, SlotTaken, type CalCom, type ProviderBooking } from "./cal-com.ts";
+import type { QuotaResult } from "../limits/limiter.ts";
+import { createBooking, findBooking, ProviderUnavailable, SlotTaken, type ProviderBooking } from "./cal-com.ts";
+import type { BookingDeps, BookingRequest } from "./deps.ts";
+import { claimWaitMs, turnUnder } from "./key-turns.ts";
 import { forgetFreeTimesAt, freeTimes, type FreeTimes } from "./free-times.ts";
 import { bookingSchema, type BookingInput } from "./schema.ts";
-import { bookingIdPattern, newBookingId, type Booking, type BookingStore } from "./store.ts";
-import { formatInZone, wallTimeAt } from "./zoned-time.ts";
+import { newBookingId, type Booking } from "./store.ts";
+import { wallTimeAt } from "./zoned-time.ts";
 
-/** What booking needs from the deployment; every door books through it. */
-export interface BookingDeps {
-  cal: CalCom;
-  store: BookingStore;
-  leads: LeadStore;
-  limiter: Limiter;
-  /** The call's length (content/contact.yaml), for the end of a booking Cal.com has not answered yet. */
-  lengthMinutes: number;
-  /** The studio's time zone: free times' default. */
-  studioTimeZone: string;
-  now?: () => number;
-}
-
-export interface BookingRequest {
-  body: Record<string, unknown>;
-  /** The grant booking it: the only one that will see or cancel the booking. */
-  owner: string;
-  address: string;
-  /** As the client sent it (REST: the Idempotency-Key header); validated here, once. */
-  idempotencyKey?: unknown;
-}
+export type { BookingDeps, BookingRequest } from "./deps.ts";
 
 /** Every way a booking ends, each named as the condition a door answers (or the success it reports). */
 export type BookingResult =
@@ -169,31 +150,6 @@ async function bookUnder(
   }
 }
 
-/** How long a retry waits for the request that claimed its key: about as long as that one may wait for Cal.com. */
-const claimWaitMs = (deps: BookingDeps) => (deps.cal.timeoutMs ?? 8_000) * 2 + 1_000;
-
-/**
- * A retry's turn under the id its key names: the booking, once the request booking under it has recorded one, or the
- * right to book under it once that request has ended without one. Waits about as long as a request may wait for Cal.com.
- */
-async function turnUnder(id: string, deps: BookingDeps): Promise<{ booking: Booking } | { working: { done(): Promise<void> } }> {
-  const until = Date.now() + claimWaitMs(deps);
-  for (;;) {
-    const booking = await deps.store.get(id);
-    if (booking) return { booking };
-    const working = await deps.store.takeBusy(id, claimWaitMs(deps));
-    if (working) {
-      // It may have recorded its booking just before it gave up its turn.
-      const made = await deps.store.get(id);
-      if (!made) return { working };
-      await working.done();
-      return { booking: made };
-    }
-    if (Date.now() >= until) throw new ProviderUnavailable("another request of the same Idempotency-Key is still booking");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 /** Records a booking Cal.com made: ours, its place at its start for the grant, its day's free times renewed, the notice. */
 async function recordBooking(
   id: string,
@@ -281,40 +237,4 @@ async function ourBooking(made: ProviderBooking | undefined, owner: string, deps
 function freeAround(input: BookingInput, deps: BookingDeps, { fresh }: { fresh: boolean }): Promise<FreeTimes> {
   const day = wallTimeAt(new Date(input.start), input.time_zone).date;
   return freeTimes({ from: day, to: day, time_zone: input.time_zone }, deps, { fresh });
-}
-
-/** A booking as its grant sees it: ours, without Cal.com's identifiers, its times in the person's time zone. */
-export function bookingView(booking: Booking) {
-  return {
-    booking_id: booking.id,
-    status: booking.status,
-    start: formatInZone(new Date(booking.start), booking.time_zone),
-    end: formatInZone(new Date(booking.end), booking.time_zone),
-    time_zone: booking.time_zone,
-    attendee: booking.attendee,
-    ...(booking.lead_id ? { lead_id: booking.lead_id } : {}),
-    booked_at: booking.booked_at,
-    ...(booking.cancelled_at ? { cancelled_at: booking.cancelled_at } : {}),
-  };
-}
-
-/** The grant's own booking; another grant's and none at all are the same answer. */
-export async function ownBooking(id: string, owner: string, deps: Pick<BookingDeps, "store">): Promise<Booking | undefined> {
-  if (!bookingIdPattern.test(id)) return undefined;
-  const booking = await deps.store.get(id);
-  return booking && booking.owner === owner ? booking : undefined;
-}
-
-/** Cancels the grant's own booking (again is no error); undefined when the grant has none of that id. */
-export async function cancelOwnBooking(id: string, owner: string, deps: BookingDeps): Promise<Booking | undefined> {
-  const booking = await ownBooking(id, owner, deps);
-  if (!booking || booking.status === "cancelled") return booking;
-  await cancelBooking(deps.cal, booking.provider_uid, "Cancelled by the person's agent.");
-  const now = (deps.now ?? Date.now)();
-  const cancelled: Booking = { ...booking, status: "cancelled", cancelled_at: new Date(now).toISOString() };
-  await deps.store.save(cancelled, now);
-  await forgetFreeTimesAt(Date.parse(booking.start), deps);
-  // A notice not yet sent says the call was cancelled too.
-  if (booking.lead_id) await deps.leads.noteCallCancelled(booking.id, cancelled.cancelled_at!);
-  return cancelled;
 }

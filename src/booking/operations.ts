@@ -1,6 +1,7 @@
 import { Refusal } from "../http/refusal.ts";
 import { fieldErrorsOf } from "../briefs/validate.ts";
-import { bookCall, bookingView, cancelOwnBooking, ownBooking, type BookingDeps, type BookingRequest } from "./book.ts";
+import { bookCall, type BookingDeps, type BookingRequest } from "./book.ts";
+import { bookingView, cancelOwnBooking, ownBooking } from "./own.ts";
 import { daysOf, freeTimes, type FreeTimes } from "./free-times.ts";
 import { bookingOutcomeOf, invalidQuery, withCalendar, type BookingOutcome, type BookingView } from "./outcome.ts";
 import { freeTimesQuerySchema } from "./schema.ts";

@@ -1,7 +1,8 @@
 import { Refusal } from "../http/refusal.ts";
 import { quotaHeaders } from "../limits/headers.ts";
 import type { QuotaResult } from "../limits/limiter.ts";
-import { bookingView, type BookingResult } from "./book.ts";
+import type { BookingResult } from "./book.ts";
+import { bookingView } from "./own.ts";
 import { ProviderUnavailable } from "./cal-com.ts";
 import type { FieldError } from "../briefs/validate.ts";
 

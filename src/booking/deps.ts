@@ -1,0 +1,26 @@
+import type { LeadStore } from "../briefs/store.ts";
+import type { Limiter } from "../limits/limiter.ts";
+import type { CalCom } from "./cal-com.ts";
+import type { BookingStore } from "./store.ts";
+
+/** What booking needs from the deployment; every door books through it. */
+export interface BookingDeps {
+  cal: CalCom;
+  store: BookingStore;
+  leads: LeadStore;
+  limiter: Limiter;
+  /** The call's length (content/contact.yaml), for the end of a booking Cal.com has not answered yet. */
+  lengthMinutes: number;
+  /** The studio's time zone: free times' default. */
+  studioTimeZone: string;
+  now?: () => number;
+}
+
+export interface BookingRequest {
+  body: Record<string, unknown>;
+  /** The grant booking it: the only one that will see or cancel the booking. */
+  owner: string;
+  address: string;
+  /** As the client sent it (REST: the Idempotency-Key header); validated here, once. */
+  idempotencyKey?: unknown;
+}
