@@ -19,10 +19,12 @@ const types: Record<string, string> = {
 export default async (request: Request, context: Context) => {
   // Every document under /.well-known is public: a browser's preflight for one is answered here, since static files
   // (and the rewrites to them) take no OPTIONS.
-  if (request.method === "OPTIONS") return discoveryPreflight(request);
+  if (request.method === "OPTIONS") return discoveryPreflight();
+  const type = types[new URL(request.url).pathname];
+  // Nothing to type and nothing to revalidate: the platform's answer, untouched.
+  if (!type && !request.headers.has("if-none-match")) return context.next();
   const response = await context.next();
   if (!response.ok) return response;
-  const type = types[new URL(request.url).pathname];
   const headers = new Headers(response.headers);
   if (type) headers.set("Content-Type", type);
   // netlify dev fetches a file behind an edge function without the client's validators, so every revalidation of a

@@ -1,3 +1,4 @@
+import { sha256Hex } from "../../src/store/ids.ts";
 import { declaredTools } from "./webmcp.ts";
 
 /**
@@ -44,9 +45,6 @@ const sameOrigin = (value: unknown, base: string): value is string => {
   }
 };
 
-const sha256 = async (bytes: ArrayBuffer) =>
-  `sha256:${Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)), (b) => b.toString(16).padStart(2, "0")).join("")}`;
-
 /** robots.txt's groups (RFC 9309): the user agents each names, and the names of its rules. */
 function groupsOf(body: string): { agents: string[]; rules: string[] }[] {
   const groups: { agents: string[]; rules: string[] }[] = [];
@@ -72,12 +70,16 @@ const robotsTxt = (base: string) =>
   })());
 
 /** The paths of the pages the sitemap lists, all read at the checked base (a preview's sitemap may name the live site). */
-async function sitemapPaths(base: string): Promise<string[]> {
+let sitemap: Promise<string[]> | undefined;
+const sitemapPaths = (base: string) => (sitemap ??= readSitemapPaths(base));
+
+async function readSitemapPaths(base: string): Promise<string[]> {
   const line = /^Sitemap:\s*(\S+)/im.exec(await robotsTxt(base))?.[1];
   const url = `${base}${line ? new URL(line, base).pathname : "/sitemap.xml"}`;
   const res = await get(url);
   const body = await res.text();
   assert(res.ok, `${url} answered ${res.status}`);
+  assert(/<(urlset|sitemapindex)\b/.test(body), `${url} is not a sitemap`);
   return [...body.matchAll(/<loc>\s*([^<\s]+)\s*<\/loc>/g)].map((m) => {
     const loc = new URL(m[1]!.replace(/&amp;/g, "&"));
     return `${loc.pathname}${loc.search}`;
@@ -109,12 +111,8 @@ export const checks: Check[] = [
     id: "sitemap",
     title: "Sitemap",
     run: async (base) => {
-      const line = /^Sitemap:\s*(\S+)/im.exec(await robotsTxt(base))?.[1];
-      const url = line ?? `${base}/sitemap.xml`;
-      const res = await get(url);
-      const body = await res.text();
-      assert(res.ok && /<(urlset|sitemapindex)\b/.test(body), `${url} is not a sitemap`);
       const paths = await sitemapPaths(base);
+      const url = /^Sitemap:\s*(\S+)/im.exec(await robotsTxt(base))?.[1] ?? `${base}/sitemap.xml`;
       assert(paths.length > 0, `${url} lists no URL`);
       for (const path of paths) await answers(`${base}${path}`);
       return `${url}: ${paths.length} URLs, each answering`;
@@ -321,7 +319,7 @@ export const checks: Check[] = [
       for (const s of skills) {
         const res = await get(new URL(s.url, `${base}/.well-known/agent-skills/`).href);
         assert(res.ok, `${s.name}: ${s.url} answered ${res.status}`);
-        assert((await sha256(await res.arrayBuffer())) === s.digest, `${s.name}: the file's SHA-256 is not the index's digest`);
+        assert(`sha256:${await sha256Hex(await res.text())}` === s.digest, `${s.name}: the file's SHA-256 is not the index's digest`);
       }
       return `${skills.map((s) => s.name).join(", ")}, each file matching its digest`;
     },
@@ -373,6 +371,7 @@ export const scoreOf = (results: CheckResult[]) =>
 
 export async function runChecks(base: string): Promise<CheckResult[]> {
   robots = undefined;
+  sitemap = undefined;
   const origin = base.replace(/\/+$/, "");
   const results: CheckResult[] = [];
   for (const check of checks) {

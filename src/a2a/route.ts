@@ -1,5 +1,5 @@
 import { Message } from "@a2a-js/sdk";
-import { bookingSkillIds, type bookingScope } from "../booking/names.ts";
+import { bookingScope, bookingSkillIds } from "../booking/names.ts";
 import type { CatalogId } from "../resources/catalog.ts";
 import { freeTimesKeywords } from "./booking-skills.ts";
 import { briefSkillId, isReadSkillId, readSkills } from "./skills.ts";
@@ -31,7 +31,7 @@ export interface MessageView {
 export type TaskSkillId = typeof briefSkillId | typeof bookingSkillIds.book | typeof bookingSkillIds.cancel;
 
 /** The scope every write needs: one for all, since a message continuing a task names no skill (booking's is the brief's). */
-export const writeScope: typeof bookingScope = "svc:brief";
+export const writeScope = bookingScope;
 
 export type Route =
   /** A write: `skill` named, or undefined for a message continuing a task (the task's own skill). */

@@ -10,7 +10,7 @@ import { usageHeaders } from "../discovery/policy.ts";
 import { apiBase, openApiPath, pagePaths, resourcePaths } from "../paths.ts";
 import { deprecationHeaders, findDeprecation, type Deprecation } from "./deprecations.ts";
 import { matchesIfNoneMatch, strongEtag } from "../http/etag.ts";
-import { matchRoute, type ApiRoute } from "./routes.ts";
+import { apiRoutes, matchRoute, type ApiRoute } from "./routes.ts";
 
 export interface GatewayOptions {
   baseUrl: string;
@@ -24,6 +24,11 @@ const methodsOf = (c: DoorContext) => routeOf(c)?.methods ?? ["GET", "HEAD"];
 /** The CORS policy of each kind of route: a read's, or a write's (a token, a JSON body, an Idempotency-Key). */
 const readsCors = readCors(methodsOf);
 const writesCors = publicCors(methodsOf, ["Authorization", "Content-Type", "Idempotency-Key"]);
+/** The API's writes, as its route table has them: what a 405 on a read points to. */
+const writePaths = apiRoutes
+  .filter((r) => r.methods.includes("POST"))
+  .map((r) => r.path.replace(":id", "{id}"))
+  .join(", ");
 export const readCacheControl = "public, max-age=60, stale-while-revalidate=600";
 
 /**
@@ -44,7 +49,7 @@ export function createApiGateway({ baseUrl, limiter, deprecations, log = console
     if (!route.methods.includes(method)) {
       throw methodNotAllowed(route.methods, {
         detail: `${method} is not supported on ${path}.`,
-        resolution: `${path} supports ${allow}.${route.methods.includes("GET") ? " Writes are POST: /api/v1/briefs, /api/v1/bookings and a booking's /cancel." : ""}`,
+        resolution: `${path} supports ${allow}.${route.methods.includes("GET") ? ` Writes are POST: ${writePaths}.` : ""}`,
       });
     }
     const deprecation = findDeprecation(deprecations, method, route.path);

@@ -48,7 +48,7 @@ export function problemsByStatus(codes: ProblemCode[], headers: Record<string, u
         ? ref("responses", pascal(group[0]!))
         : {
             description: group.map((c) => `\`${c}\`: ${problems[c].condition}`).join(" "),
-            headers,
+            headers: group.some((c) => problems[c].retryAfter) ? { ...headers, "Retry-After": ref("headers", "Retry-After") } : headers,
             content: {
               "application/problem+json": { schema: problemSchemaRef(group) },
             },

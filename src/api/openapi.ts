@@ -204,7 +204,7 @@ export function openApiDocument(site: Site, deprecations: readonly Deprecation[]
             description: `\`${code}\`: ${problems[code].condition} See ${developers}#${problemAnchor(code)}.`,
             headers: {
               ...quotaHeaders,
-              ...(code === "rate_limited" || code === "service_unavailable" ? { "Retry-After": ref("headers", "Retry-After") } : {}),
+              ...(problems[code].retryAfter ? { "Retry-After": ref("headers", "Retry-After") } : {}),
             },
             content: {
               "application/problem+json": { schema: problemSchemaRef([code]) },

@@ -13,6 +13,8 @@ export interface ProblemDefinition {
   condition: string;
   /** What the client should do next. */
   resolution: string;
+  /** Whether its answer carries Retry-After (a quota refused, or a condition the table gives a wait): src/http/formats.ts. */
+  retryAfter: boolean;
 }
 
 type RestConditions = {
@@ -22,6 +24,13 @@ export type ProblemCode = RestConditions;
 
 export const problems = {} as Record<ProblemCode, ProblemDefinition>;
 for (const name of Object.keys(conditions) as ConditionName[]) {
-  const { problem, status, title, when, resolution } = conditionOf(name);
-  if (problem && !(problem in problems)) problems[problem as ProblemCode] = { status, title, condition: when, resolution };
+  const { problem, status, title, when, resolution, retryAfterSeconds } = conditionOf(name);
+  if (problem && !(problem in problems))
+    problems[problem as ProblemCode] = {
+      status,
+      title,
+      condition: when,
+      resolution,
+      retryAfter: status === 429 || retryAfterSeconds !== undefined,
+    };
 }

@@ -54,7 +54,13 @@ export async function bookCall(request: BookingRequest, deps: BookingDeps): Prom
   }
 
   const now = (deps.now ?? Date.now)();
-  if (input.dry_run) return (await isFree(input, deps)) ? { kind: "dry_run", input } : slotTaken(input, deps, { fresh: false });
+  if (input.dry_run) {
+    const free = await freeAround(input, deps, { fresh: false });
+    if (isListed(free, input)) return { kind: "dry_run", input };
+    // The grant's own booking of this person at that time is what booking it would answer: the same, again.
+    const earlier = await deps.store.bookedAt(request.owner, startOf(input), input.work_email);
+    return earlier ? { kind: "booked", booking: earlier, replayed: true } : { kind: "slot_taken", freeTimes: free };
+  }
 
   const print = await fingerprintOf(input);
   let id = newBookingId();
@@ -103,11 +109,12 @@ async function bookUnder(
 
   // A start that is not free is refused without calling Cal.com or counting, unless it is the grant's own booking of
   // this person at that time (a retry without a key whose first answer was lost).
-  if (!(await isFree(input, deps))) {
+  const free = await freeAround(input, deps, { fresh: false });
+  if (!isListed(free, input)) {
     const earlier = await deps.store.bookedAt(request.owner, startOf(input), input.work_email);
     if (earlier) return { kind: "booked", booking: earlier, replayed: true };
     await nothingBooked();
-    return slotTaken(input, deps, { fresh: false });
+    return { kind: "slot_taken", freeTimes: free };
   }
 
   // The quotas count bookings made: what is counted here is given back unless this request makes one.
@@ -128,7 +135,7 @@ async function bookUnder(
       const mine = await findBooking(deps.cal, { start: startOf(input), attendeeEmail: input.work_email });
       if (mine?.ours !== id) {
         await nothingBooked();
-        return slotTaken(input, deps, { fresh: true });
+        return slotTaken(input, deps);
       }
       made = mine;
     }
@@ -138,7 +145,7 @@ async function bookUnder(
       const earlier = await ourBooking(made, request.owner, deps);
       if (earlier) return { kind: "booked", booking: earlier, replayed: true };
       await nothingBooked();
-      return slotTaken(input, deps, { fresh: true });
+      return slotTaken(input, deps);
     }
     const existing = await deps.store.get(id);
     if (existing) return { kind: "booked", booking: existing, replayed: true };
@@ -212,19 +219,13 @@ async function bookWithCal(input: BookingInput, deps: BookingDeps, id: string): 
   }
 }
 
-/** Whether the start is among the free times Cal.com last gave for its day (kept a minute). */
-async function isFree(input: BookingInput, deps: BookingDeps): Promise<boolean> {
-  const free = await freeAround(input, deps, { fresh: false });
-  return free.times.some((t) => Date.parse(t.start) === Date.parse(input.start));
-}
+/** Whether the start is among the free times of its day, as Cal.com last gave them (kept a minute). */
+const isListed = (free: FreeTimes, input: BookingInput) => free.times.some((t) => Date.parse(t.start) === Date.parse(input.start));
 
-/**
- * The time is not free: the free times of the same day come with the refusal, asked of Cal.com again when Cal.com itself
- * refused (the kept ones were stale), else as kept (a refusal never costs Cal.com a call).
- */
-const slotTaken = async (input: BookingInput, deps: BookingDeps, { fresh }: { fresh: boolean }): Promise<BookingResult> => ({
+/** Cal.com itself refused the time, so the kept free times were stale: the refusal comes with the day's asked again. */
+const slotTaken = async (input: BookingInput, deps: BookingDeps): Promise<BookingResult> => ({
   kind: "slot_taken",
-  freeTimes: await freeAround(input, deps, { fresh }),
+  freeTimes: await freeAround(input, deps, { fresh: true }),
 });
 
 /** This grant's booking, when Cal.com's booking carries the id of one. */

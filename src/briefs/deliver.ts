@@ -83,13 +83,15 @@ export function attemptHeldAlert(key: string, deps: DeliveryDeps): Promise<Attem
 
 /** One attempt of the e-mail that a call was booked for a lead: at most once, and only after the lead's own. */
 export function attemptCallNotice(key: string, deps: DeliveryDeps): Promise<AttemptOutcome> {
+  // The lead is read once an attempt: `ready` reads it, `message` words the notice from it.
+  let lead: Lead | null = null;
   return attempt<CallNotice>(
     {
       id: key,
       load: () => deps.store.getCallNotice(key),
       save: (notice) => deps.store.saveCallNotice(notice),
-      ready: async (notice) => leadMailSettled(await deps.store.get(notice.lead_id)),
-      message: async (notice) => callNoticeMessage(notice, await deps.store.get(notice.lead_id), deps),
+      ready: async (notice) => leadMailSettled((lead = await deps.store.get(notice.lead_id))),
+      message: async (notice) => callNoticeMessage(notice, lead, deps),
       undeliverable: (notice, reason) =>
         `CALL NOTICE NOT DELIVERED: the e-mail that a call was booked (${notice.booking_id}) for lead ${notice.lead_id} cannot be sent (${reason}); Cal.com has the booking. Run \`npm run leads -- bookings\` to see it.`,
     },

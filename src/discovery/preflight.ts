@@ -6,7 +6,7 @@ const allowedHeaders = ["If-None-Match", "If-Modified-Since", "Accept", "MCP-Pro
  * with the headers a reader sends, and the answer is kept a day. A preflight asking for another method is answered
  * without Access-Control-Allow-Methods naming it, so the browser refuses it.
  */
-export function discoveryPreflight(_request: Request): Response {
+export function discoveryPreflight(): Response {
   const headers = new Headers({
     Allow: "GET, HEAD, OPTIONS",
     "Access-Control-Allow-Origin": "*",

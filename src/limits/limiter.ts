@@ -174,8 +174,10 @@ function grantWindowsCounter(redis: Redis, { cacheBlocked, now }: Required<Limit
     const at = now();
     const own = windowOf(policy, grant, at);
     const shared = windowOf(ceiling, address, at);
-    if (isBlocked(own, at)) return [result(own, policies[policy].quota + 1, at)];
-    if (isBlocked(shared, at)) return [result(shared, policies[ceiling].quota + 1, at)];
+    // Answered from the cache, nothing counted: no window to give back to.
+    const uncounted = (r: QuotaResult): QuotaResult[] => [{ ...r, window: undefined }];
+    if (isBlocked(own, at)) return uncounted(result(own, policies[policy].quota + 1, at));
+    if (isBlocked(shared, at)) return uncounted(result(shared, policies[ceiling].quota + 1, at));
     const [counted, total] = await script.exec(
       [own.key, shared.key],
       [String(policies[policy].quota), String(own.ms), String(shared.ms), String(cost)],

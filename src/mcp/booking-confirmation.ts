@@ -47,13 +47,6 @@ async function timeChoices(start: string | undefined, zone: string, deps: Bookin
 const valuesOf = (candidate: Record<string, unknown>) =>
   Object.fromEntries(bookingConfirmedFields.map((k) => [k, String(candidate[k])])) as Record<Field, string>;
 
-/** Whether the grant has booked this person at this start already. */
-const alreadyBooked = async ({ start, work_email }: Record<string, unknown>, owner: string, deps: BookingDeps) =>
-  typeof start === "string" &&
-  typeof work_email === "string" &&
-  Number.isFinite(Date.parse(start)) &&
-  (await deps.store.bookedAt(owner, start, work_email)) !== null;
-
 /**
  * book_intro_call's confirmation: a form of the person's name and work e-mail (the contact form's labels) and the time,
  * chosen among the day's free times; a dry run of the booking checks each answer (the time must still be free).
@@ -61,7 +54,7 @@ const alreadyBooked = async ({ start, work_email }: Record<string, unknown>, own
 export function bookingConfirmation(
   body: Record<string, unknown>,
   deps: BookingDeps,
-  { studio, owner }: { studio: string; owner: string },
+  studio: string,
   dryRun: (body: Record<string, unknown>) => Promise<BookingOutcome>,
 ): Confirmation<Field> {
   const zone = (typeof body.time_zone === "string" && canonicalTimeZone(body.time_zone)) || deps.studioTimeZone;
@@ -106,10 +99,6 @@ export function bookingConfirmation(
         return { kind: "ok", values: valuesOf(candidate) };
       } catch (error) {
         if (!(error instanceof Refusal)) throw error;
-        // Not free because this grant booked it for this person: a retry of the booking (its answer lost), which the
-        // booking itself answers again, never a reason to choose another time.
-        if (error.condition === "slot_taken" && (await alreadyBooked(candidate, owner, deps)))
-          return { kind: "ok", values: valuesOf(candidate) };
         const answer = refusalResult(error, notBookedWords);
         const errors = (error.options.extensions as { errors?: FieldError[] } | undefined)?.errors;
         if (error.condition === "invalid_booking" && errors) return { kind: "invalid", errors, answer };

@@ -128,7 +128,7 @@ export function bookingTools(prebuilt: PrebuiltResources, service: BookingServic
           bookIntroCall({ body, owner: caller!.grantId, address: caller!.address, idempotencyKey: key }, deps, studio);
         if (!(rounds && asksByForm(clientCapabilities) && body.dry_run !== true)) return bookedResult(await request(body), false);
         // The person confirms name, e-mail and time first; one form answered books once.
-        const confirmation = bookingConfirmation(body, deps, { studio, owner: caller!.grantId }, (b) => request({ ...b, dry_run: true }));
+        const confirmation = bookingConfirmation(body, deps, studio, (b) => request({ ...b, dry_run: true }));
         const asked = await confirmByForm(confirmation, args, body, rounds);
         if ("answer" in asked) return asked.answer as CallToolResult;
         try {

@@ -10,6 +10,7 @@ import type { FieldError } from "../briefs/validate.ts";
 import { confirmationForm, confirmedFields, confirmedOf, type Confirmed } from "./brief-confirmation.ts";
 import { asksByForm, confirmationKey, confirmByForm, type Confirmation } from "./confirmation.ts";
 import { jsonSchemaOf } from "./json-schema.ts";
+import { fieldLines } from "./refusal-result.ts";
 import { structuredResult, toolError, type Tool } from "./tool.ts";
 
 export const briefToolName = "submit_project_brief";
@@ -49,8 +50,6 @@ export function briefOutputSchema(schema: BriefSchema) {
       `A receipt for a filed brief (${Object.keys(receipt.shape).join(", ")}), or the result of a dry run (${Object.keys(dryRun.shape).join(", ")}).`,
     );
 }
-
-const fieldLines = (errors: FieldError[]) => errors.map((e) => `- ${e.field} (${e.code}): ${e.message}`).join("\n");
 
 const invalid = (errors: FieldError[]) =>
   toolError(

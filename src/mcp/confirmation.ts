@@ -48,7 +48,7 @@ export type Checked<F extends string> =
 export interface Confirmation<F extends string> {
   tool: string;
   fields: readonly F[];
-  form(values: Partial<Record<F, string>>, problems: string[], args: Record<string, unknown>): Promise<ElicitForm>;
+  form(values: Partial<Record<F, string>>, problems: string[]): Promise<ElicitForm>;
   check(body: Record<string, unknown>): Promise<Checked<F>>;
   declined: { decline: string; cancel: string };
 }
@@ -72,7 +72,7 @@ export async function confirmByForm<F extends string>(
   const round = typeof state?.round === "number" ? state.round : 0;
   const form = typeof state?.form === "string" ? state.form : crypto.randomUUID();
   const ask = async (values: Partial<Record<F, string>>, problems: string[] = []) => ({
-    answer: askToConfirm(await spec.form(values, problems, args), await rounds.mint({ call, round: round + 1, form })),
+    answer: askToConfirm(await spec.form(values, problems), await rounds.mint({ call, round: round + 1, form })),
   });
 
   if (state === undefined) {

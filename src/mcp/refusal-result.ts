@@ -4,7 +4,7 @@ import { conditionOf } from "../http/conditions.ts";
 import type { Refusal } from "../http/refusal.ts";
 import { toolError } from "./tool.ts";
 
-const fieldLines = (errors: FieldError[]) => errors.map((e) => `- ${e.field} (${e.code}): ${e.message}`).join("\n");
+export const fieldLines = (errors: FieldError[]) => errors.map((e) => `- ${e.field} (${e.code}): ${e.message}`).join("\n");
 
 /**
  * A refusal as a tool-execution error the model can act on (MCP: tools): what happened, what to do, each field to fix,
