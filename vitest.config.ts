@@ -67,7 +67,7 @@ export default defineConfig({
           include: ["tests/runtime/**/*.test.ts", "tests/browser/**/*.test.ts"],
           globalSetup: ["tests/support/global-runtime.ts"],
           setupFiles: ["tests/support/fresh-address.ts"],
-          // The local runtime gives every client the address 127.0.0.1, so files that count quota run one at a time, in one
+          // The files call from 127.0.0.1 (a test of two people calls from other loopback addresses), so files that count quota run one at a time, in one
           // worker whose module cache serves them all.
           fileParallelism: false,
           isolate: false,

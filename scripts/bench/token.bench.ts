@@ -2,6 +2,7 @@ import { SignJWT } from "jose";
 import { upstashLimiter } from "../../src/limits/limiter.ts";
 import { registerClient } from "../../src/oauth/clients.ts";
 import { generateKeySet, importSigningKeys } from "../../src/tokens/keys.ts";
+import { consentAddresses } from "../../src/oauth/consent-address.ts";
 import { createTokenHandler } from "../../src/oauth/token.ts";
 import { compare, describeFigures, measure } from "./stats.ts";
 import { startStoreProcess } from "./store-process.ts";
@@ -18,9 +19,12 @@ export default async function tokenBench() {
   const store = await startStoreProcess();
   try {
     const redis = store.functionsRedis();
-    const keys = await importSigningKeys(JSON.stringify(await generateKeySet()));
+    const keySet = JSON.stringify(await generateKeySet());
+    const keys = await importSigningKeys(keySet);
     const baseUrl = "https://studio.example";
-    const handler = createTokenHandler({ baseUrl, keys, redis, limiter: upstashLimiter(redis), page: { studioName: "", stylesheet: "" } });
+    const consentAddress = consentAddresses(keySet);
+    const page = { studioName: "", stylesheet: "" };
+    const handler = createTokenHandler({ baseUrl, keys, consentAddress, redis, limiter: upstashLimiter(redis), page });
     const register = () =>
       registerClient(
         redis,

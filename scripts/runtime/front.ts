@@ -246,6 +246,18 @@ const parserRefusals: Record<string, string> = {
   ERR_HTTP_REQUEST_TIMEOUT: "408 Request Timeout",
 };
 
+/**
+ * netlify dev tells a function the address of the connection it was called on (its proxy's `x-forwarded-for`, which it
+ * sets itself), and the front's connection would make every client 127.0.0.1. So the front calls netlify dev from the
+ * client's own address wherever it can: any address of 127.0.0.0/8 is this machine's, so a client at 127.0.0.2 is
+ * 127.0.0.2 to the functions, as Netlify hands each function its client's address. Other clients (another machine,
+ * ::1) stay 127.0.0.1; netlify dev's edge functions see 127.0.0.1 whatever the front does.
+ */
+export function loopbackAddressOf(remote: string | undefined): string | undefined {
+  const address = remote?.replace(/^::ffff:/i, "");
+  return address && /^127(?:\.\d{1,3}){3}$/.test(address) ? address : undefined;
+}
+
 async function handOn(req: IncomingMessage, res: ServerResponse, internalPort: number, agent: Agent) {
   const body = await wholeBody(req, netlifyDevBodyLimit);
   if (body === "gone") return;
@@ -272,7 +284,8 @@ async function handOn(req: IncomingMessage, res: ServerResponse, internalPort: n
   if (req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined) {
     headers.push("Content-Length", String(handedBody.length));
   }
-  const upstream = forward({ host: "127.0.0.1", port: internalPort, method: req.method, path, headers, agent }, (answer) => {
+  const localAddress = loopbackAddressOf(req.socket.remoteAddress);
+  const upstream = forward({ host: "127.0.0.1", port: internalPort, method: req.method, path, headers, agent, localAddress }, (answer) => {
     res.writeHead(
       restoredStatus(answer.statusCode ?? 502, answer.headers[refusalStatusHeader] as string | undefined),
       passedOn(answer.rawHeaders, notAnswered),

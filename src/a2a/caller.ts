@@ -9,7 +9,7 @@ export class AuthenticatedCaller implements User {
   readonly clientId: string;
   readonly grantId: string;
   readonly scopes: readonly string[];
-  /** The client address the call came from (a brief counts against its ceiling). */
+  /** The grant's address (src/http/bearer.ts `Caller.address`): its briefs and bookings count against its ceilings. */
   readonly address: string;
   constructor({ clientId, grantId, scopes, address }: { clientId: string; grantId: string; scopes: readonly string[]; address: string }) {
     this.clientId = clientId;

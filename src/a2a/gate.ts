@@ -75,7 +75,7 @@ export function a2aGate({ baseUrl, card, verifier, limiter, log = console.error 
       : needsToken
         ? requireToken(c, { ...where, scopes: write ? [writeScope] : [] })
         : refuseInvalidToken(c, where);
-    const user = caller && new AuthenticatedCaller({ ...caller, address: c.env.ip });
+    const user = caller && new AuthenticatedCaller(caller);
     // Every message to a write (the brief, booking, cancelling) stores a task, valid or not: each counts against the
     // caller's grant, and against its address's ceiling for every grant together.
     if (write && limiter && user) await countAlso(limiter, "a2a-briefs", c, { grant: user.grantId, ceiling: "a2a-briefs-per-address" });

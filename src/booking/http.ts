@@ -49,7 +49,7 @@ export function createBookingHandler({ baseUrl, verifier, booking, studio }: Boo
     const deps = offered();
     const caller = requireToken(c, { ...where, scopes: [bookingScope] });
     const body = jsonObject(await readJson(c.req.raw, { limit: maxBookingBytes, refuseAs: { wrongType: "invalid_json" } }));
-    const request = { body, owner: caller.grantId, address: c.env.ip, idempotencyKey: c.req.header("idempotency-key") };
+    const request = { body, owner: caller.grantId, address: caller.address, idempotencyKey: c.req.header("idempotency-key") };
     const outcome = await bookIntroCall(request, deps, studio);
     if (outcome.kind === "dry_run") return Response.json(outcome.result, { headers: noStore });
     const location = `${baseUrl}${bookingsPath}/${outcome.booking.booking_id}`;

@@ -36,7 +36,7 @@ export function createBriefsHandler({ baseUrl, verifier, pipeline, responseTime 
       channel: "rest",
       clientId: caller.clientId,
       owner: caller.grantId,
-      address: c.env.ip,
+      address: caller.address,
       idempotencyKey,
       waitUntil,
     } as const;

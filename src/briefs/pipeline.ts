@@ -29,8 +29,9 @@ export interface FilingRequest {
    */
   owner: string;
   /**
-   * The client address the brief came from: every owner's briefs from one address together have a ceiling, and a share
-   * of the day's e-mail. Recorded with the lead.
+   * The address the owner counts against: where the person approved the grant (a keyed digest, src/oauth/consent-address.ts),
+   * else the address the brief came from (a client's own grant, the contact form). Every owner's briefs of one address
+   * together have a ceiling, and a share of the day's e-mail. Recorded with the lead.
    */
   address: string;
   /** As the client sent it (REST: the Idempotency-Key header; MCP: idempotency_key); validated here, once. */

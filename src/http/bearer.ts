@@ -14,6 +14,17 @@ export interface Caller {
   grantId: string;
   scopes: string[];
   token: string;
+  /**
+   * The address the grant counts against wherever one address's grants have a ceiling together: where the person
+   * approved it (the token's `consent_address`), else the address the request came from (a client's own grant).
+   */
+  address: string;
+}
+
+/** The address a request's grant counts against (`Caller.address`); the request's own without a valid token. */
+export function countedAddress(c: DoorContext): string {
+  const check = c.get("token");
+  return (check?.ok && check.consentAddress) || c.env.ip;
 }
 
 /**
@@ -35,7 +46,7 @@ export function callerOf(c: DoorContext): Caller | undefined {
     .header("authorization")!
     .replace(/^Bearer +/i, "")
     .trim();
-  return { clientId: check.clientId, grantId: check.grantId, scopes: check.scopes, token };
+  return { clientId: check.clientId, grantId: check.grantId, scopes: check.scopes, token, address: countedAddress(c) };
 }
 
 /**

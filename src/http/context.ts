@@ -26,7 +26,7 @@ export interface DoorEnv {
     /** The verdict on the request's Bearer token (set by `identify`; absent without an Authorization header). */
     token: AccessTokenCheck;
     /** Counts the request for the grant the door identified (set by `quotaOnceIdentified`; at most once). */
-    charge: (grant: string) => Promise<void>;
+    charge: (grant: string, address?: string) => Promise<void>;
     /**
      * Starts the count of the door's quota for this request, at `cost` requests (one per JSON-RPC message it carries), and
      * sets `counted` (set by `quota` counting alongside; at most once a request).

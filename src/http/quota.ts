@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import { policyField, quotaHeaders, quotaReport } from "../limits/headers.ts";
 import { QuotaStoreUnavailable, type Limiter, type QuotaResult } from "../limits/limiter.ts";
 import { perWindow, policies, type PolicyName } from "../limits/policies.ts";
+import { countedAddress } from "./bearer.ts";
 import { setHeaders, type DoorContext, type DoorEnv } from "./context.ts";
 import { Refusal } from "./refusal.ts";
 
@@ -35,13 +36,14 @@ export interface QuotaOptions {
  */
 function counter(limiter: Limiter, policy: PolicyName, { whenUnreachable, grants, log = console.error }: QuotaOptions) {
   let warned = false;
-  const consume = (c: DoorContext, grant: string | undefined, cost: number): Promise<QuotaResult[]> =>
+  const consume = (c: DoorContext, grant: string | undefined, cost: number, address: string): Promise<QuotaResult[]> =>
     grant && grants
-      ? limiter.consumeGrant(policy, grant, grants.ceiling, c.env.ip, cost)
+      ? limiter.consumeGrant(policy, grant, grants.ceiling, address, cost)
       : limiter.consume(policy, c.env.ip, cost).then((result) => [result]);
-  return async (c: DoorContext, grant: string | undefined, cost = 1): Promise<Record<string, string>> => {
+  /** `address` is the one the grant counts against: where its person approved it, else the request's. */
+  return async (c: DoorContext, grant: string | undefined, cost = 1, address = countedAddress(c)): Promise<Record<string, string>> => {
     try {
-      const results = await consume(c, grant, cost);
+      const results = await consume(c, grant, cost, address);
       const reported = quotaReport(results);
       const refused = results.find((r) => !r.allowed);
       if (refused)
@@ -115,7 +117,7 @@ export function quotaOnceIdentified(
   const count = counter(limiter, policy, options);
   return async (c, next) => {
     let charged: Promise<Record<string, string>> | undefined;
-    c.set("charge", async (grant) => void (await (charged ??= count(c, grant))));
+    c.set("charge", async (grant, address) => void (await (charged ??= count(c, grant, 1, address))));
     await next();
     // A refusal of the charge the door asked for has answered already, with its headers.
     const reported = charged ? await charged.catch(() => undefined) : await count(c, undefined);
@@ -135,7 +137,9 @@ export async function countAlso(
   { grant, ceiling }: { grant?: string; ceiling?: PolicyName } = {},
 ): Promise<void> {
   const results =
-    grant && ceiling ? await limiter.consumeGrant(policy, grant, ceiling, c.env.ip) : [await limiter.consume(policy, grant ?? c.env.ip)];
+    grant && ceiling
+      ? await limiter.consumeGrant(policy, grant, ceiling, countedAddress(c))
+      : [await limiter.consume(policy, grant ?? c.env.ip)];
   c.set("alsoCounted", [...(c.get("alsoCounted") ?? []), ...results]);
   const refused = results.find((r) => !r.allowed);
   if (refused)

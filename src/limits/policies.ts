@@ -14,14 +14,17 @@ export interface QuotaPolicy {
 
 /**
  * Who a request is counted against. A grant (src/oauth/grants.ts) is one person's approval of a client, or a client that
- * proves itself: hosted clients' users, who share a client_id and often an egress address, are counted apart.
+ * proves itself: hosted clients' users, who share a client_id and often an egress address, are counted apart. A grant's
+ * address is where the person approved it (their own browser's, src/oauth/consent-address.ts), or for a client's own
+ * grant the address it calls from: the ceilings of one address count every grant of that address together.
  */
 export type Partition =
   | "client IP"
   | "grant"
   | "grant, else client IP"
   | "grant of the code, else OAuth client, else client IP"
-  | "grant, or client IP for the contact form";
+  | "grant, or client IP for the contact form"
+  | "grant's address";
 
 export const policies = {
   "public-api": {
@@ -47,15 +50,16 @@ export const policies = {
   "bookings-per-address": {
     quota: 30,
     windowSeconds: 86_400,
-    appliesTo: "Intro calls booked from one IP address, every grant together: the same bound on grants farmed from one address",
-    partition: "client IP",
+    appliesTo:
+      "Intro calls booked by the grants of one address (where each person approved their grant), every grant together: the same bound on grants farmed from one address, which never spends the ceiling of the other people whose agents call from the same address",
+    partition: "grant's address",
   },
   "briefs-per-address": {
     quota: 100,
     windowSeconds: 3600,
     appliesTo:
-      "Briefs filed (not dry runs) from one IP address, every grant together: grants cost nothing but a consent form, so this bounds the leads one address can make, far above what a hosted client's egress address files for one studio (a brief its own grant already refuses does not count)",
-    partition: "client IP",
+      "Briefs filed (not dry runs) by the grants of one address (where each person approved their grant), every grant together: grants cost nothing but a consent form, so this bounds the leads one person's address can make (a brief its own grant already refuses does not count)",
+    partition: "grant's address",
   },
   "contact-form": {
     quota: 20,
@@ -81,8 +85,8 @@ export const policies = {
     quota: 3000,
     windowSeconds: 60,
     appliesTo:
-      "Requests counted for a grant (with a valid access token at /mcp and /a2a/v1, identified at /oauth/token), all grants from one IP address together: a ceiling far above what a hosted client's egress address carries, so that grants farmed from one address cannot buy unbounded work (a request its own grant already refuses does not count)",
-    partition: "client IP",
+      "Requests counted for a grant (with a valid access token at /mcp and /a2a/v1, identified at /oauth/token), all grants of one address (where each person approved their grant) together: a ceiling far above what one person's agents send, so that grants farmed from one address cannot buy unbounded work (a request its own grant already refuses does not count)",
+    partition: "grant's address",
   },
   "a2a-briefs": {
     quota: 30,
@@ -95,8 +99,8 @@ export const policies = {
     quota: 300,
     windowSeconds: 3600,
     appliesTo:
-      "Messages to the A2A skills that store a task from one IP address, every grant together: the same bound on grants farmed from one address (a message its own grant already refuses does not count)",
-    partition: "client IP",
+      "Messages to the A2A skills that store a task, by the grants of one address (where each person approved their grant) together: the same bound on grants farmed from one address (a message its own grant already refuses does not count)",
+    partition: "grant's address",
   },
   "oauth-register": {
     quota: 10,

@@ -109,7 +109,7 @@ export function createMcpHandler(options: McpHandlerOptions): Handler {
       token: caller.token,
       clientId: caller.clientId,
       scopes: caller.scopes,
-      extra: { grantId: caller.grantId, address: c.env.ip, waitUntil: (work: Promise<unknown>) => c.env.waitUntil(work) },
+      extra: { grantId: caller.grantId, address: caller.address, waitUntil: (work: Promise<unknown>) => c.env.waitUntil(work) },
     };
     return answerWithSdk(c, body, authInfo, legacy);
   });

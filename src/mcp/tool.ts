@@ -16,7 +16,7 @@ export interface Caller {
   clientId: string;
   /** The grant the token belongs to: the brief's Idempotency-Key, repeats and quota, and the request state, are its. */
   grantId: string;
-  /** The client address the call came from. */
+  /** The grant's address (src/http/bearer.ts `Caller.address`): its briefs and bookings count against its ceilings. */
   address: string;
   scopes: string[];
   waitUntil?: (work: Promise<unknown>) => void;

@@ -122,7 +122,7 @@ export function createAuthorizationHandler(options: OAuthServerOptions) {
     return new Response(html, { status: 200, headers });
   }
 
-  async function decide(request: Request): Promise<Response> {
+  async function decide(request: Request, ip: string): Promise<Response> {
     const { values } = await readForm(request, maxConsentBodyBytes);
     const opened =
       values.request &&
@@ -138,7 +138,10 @@ export function createAuthorizationHandler(options: OAuthServerOptions) {
       const { client_id, redirect_uri, code_challenge, scope, resource } = authorization;
       // Each approval is a grant of its own; its code is redeemed once (GETDEL), so it never makes a second token.
       const grant_id = consentGrantId();
-      const code = await issueCode(options.redis, { client_id, redirect_uri, code_challenge, scope, resource, grant_id });
+      // The person's own browser sends this form: its address is the grant's, whatever address its client calls from.
+      const consent_address = await options.consentAddress(ip);
+      const binding = { client_id, redirect_uri, code_challenge, scope, resource, grant_id, consent_address };
+      const code = await issueCode(options.redis, binding);
       return redirectBack(authorization.redirect_uri, { code, state: authorization.state }, clearCookie);
     }
     if (values.decision === "deny") {
@@ -152,5 +155,5 @@ export function createAuthorizationHandler(options: OAuthServerOptions) {
   }
 
   /** The request was counted against `oauth` already; showing it may also count a metadata document fetch. */
-  return (request: Request, count: CountQuota) => (request.method === "POST" ? decide(request) : show(request, count));
+  return (request: Request, count: CountQuota, ip: string) => (request.method === "POST" ? decide(request, ip) : show(request, count));
 }

@@ -11,6 +11,8 @@ export interface CodeBinding {
   resource: string;
   /** The grant the approval made (src/oauth/grants.ts): the code's one token carries it. */
   grant_id: string;
+  /** The digest of the address the person approved from (src/oauth/consent-address.ts): the grant's address. */
+  consent_address?: string;
 }
 
 // The store keeps a hash of the code, so a dump of the store or its command log holds no usable code.

@@ -6,6 +6,7 @@ import { upstashLimiter } from "../limits/limiter.ts";
 import { pageShell } from "../site/page-shell.ts";
 import { redisFromEnv } from "../store/node-requester.ts";
 import { signingKeysFromEnv } from "../tokens/keys.ts";
+import { consentAddresses } from "./consent-address.ts";
 import { createOAuthHandler } from "./server.ts";
 
 /** Test-only: lets client ID metadata documents live on loopback http, and only when the site itself is local. */
@@ -26,6 +27,7 @@ export function oauthHandlerFromEnv(env: Env) {
     return createOAuthHandler({
       baseUrl,
       keys: await signingKeysFromEnv(settings),
+      consentAddress: consentAddresses(settings.get("OAUTH_SIGNING_KEYS")),
       redis,
       limiter: upstashLimiter(redis),
       page: pageShell(),

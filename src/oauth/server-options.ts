@@ -9,6 +9,8 @@ export interface OAuthServerOptions {
   /** The public base URL without a trailing slash; also the issuer. */
   baseUrl: string;
   keys: SigningKeys;
+  /** The digest of the address a person approves from (src/oauth/consent-address.ts): their grant's address. */
+  consentAddress: (ip: string) => Promise<string>;
   redis: Redis;
   limiter: Limiter;
   /** What the consent screen shows around its card: the studio's name and the site's stylesheet. */

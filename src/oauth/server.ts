@@ -53,7 +53,9 @@ export function createOAuthHandler(options: OAuthServerOptions): Handler {
     oauthPaths.authorize,
     sameOrigin([new URL(options.baseUrl).origin], { pageRequired: true, detail: "The form was not sent from this site." }),
   );
-  app.on(routeMethods[oauthPaths.authorize], oauthPaths.authorize, (c) => authorize(c.req.raw, (policy) => countAlso(limiter, policy, c)));
+  app.on(routeMethods[oauthPaths.authorize], oauthPaths.authorize, (c) =>
+    authorize(c.req.raw, (policy) => countAlso(limiter, policy, c), c.env.ip),
+  );
   app.all(oauthPaths.authorize, otherMethods(oauthPaths.authorize));
   return handlerOf(app);
 }

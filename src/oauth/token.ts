@@ -20,8 +20,11 @@ type Form = Awaited<ReturnType<typeof readForm>>;
 /** What a token request counts: a document or key set fetch against the IP, and the request itself once identified. */
 export interface TokenQuota {
   count: CountQuota;
-  /** Counts the request against `oauth-token` for its grant; one that never calls it is counted for its IP. */
-  charge(grant: string): Promise<void>;
+  /**
+   * Counts the request against `oauth-token` for its grant, and its address's ceiling for the grant's address (where the
+   * person approved it; the caller's IP without one); one that never calls it is counted for its IP.
+   */
+  charge(grant: string, address?: string): Promise<void>;
 }
 
 /**
@@ -63,13 +66,19 @@ export function createTokenHandler(options: OAuthServerOptions) {
     const refuse = () =>
       new Refusal("invalid_grant", { detail: "The code is invalid, expired, already used, or was issued for another request." });
     // A code that was issued is its approval's grant's request to count; one that was not identifies nothing.
-    if (code?.grant_id) await charge(code.grant_id);
+    if (code?.grant_id) await charge(code.grant_id, code.consent_address);
     if (!code?.grant_id || code.client_id !== client.client_id || code.redirect_uri !== values.redirect_uri) throw refuse();
     if (!verifierMatches(values.code_verifier!, code.code_challenge)) throw refuse();
     if (repeated.resource?.length && grantedAudience(options.baseUrl, repeated.resource) !== code.resource) {
       throw new Refusal("invalid_target", { detail: "resource must be the one the authorization request named." });
     }
-    const grant = { clientId: client.client_id, grantId: code.grant_id, scope: code.scope, audience: code.resource };
+    const grant = {
+      clientId: client.client_id,
+      grantId: code.grant_id,
+      scope: code.scope,
+      audience: code.resource,
+      ...(code.consent_address ? { consentAddress: code.consent_address } : {}),
+    };
     return issueAccessToken(options.keys, issuer, grant, now());
   }
 

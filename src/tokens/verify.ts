@@ -9,6 +9,9 @@ import { resourceIdentifiers, type Scope } from "./metadata.ts";
  */
 export const grantIdPattern = /^g[ac]_[A-Za-z0-9_-]{22}$/;
 
+/** The digest of the address a person approved a client from (src/oauth/consent-address.ts), the `consent_address` claim. */
+export const consentAddressPattern = /^ca_[A-Za-z0-9_-]{22}$/;
+
 /**
  * The one access-token verifier every protected resource uses (REST briefs, MCP, A2A). RFC 9068 §4 and RFC 8725:
  * ES256 only, `typ: at+jwt`, our issuer, an audience among our resources (a token for any of them is accepted at all
@@ -21,6 +24,8 @@ export interface VerifiedAccessToken {
   grantId: string;
   scopes: string[];
   audience: string;
+  /** Where the person approved the grant: every ceiling of one address counts the grant there. None for a client's own grant. */
+  consentAddress?: string;
 }
 
 export interface RejectedAccessToken {
@@ -81,15 +86,18 @@ export function createAccessTokenVerifier({ baseUrl, jwks, clockToleranceSeconds
       return reject(describe(error, jose.errors));
     }
     if ((payload.iat ?? 0) > now() / 1000 + clockToleranceSeconds) return reject("The access token was issued in the future.");
-    const { client_id: clientId, grant_id: grantId, scope = "" } = payload;
+    const { client_id: clientId, grant_id: grantId, scope = "", consent_address: consentAddress } = payload;
     if (typeof clientId !== "string" || typeof scope !== "string" || payload.sub !== clientId)
       return reject("The access token's claims are malformed.");
     // A token issued before grants existed names only its client, which others can also get tokens for: never honoured.
     if (grantId === undefined) return reject("The access token predates grant identifiers; get a new one.");
     if (typeof grantId !== "string" || !grantIdPattern.test(grantId)) return reject("The access token's claims are malformed.");
+    if (consentAddress !== undefined && (typeof consentAddress !== "string" || !consentAddressPattern.test(consentAddress)))
+      return reject("The access token's claims are malformed.");
     const scopes = scope.split(" ").filter(Boolean);
     const audience = (Array.isArray(payload.aud) ? payload.aud : [payload.aud]).find((a): a is string => !!a && audiences.includes(a))!;
-    return withScopes({ ok: true, clientId, grantId, scopes, audience }, requiredScopes);
+    const verified: VerifiedAccessToken = { ok: true, clientId, grantId, scopes, audience, ...(consentAddress ? { consentAddress } : {}) };
+    return withScopes(verified, requiredScopes);
   }
 
   /** Verifies the Authorization header of a request (RFC 6750 §2.1; tokens are never taken from the query or body). */

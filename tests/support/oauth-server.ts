@@ -5,6 +5,7 @@ import { Redis } from "@upstash/redis";
 import { startLocalStore } from "../../scripts/local-store/store.ts";
 import { upstashLimiter } from "../../src/limits/limiter.ts";
 import { generateKeySet, importSigningKeys } from "../../src/tokens/keys.ts";
+import { consentAddresses } from "../../src/oauth/consent-address.ts";
 import { createOAuthHandler } from "../../src/oauth/server.ts";
 import type { OAuthServerOptions } from "../../src/oauth/server-options.ts";
 
@@ -16,6 +17,7 @@ export async function inProcessOAuthServer(overrides: Partial<OAuthServerOptions
   const options: OAuthServerOptions = {
     baseUrl: "https://studio.example",
     keys: await importSigningKeys(JSON.stringify(privateKeys)),
+    consentAddress: consentAddresses(JSON.stringify(privateKeys)),
     redis,
     limiter: upstashLimiter(redis),
     page: { studioName: "Test Studio", stylesheet: "body{}" },
