@@ -4,7 +4,7 @@ import { fieldErrorsOf, type FieldError } from "../briefs/validate.ts";
 import type { QuotaResult } from "../limits/limiter.ts";
 import { createBooking, findBooking, ProviderUnavailable, SlotTaken, type ProviderBooking } from "./cal-com.ts";
 import type { BookingDeps, BookingRequest } from "./deps.ts";
-import { claimWaitMs, turnUnder } from "./key-turns.ts";
+import { claimWaitMs, turnOfSame, turnUnder } from "./key-turns.ts";
 import { forgetFreeTimesAt, freeTimes, type FreeTimes } from "./free-times.ts";
 import { bookingSchema, type BookingInput } from "./schema.ts";
 import { newBookingId, type Booking } from "./store.ts";
@@ -84,6 +84,12 @@ export async function bookCall(request: BookingRequest, deps: BookingDeps): Prom
       working = turn.working;
     }
     claimed = { keyHash };
+  } else {
+    // The same booking sent again while it is made (a retry whose answer was lost, a double click) waits for it, and is
+    // answered with it: it counts nothing and never meets its own booking as a taken time.
+    const turn = await turnOfSame(request.owner, print, { start: startOf(input), workEmail: input.work_email }, deps);
+    if ("booking" in turn) return { kind: "booked", booking: turn.booking, replayed: true };
+    working = turn.working;
   }
   // Retries of the same key wait for this request while it books (released however it ends).
   try {

@@ -1,5 +1,6 @@
 import type { Redis } from "@upstash/redis";
 import { idPattern, randomId } from "../store/ids.ts";
+import { takeBusy, type Turn } from "../store/turns.ts";
 
 /**
  * Bookings in Redis (Upstash in production, the local store locally), each visible only to the grant that made it.
@@ -9,6 +10,8 @@ import { idPattern, randomId } from "../store/ids.ts";
  * - `booking:at:<owner>:<start>:<e-mail>` the grant's booking of that person (their work e-mail, lower case) at that start
  *                                  (UTC), as long as the booking is kept
  * - `booking:busy:<id>`          the request booking under this id (at most 20 s): retries of its key wait their turn
+ * - `booking:busy:same:<owner>:<fingerprint>` the request booking this very booking without a key (at most 20 s): the same
+ *                                  booking sent again meanwhile waits for it
  * - `booking:free:<week>`        Cal.com's free starts for one week of UTC days (60 s), so agents' polling costs it little
  */
 export interface Booking {
@@ -79,10 +82,13 @@ export class BookingStore {
    * Takes the right to book under `id` for at most `ms`, until `done`: undefined while another request holds it, so
    * retries of one Idempotency-Key book one at a time.
    */
-  async takeBusy(id: string, ms: number): Promise<{ done(): Promise<void> } | undefined> {
-    const token = crypto.randomUUID();
-    if ((await this.#redis.set(`booking:busy:${id}`, token, { px: ms, nx: true })) !== "OK") return undefined;
-    return { done: async () => void (await this.#redis.eval(releaseBusyScript, [`booking:busy:${id}`], [token])) };
+  takeBusy(id: string, ms: number): Promise<Turn | undefined> {
+    return takeBusy(this.#redis, `booking:busy:${id}`, ms);
+  }
+
+  /** Takes the right to book this very booking (the grant's, of this person, at this start) while one request makes it. */
+  takeSameBooking(owner: string, fingerprint: string, ms: number): Promise<Turn | undefined> {
+    return takeBusy(this.#redis, `booking:busy:same:${owner}:${fingerprint}`, ms);
   }
 
   /** Gives back a key this request claimed and booked nothing under, so that it can book another time. */
@@ -113,11 +119,5 @@ const atKey = (owner: string, start: string, workEmail: string) =>
 const releaseScript = `
 local record = redis.call("GET", KEYS[1])
 if record and string.find(record, ARGV[1], 1, true) then redis.call("DEL", KEYS[1]) end
-return 1
-`;
-
-/** KEYS: the busy marker. ARGV: the holder's token: only the request that took it gives it up. */
-const releaseBusyScript = `
-if redis.call("GET", KEYS[1]) == ARGV[1] then redis.call("DEL", KEYS[1]) end
 return 1
 `;

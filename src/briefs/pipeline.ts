@@ -1,5 +1,6 @@
 import type { Limiter, QuotaResult } from "../limits/limiter.ts";
 import { sha256Hex } from "../store/ids.ts";
+import { turnAfter } from "../store/turns.ts";
 import { attemptOwed, type DeliveryDeps } from "./deliver.ts";
 import { idempotencyKeyPattern } from "./limits.ts";
 import { newLeadId, type Channel, type Lead } from "./lead.ts";
@@ -106,26 +107,51 @@ export async function fileBrief(request: FilingRequest, deps: PipelineDeps): Pro
   return record({ ...request, leadId, brief, keyHash, print }, deps);
 }
 
-async function record(
-  r: FilingRequest & { leadId: string; brief: Brief; keyHash?: string; print: string },
-  deps: PipelineDeps,
-): Promise<FilingResult> {
-  const { store } = deps;
-  const collapse = async (holder: string | null): Promise<FilingResult | undefined> => {
-    const original = holder && holder !== r.leadId ? await waitForLead(store, holder) : null;
-    if (!original || original.owner !== r.owner) return undefined;
-    if (r.keyHash) await store.pointIdempotencyKey(r.owner, r.keyHash, { fingerprint: r.print, lead_id: original.id });
-    return { kind: "already_filed", lead: original, reason: "repeat" };
-  };
+type Recording = FilingRequest & { leadId: string; brief: Brief; keyHash?: string; print: string };
 
-  // An exact repeat by the same owner costs no quota; the claim after the quota settles concurrent repeats.
-  const earlier = await collapse(await store.repeatLead(r.owner, r.print));
-  if (earlier) return earlier;
+/** How long the same brief waits for the request filing it; a request that takes longer is a store in trouble. */
+const sameBriefWaitMs = 10_000;
+
+/**
+ * Records the lead, once per owner and brief: an exact repeat by the same owner costs no quota and is answered with the
+ * first lead, even while that one is being filed, since one request files an owner's brief at a time and the others wait
+ * for its lead (src/store/turns.ts).
+ */
+async function record(r: Recording, deps: PipelineDeps): Promise<FilingResult> {
+  const { store } = deps;
+  const turn = await turnAfter(
+    () => store.takeSameBrief(r.owner, r.print, sameBriefWaitMs),
+    async () => {
+      const holder = await store.repeatLead(r.owner, r.print);
+      const original = holder && holder !== r.leadId ? await store.get(holder) : null;
+      return original?.owner === r.owner ? original : null;
+    },
+    { waitMs: sameBriefWaitMs, gaveUp: () => new Error("the same brief is still being filed by another request") },
+  );
+  if ("made" in turn) return repeatOf(turn.made, r, store);
+  try {
+    return await recordOnce(r, deps);
+  } finally {
+    await turn.turn.done();
+  }
+}
+
+/** The owner's earlier lead of the same brief, as the answer; a key this request claimed names it from now on. */
+async function repeatOf(original: Lead, r: Recording, store: LeadStore): Promise<FilingResult> {
+  if (r.keyHash) await store.pointIdempotencyKey(r.owner, r.keyHash, { fingerprint: r.print, lead_id: original.id });
+  return { kind: "already_filed", lead: original, reason: "repeat" };
+}
+
+async function recordOnce(r: Recording, deps: PipelineDeps): Promise<FilingResult> {
+  const { store } = deps;
   const counted = await deps.limiter.consumeGrant("briefs-per-grant", r.owner, "briefs-per-address", r.address);
   const refused = counted.find((quota) => !quota.allowed);
   if (refused) return { kind: "brief_quota_exceeded", quota: refused };
-  const concurrent = await collapse(await store.claimRepeat(r.owner, r.print, r.leadId));
-  if (concurrent) return concurrent;
+  // A repeat slot still held by a request that died before it recorded its lead is this lead's to take over.
+  const holder = await store.claimRepeat(r.owner, r.print, r.leadId);
+  const original = holder && holder !== r.leadId ? await waitForLead(store, holder) : null;
+  if (original?.owner === r.owner) return repeatOf(original, r, store);
+  if (holder && holder !== r.leadId && !original) await store.replaceRepeat(r.owner, r.print, r.leadId);
 
   const person = await personOf(r.brief);
   const samePerson = await store.lastLeadAbout(person);

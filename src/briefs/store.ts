@@ -3,6 +3,7 @@ import { emailShares, heldAlertId, heldReasons, sourceFields, utcDay, type HeldA
 import type { CallNotice } from "./call-notice.ts";
 import type { Delivery, Lead } from "./lead.ts";
 import { insertScript, releaseScript } from "./store-scripts.ts";
+import { takeBusy, type Turn } from "../store/turns.ts";
 
 /**
  * Leads in Redis (Upstash in production, the local store locally): a lead is recorded here before the client is
@@ -25,6 +26,7 @@ import { insertScript, releaseScript } from "./store-scripts.ts";
  * - `brief:idem:<owner>:<key>`  an Idempotency-Key's fingerprint and lead (24 h)
  * - `brief:repeat:<owner>:<fingerprint>`  the lead of the same brief from the same owner (15 minutes); the owner is the
  *                           filing grant, or `form:<ip>` for the contact form
+ * - `brief:busy:<owner>:<fingerprint>`  the request filing that very brief (10 s): the same brief sent again meanwhile waits
  * - `brief:person:<hash>`   the latest lead about a person and company, from any client (30 days); it only
  *                           annotates the studio's e-mail and is never shown to a client
  */
@@ -248,11 +250,21 @@ export class LeadStore {
     return this.#redis.get<string>(`brief:repeat:${owner}:${fingerprint}`);
   }
 
+  /** Takes the right to file this owner's very brief while one request files it; undefined while another does. */
+  takeSameBrief(owner: string, fingerprint: string, ms: number): Promise<Turn | undefined> {
+    return takeBusy(this.#redis, `brief:busy:${owner}:${fingerprint}`, ms);
+  }
+
   /** Claims the repeat slot of this owner's brief for a new lead; returns the lead already holding it, if any. */
   async claimRepeat(owner: string, fingerprint: string, leadId: string): Promise<string | null> {
     const key = `brief:repeat:${owner}:${fingerprint}`;
     if ((await this.#redis.set(key, leadId, { nx: true, ex: repeatWindowSeconds })) === "OK") return null;
     return this.#redis.get<string>(key);
+  }
+
+  /** Gives the repeat slot to a new lead: its holder died before it recorded its own (the caller holds the brief's turn). */
+  async replaceRepeat(owner: string, fingerprint: string, leadId: string): Promise<void> {
+    await this.#redis.set(`brief:repeat:${owner}:${fingerprint}`, leadId, { ex: repeatWindowSeconds });
   }
 
   /** The latest recorded lead about a person and company, from any client. */

@@ -3,7 +3,7 @@
 import { Ratelimit } from "@upstash/ratelimit/dist/index.mjs";
 import type { Redis } from "@upstash/redis";
 import { isStoreOutage } from "../store/redis.ts";
-import { policies, type PolicyName } from "./policies.ts";
+import { policies, type PolicyName, type QuotaPolicy } from "./policies.ts";
 
 export interface QuotaResult {
   policy: PolicyName;
@@ -154,7 +154,8 @@ function grantWindowsCounter(redis: Redis, { cacheBlocked, now }: Required<Limit
   const result = (w: ReturnType<typeof windowOf>, count: number, at: number): QuotaResult => {
     const limit = policies[w.policy].quota;
     const allowed = count <= limit;
-    if (!allowed && cacheBlocked) blocked.set(w.key, w.resetAt);
+    // A window that counts can give back is full only for as long as the store says so, in every instance.
+    if (!allowed && cacheBlocked && !(policies[w.policy] as QuotaPolicy).refundable) blocked.set(w.key, w.resetAt);
     return {
       policy: w.policy,
       allowed,

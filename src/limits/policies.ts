@@ -10,6 +10,11 @@ export interface QuotaPolicy {
   appliesTo: string;
   /** Whose count a request is: what the developer page, the OpenAPI document and the server card say. */
   partition: Partition;
+  /**
+   * Counts what was done, not what was asked: a count is given back when the thing counted did not happen (a booking
+   * Cal.com refused), so a refusal is never remembered in memory past the store's own count (LimiterOptions.cacheBlocked).
+   */
+  refundable?: true;
 }
 
 /**
@@ -46,6 +51,7 @@ export const policies = {
     appliesTo:
       "Intro calls booked (not dry runs, not replays) through REST, MCP or A2A with one grant's tokens: a person books one call, and may move it",
     partition: "grant",
+    refundable: true,
   },
   "bookings-per-address": {
     quota: 30,
@@ -53,6 +59,7 @@ export const policies = {
     appliesTo:
       "Intro calls booked by the grants of one address (where each person approved their grant), every grant together: the same bound on grants farmed from one address, which never spends the ceiling of the other people whose agents call from the same address",
     partition: "grant's address",
+    refundable: true,
   },
   "briefs-per-address": {
     quota: 100,

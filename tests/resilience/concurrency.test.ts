@@ -75,6 +75,22 @@ describe("an authorization code", () => {
   });
 });
 
+describe("the same brief sent at once without a key", () => {
+  it("is one lead, counted once: one 201, the rest 200 naming it, and the grant's RateLimit says what is left", async () => {
+    const token = await d.token();
+    const body = freshBrief();
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, () => d.api("/api/v1/briefs", json(body, { authorization: `Bearer ${token}` }))),
+    );
+    expect(responses.map((r) => r.status).sort()).toEqual([...Array(9).fill(200), 201]);
+    const ids = new Set(await Promise.all(responses.map(async (r) => ((await r.json()) as { lead_id: string }).lead_id)));
+    expect(ids.size).toBe(1);
+    const next = await d.api("/api/v1/briefs", json(freshBrief(), { authorization: `Bearer ${token}` }));
+    expect(next.status).toBe(201);
+    expect(next.headers.get("ratelimit")).toContain('"briefs-per-grant";r=8');
+  });
+});
+
 describe("concurrent retries with one Idempotency-Key", () => {
   it("file exactly one lead and e-mail it once: one 201, the rest identical replays", async () => {
     const token = await d.token();

@@ -137,3 +137,42 @@ describe("the intro call", () => {
     expect(exposed).toContain("Idempotent-Replayed");
   });
 });
+
+describe("the same booking sent at once", () => {
+  const day = (ahead: number) => new Date(Date.now() + ahead * 86_400_000).toISOString().slice(0, 10);
+  const post = (body: object, bearer: string, headers: Record<string, string> = {}) =>
+    fetch(`${base}/api/v1/bookings`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${bearer}`, ...headers },
+      body: JSON.stringify(body),
+    });
+  const person = (start: string) => ({
+    full_name: "Ada Lovelace",
+    work_email: `ada.${crypto.randomUUID().slice(0, 8)}@engines.example`,
+    start,
+    time_zone: "UTC",
+  });
+  const remaining = (res: Response) => /"bookings-per-grant";r=(\d+)/.exec(res.headers.get("ratelimit") ?? "")?.[1];
+
+  // Days of each case's own, so no other test's booking is in the way.
+  it.each([
+    ["without a key", 30, {}],
+    ["with one key", 34, { "idempotency-key": crypto.randomUUID() }],
+  ])("%s, four times, is answered with its one booking each time and counts once", async (_how, ahead, headers) => {
+    const query = `from=${day(ahead)}&to=${day(ahead + 2)}&time_zone=UTC`;
+    const { times } = (await (await fetch(`${base}/api/v1/free-times?${query}`)).json()) as { times: { start: string }[] };
+    const fresh = (await clientCredentialsToken(base, "svc:brief")).token;
+    const once = person(times.at(-1)!.start);
+    const answers = await Promise.all([1, 2, 3, 4].map(() => post(once, fresh, headers)));
+    expect(answers.map((a) => a.status)).toEqual([201, 201, 201, 201]);
+    const ids = await Promise.all(answers.map(async (a) => ((await a.json()) as { booking_id: string }).booking_id));
+    expect(new Set(ids).size).toBe(1);
+    expect(answers.filter((a) => a.headers.get("idempotent-replayed") === "true")).toHaveLength(3);
+
+    // Counted once: the grant has two more, and each reports what is left.
+    const second = await post(person(times.at(-2)!.start), fresh);
+    expect([second.status, remaining(second)]).toEqual([201, "1"]);
+    const third = await post(person(times.at(-3)!.start), fresh);
+    expect([third.status, remaining(third)]).toEqual([201, "0"]);
+  });
+});

@@ -142,6 +142,24 @@ describe("filing", () => {
   });
 });
 
+describe("the same brief sent at once", () => {
+  it.each([
+    ["without a key", {}],
+    ["with one key", { "Idempotency-Key": randomUUID() }],
+  ])("%s, eight times, is one lead, counted once, and each answer names it", async (_how, headers: Record<string, string>) => {
+    const fresh = (await clientCredentialsToken(base, "svc:brief")).token;
+    const brief = freshBrief();
+    const answers = await Promise.all(Array.from({ length: 8 }, () => post(brief, headers, fresh)));
+    const repeats = Object.keys(headers).length > 0 ? 201 : 200;
+    expect(answers.map((a) => a.status).sort()).toEqual([...Array(7).fill(repeats), 201].sort());
+    const leads = await Promise.all(answers.map(async (a) => ((await a.json()) as { lead_id: string }).lead_id));
+    expect(new Set(leads).size).toBe(1);
+    const next = await post(freshBrief(), {}, fresh);
+    expect(next.status).toBe(201);
+    expect(next.headers.get("ratelimit")).toContain(`"briefs-per-grant";r=8`);
+  });
+});
+
 describe("text that hides or fakes things in the studio's e-mail", () => {
   /** ASCII written in Unicode tag characters (U+E0000 to U+E007F): invisible to a person, read by a language model. */
   const tagged = (ascii: string) => [...ascii].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join("");
