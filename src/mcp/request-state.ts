@@ -5,7 +5,7 @@ import {
   type RequestStateCodec,
   type ServerContext,
 } from "@modelcontextprotocol/server";
-import { parseKeySet } from "../tokens/keys.ts";
+import { derivedSecrets } from "../tokens/derived-keys.ts";
 import { requestStateTtlSeconds } from "./constants.ts";
 
 /** The state a 2026-07-28 round carries to the next: signed, bound to the calling grant, verified before any handler runs. */
@@ -14,23 +14,12 @@ export interface StateCodec {
   verify(state: string, ctx: ServerContext): Promise<unknown>;
 }
 
-const info = new TextEncoder().encode("frontdoor/mcp/requestState/v1");
-
 /**
- * One HMAC key per OAuth signing key (OAUTH_SIGNING_KEYS, which every deployment has), derived with HKDF-SHA256 from the
- * key's private part under a label of its own: every instance of a deploy derives the same keys, and nothing else is
- * ever keyed with them. The first key's signs; every key's verifies, so a rotation (src/oauth/rotation.ts) keeps the
- * forms that were open across its deploys.
+ * The HMAC keys of requestState (src/tokens/derived-keys.ts, label `frontdoor/mcp/requestState/v1`): the first key's
+ * signs; every key's verifies, so a rotation keeps the forms that were open across its deploys.
  */
-export async function requestStateKeys(signingKeys: string | undefined): Promise<Uint8Array[]> {
-  return Promise.all(
-    parseKeySet(signingKeys).map(async ({ d }) => {
-      const secret = await crypto.subtle.importKey("raw", new TextEncoder().encode(d), "HKDF", false, ["deriveBits"]);
-      const bits = await crypto.subtle.deriveBits({ name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info }, secret, 256);
-      return new Uint8Array(bits);
-    }),
-  );
-}
+export const requestStateKeys = (signingKeys: string | undefined): Promise<Uint8Array[]> =>
+  derivedSecrets(signingKeys, "frontdoor/mcp/requestState/v1");
 
 /**
  * The SDK's HMAC codec (`createRequestStateCodec`) under those keys, built on first use (a read never needs it). Each
