@@ -6,7 +6,7 @@ import type { PipelineDeps } from "../briefs/pipeline.ts";
 import type { Env } from "../config/env.ts";
 import { settingsFrom } from "../config/settings.ts";
 import { upstashLimiter } from "../limits/limiter.ts";
-import { publicJwksFromEnv } from "../tokens/keys.ts";
+import { publicJwksFromEnv, signingKeysVariable } from "../tokens/keys.ts";
 import { createAccessTokenVerifier } from "../tokens/verify.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
 import { redisFromEnv } from "../store/node-requester.ts";
@@ -16,6 +16,8 @@ import { createA2AHandler } from "./http.ts";
 import { a2aErrors } from "./errors.ts";
 import { builtOnFirstUse } from "../http/door.ts";
 import { UpstashTaskStore } from "./task-store.ts";
+import { pageTokenLabel, pageTokens } from "./page-token.ts";
+import { derivedSecrets } from "../tokens/derived-keys.ts";
 
 /** The SDK's request handler over our executor and task store; the card is the one the build publishes (unsigned). */
 export function a2aRequestHandler(
@@ -50,7 +52,12 @@ export function a2aHandlerFromEnv(env: Env, prebuilt: PrebuiltResources) {
         .then(({ bookingFromEnv }) => bookingFromEnv(settings, prebuilt))
         // A configuration refused now is read again on the next message, as a door's is.
         .catch((error: unknown) => ((booking = undefined), Promise.reject(error))));
-    const { card, requestHandler } = a2aRequestHandler(baseUrl, prebuilt, new UpstashTaskStore(redis), lazyPipeline, lazyBooking);
+    // Page tokens are signed with a secret derived from the signing keys, on the first ListTasks that needs one.
+    const tasks = new UpstashTaskStore(
+      redis,
+      pageTokens(() => derivedSecrets(settings.get(signingKeysVariable), pageTokenLabel)),
+    );
+    const { card, requestHandler } = a2aRequestHandler(baseUrl, prebuilt, tasks, lazyPipeline, lazyBooking);
     return createA2AHandler({ baseUrl, card, requestHandler, verifier, limiter: upstashLimiter(redis) });
   };
   return builtOnFirstUse(build, a2aErrors);

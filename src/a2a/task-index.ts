@@ -1,5 +1,5 @@
 import { TaskState, type Task } from "@a2a-js/sdk";
-import { RequestMalformedError } from "@a2a-js/sdk/errors";
+import { toBase64url } from "./base64url.ts";
 
 /**
  * Each grant's tasks, newest status first, for ListTasks: sorted sets scored by the status timestamp (ms) whose members
@@ -11,17 +11,6 @@ export const taskKey = (id: string) => `a2a:task:${id}`;
 
 /** The owner (a grant id) is encoded, so no owner's key can ever spell another's. */
 const ownerPrefix = (owner: string) => `a2a:tasks-of:${encodeURIComponent(owner)}`;
-
-// Base64url by hand, not jose's: the store must not make every read of the agent load jose (tests/build checks reads).
-const toBase64url = (bytes: Uint8Array) =>
-  btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, "-")
-    .replace(/\//g, "_")
-    .replace(/=+$/, "");
-const fromBase64url = (text: string) => {
-  if (!/^[\w-]*$/.test(text)) throw new SyntaxError("not base64url");
-  return Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
-};
 
 /** A context id is chosen by the client and can be long: the key holds its SHA-256. */
 async function contextDigest(contextId: string) {
@@ -68,33 +57,13 @@ for i = 5, #KEYS do redis.call('ZREM', KEYS[i], ARGV[4]) end
 return 1
 `;
 
-/** A position in an index: the last task a page showed. New tasks score higher, so they never shift later pages. */
+/**
+ * A position in an index: the last task a page showed. New tasks score higher, so they never shift later pages. Clients
+ * see it only inside a page token (page-token.ts).
+ */
 export interface Cursor {
   score: number;
   id: string;
-}
-
-export const encodeCursor = ({ score, id }: Cursor) => toBase64url(new TextEncoder().encode(JSON.stringify([score, id])));
-
-export function decodeCursor(token: string): Cursor {
-  let decoded: unknown;
-  try {
-    decoded = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(fromBase64url(token)));
-  } catch {
-    decoded = undefined;
-  }
-  if (
-    Array.isArray(decoded) &&
-    decoded.length === 2 &&
-    Number.isSafeInteger(decoded[0]) &&
-    typeof decoded[1] === "string" &&
-    decoded[1].length > 0 &&
-    decoded[1].length <= 200
-  )
-    return { score: decoded[0], id: decoded[1] };
-  throw new RequestMalformedError({
-    message: "pageToken is not a nextPageToken this agent issued; list again without one to start from the newest task.",
-  });
 }
 
 /** Entries of a ZRANGE … WITHSCORES reply that come after the cursor, newest first (equal scores: greater id first). */

@@ -4,7 +4,8 @@ import type { ServerCallContext, TaskStore } from "@a2a-js/sdk/server";
 import type { Redis } from "@upstash/redis";
 import { markStoreFailed } from "./caller.ts";
 import { listPageSize, maxIndexedTasks, maxStoredHistoryBytes, taskLifetimeSeconds } from "./constants.ts";
-import { afterCursor, decodeCursor, encodeCursor, indexKeys, placesOf, saveScript, scoreOf, taskKey, type Cursor } from "./task-index.ts";
+import type { PageTokens } from "./page-token.ts";
+import { afterCursor, indexKeys, placesOf, saveScript, scoreOf, taskKey, type Cursor } from "./task-index.ts";
 
 /** The grant a call is authenticated as (caller.ts); tasks are visible only to the grant that made them. */
 const ownerOf = (context: ServerCallContext) => (context.user?.isAuthenticated ? context.user.userName : "");
@@ -38,11 +39,18 @@ const parsed = (stored: StoredTask | string | null) => (typeof stored === "strin
  */
 export class UpstashTaskStore implements TaskStore {
   readonly redis: Redis;
+  /** Issues and reads ListTasks' page tokens, each bound to the grant that listed. */
+  readonly pageTokens: PageTokens;
   readonly lifetimeSeconds: number;
   readonly now: () => number;
   readonly maxIndexed: number;
-  constructor(redis: Redis, { lifetimeSeconds = taskLifetimeSeconds, now = Date.now, maxIndexed = maxIndexedTasks } = {}) {
+  constructor(
+    redis: Redis,
+    pageTokens: PageTokens,
+    { lifetimeSeconds = taskLifetimeSeconds, now = Date.now, maxIndexed = maxIndexedTasks } = {},
+  ) {
     this.redis = redis;
+    this.pageTokens = pageTokens;
     this.lifetimeSeconds = lifetimeSeconds;
     this.now = now;
     this.maxIndexed = maxIndexed;
@@ -76,8 +84,9 @@ export class UpstashTaskStore implements TaskStore {
     const pageSize = params.pageSize ?? listPageSize.default;
     if (params.historyLength !== undefined && !(Number.isInteger(params.historyLength) && params.historyLength >= 0))
       throw new RequestMalformedError("historyLength must be a whole number, 0 or more.");
-    const cursor = params.pageToken ? decodeCursor(params.pageToken) : undefined;
     const owner = ownerOf(context);
+    // A token issued to no one, or to another grant, is InvalidParams; an anonymous caller was issued none.
+    const cursor = params.pageToken ? await this.pageTokens.read(params.pageToken, owner) : undefined;
     if (!owner) return { tasks: [], nextPageToken: "", pageSize, totalSize: 0 };
 
     const status = params.status === TaskState.TASK_STATE_UNSPECIFIED ? undefined : params.status;
@@ -114,7 +123,7 @@ export class UpstashTaskStore implements TaskStore {
     const page = found.slice(0, pageSize);
     return {
       tasks: page.map(({ task }) => (params.includeArtifacts ? task : { ...task, artifacts: [] })),
-      nextPageToken: found.length > pageSize ? encodeCursor(page.at(-1)!.at) : "",
+      nextPageToken: found.length > pageSize ? await this.pageTokens.issue(page.at(-1)!.at, owner) : "",
       pageSize,
       totalSize: await this.totalOf(index, min, params.contextId && status !== undefined ? wanted : undefined, context),
     };

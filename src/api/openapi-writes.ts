@@ -123,7 +123,7 @@ export function writeComponents(prebuilt: Pick<PrebuiltResources, "offers">, bas
           },
           client_assertion: {
             type: "string",
-            description: `A JWT signed with ${clientAssertionAlgorithms.join(" or ")}: iss and sub the client_id, aud the token endpoint or the issuer, exp at most ${clientAssertionLimits.maxLifetimeSeconds} s ahead, a single-use jti.`,
+            description: `A JWT signed with ${clientAssertionAlgorithms.join(" or ")}: iss and sub the client_id, aud the issuer (or the token endpoint) as a single string, never an array (invalid_client), exp at most ${clientAssertionLimits.maxLifetimeSeconds} s ahead, a single-use jti.`,
           },
           scope: { type: "string", description: "Space-separated: svc:read (always granted) and svc:brief." },
           resource: {

@@ -150,6 +150,8 @@ export function guideValues(site: Site) {
       "resource-metadata-origin": url(protectedResourceMetadataPath("origin")),
       "resource-metadata-mcp": url(protectedResourceMetadataPath("mcp")),
       "resource-metadata-a2a": url(protectedResourceMetadataPath("a2a")),
+      // The issuer exactly as the metadata names it (RFC 8414 §3.3), the audience a client assertion names.
+      issuer: site.baseUrl,
       register: url(oauthPaths.register),
       token: url(oauthPaths.token),
       authorize: url(oauthPaths.authorize),

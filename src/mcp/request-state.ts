@@ -5,7 +5,7 @@ import {
   type RequestStateCodec,
   type ServerContext,
 } from "@modelcontextprotocol/server";
-import { derivedSecrets } from "../tokens/keys.ts";
+import { derivedSecrets } from "../tokens/derived-keys.ts";
 import { requestStateTtlSeconds } from "./constants.ts";
 
 /** The state a 2026-07-28 round carries to the next: signed, bound to the calling grant, verified before any handler runs. */
@@ -14,8 +14,12 @@ export interface StateCodec {
   verify(state: string, ctx: ServerContext): Promise<unknown>;
 }
 
-/** One HMAC key per OAuth signing key (src/tokens/keys.ts `derivedSecrets`), under a label nothing else uses. */
-export const requestStateKeys = (signingKeys: string | undefined) => derivedSecrets(signingKeys, "frontdoor/mcp/requestState/v1");
+/**
+ * The HMAC keys of requestState (src/tokens/derived-keys.ts, label `frontdoor/mcp/requestState/v1`): the first key's
+ * signs; every key's verifies, so a rotation keeps the forms that were open across its deploys.
+ */
+export const requestStateKeys = (signingKeys: string | undefined): Promise<Uint8Array[]> =>
+  derivedSecrets(signingKeys, "frontdoor/mcp/requestState/v1");
 
 /**
  * The SDK's HMAC codec (`createRequestStateCodec`) under those keys, built on first use (a read never needs it). Each

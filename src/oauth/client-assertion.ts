@@ -47,7 +47,7 @@ export interface ClientAssertionParams {
 }
 
 export interface ClientAssertionOptions {
-  /** The authorization server's issuer and its token endpoint: the two audiences accepted. */
+  /** The authorization server's issuer and its token endpoint: the two audiences accepted, each as the whole `aud`. */
   issuer: string;
   tokenEndpoint: string;
   /** Where each `jti` is kept until its assertion expires (SET NX EX). */
@@ -57,6 +57,8 @@ export interface ClientAssertionOptions {
   keySet: (client: ClientRecord) => Promise<ClientKeySet>;
   now: () => number;
 }
+
+const audienceRule = "The client_assertion's aud must be a single string: this server's issuer (or its token endpoint), never an array.";
 
 const refuse = (code: ClientAssertionFailure, description: string, reason?: string) =>
   new ClientAssertionRefused(code, description, reason);
@@ -114,6 +116,9 @@ export async function authenticateClientAssertion(params: ClientAssertionParams,
   } catch (error) {
     throw refusalOf(error, jose.errors);
   }
+  // jose accepts an array that holds an accepted audience; an assertion meant for several servers is meant for none
+  // (audience injection, draft-ietf-oauth-rfc7523bis): the issuer or the token endpoint, as one string.
+  if (typeof payload.aud !== "string") throw refuse("wrong_audience", audienceRule);
   const nowSeconds = Math.floor(now / 1000);
   const { maxLifetimeSeconds, clockSkewSeconds } = clientAssertionLimits;
   if (payload.exp! > nowSeconds + maxLifetimeSeconds + clockSkewSeconds) {
@@ -147,8 +152,7 @@ function keysRefreshedOnce(keySet: ClientKeySet, jose: typeof import("../tokens/
 function refusalOf(error: unknown, errors: typeof import("../tokens/jose.ts").errors): ClientAssertionRefused {
   if (error instanceof errors.JWTExpired) return refuse("expired", "The client_assertion has expired.");
   if (error instanceof errors.JWTClaimValidationFailed) {
-    if (error.claim === "aud")
-      return refuse("wrong_audience", "The client_assertion's aud must be this server's issuer or token endpoint.");
+    if (error.claim === "aud") return refuse("wrong_audience", audienceRule);
     if (error.claim === "iss" || error.claim === "sub")
       return refuse("wrong_issuer", "The client_assertion's iss and sub must both be the client_id.");
     return refuse("malformed", `The client_assertion's ${error.claim} claim is missing or invalid.`);

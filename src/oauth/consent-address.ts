@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import ipaddr from "ipaddr.js";
-import { derivedSecrets } from "../tokens/keys.ts";
+import { derivedSecrets } from "../tokens/derived-keys.ts";
 
 /**
  * Where a person approved a client: the address of their own browser at the consent form. Every ceiling one address
@@ -14,7 +14,7 @@ import { derivedSecrets } from "../tokens/keys.ts";
  * `consentAddressPattern` in src/tokens/verify.ts, which checks the claim.
  */
 
-/** The label its secret is derived under (src/tokens/keys.ts `derivedSecrets`): nothing else is keyed with it. */
+/** The label its secret is derived under (src/tokens/derived-keys.ts): nothing else is keyed with it. */
 const label = "frontdoor/oauth/consent-address/v1";
 
 /** The block of addresses one person has: an IPv4 address itself (an IPv4-mapped IPv6 one too), an IPv6 address's /64. */

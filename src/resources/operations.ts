@@ -61,6 +61,12 @@ export const indexedResources: { id: string; description: string; operations: Ap
   },
 ];
 
-/** The operation's place in the OpenAPI document, as a URI fragment holding a JSON Pointer (RFC 6901). */
+/** A JSON Pointer token as a URI fragment holds it (RFC 6901 §6): `~` and `/` escaped, then percent-encoded (RFC 3986). */
+const fragmentToken = (token: string) => encodeURIComponent(token.replace(/~/g, "~0").replace(/\//g, "~1"));
+
+/**
+ * The operation's place in the OpenAPI document, as a URI fragment holding a JSON Pointer: the braces of a path
+ * template are not allowed in a fragment, so `/bookings/{id}` is `~1bookings~1%7Bid%7D`, and `openapi_url` is a URI.
+ */
 export const operationPointer = ({ path, method }: Pick<ApiOperation, "path" | "method">) =>
-  `#/paths/${path.replace(/~/g, "~0").replace(/\//g, "~1")}/${method.toLowerCase()}`;
+  `#/${["paths", path, method.toLowerCase()].map(fragmentToken).join("/")}`;

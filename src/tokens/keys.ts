@@ -63,22 +63,6 @@ export async function importSigningKeys(text: string | undefined): Promise<Signi
   return { signing: { kid: keys[0]!.kid!, key: imported[0] as CryptoKey }, publicJwks: { keys: keys.map(publicJwk) } };
 }
 
-/**
- * One secret per signing key (OAUTH_SIGNING_KEYS, which every deployment has), derived with HKDF-SHA256 from the key's
- * private part under `label`: every instance of a deploy derives the same bytes, and a label keys one use only. The
- * first key's comes first (it makes new values); every key's verifies, so a rotation keeps what was made across its deploys.
- */
-export async function derivedSecrets(signingKeys: string | undefined, label: string): Promise<Uint8Array[]> {
-  const info = new TextEncoder().encode(label);
-  return Promise.all(
-    parseKeySet(signingKeys).map(async ({ d }) => {
-      const secret = await crypto.subtle.importKey("raw", new TextEncoder().encode(d), "HKDF", false, ["deriveBits"]);
-      const bits = await crypto.subtle.deriveBits({ name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info }, secret, 256);
-      return new Uint8Array(bits);
-    }),
-  );
-}
-
 export const signingKeysFromEnv = (settings: Configuration) => importSigningKeys(settings.get(signingKeysVariable));
 
 /**

@@ -11,11 +11,14 @@ import { readDotEnv } from "../../scripts/runtime/config.ts";
 import { skillFiles } from "../../src/discovery/skills/files.ts";
 import { serverCard } from "../../src/mcp/card.ts";
 import { registryAuthBody, registryServerJson } from "../../src/mcp/registry.ts";
+import { matchRoute } from "../../src/api/routes.ts";
+import { resourcePaths } from "../../src/paths.ts";
 import type { IndexablePage } from "../../src/resources/pages.ts";
 import { prebuiltResources } from "../../src/resources/prebuilt.ts";
 import { buildSite } from "../../src/site/model.ts";
 import { loadContentDir } from "../support/content.ts";
 import { registryTestPublicKey, serverJsonProblems } from "../support/mcp-registry.ts";
+import { openApiResponses } from "../support/openapi-ajv.ts";
 import { caseStudyResourceSchema, resourceSchemas } from "../support/resources.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -55,6 +58,24 @@ describe("the build output", () => {
       expect(caseStudyResourceSchema.parse(json)).toEqual(json);
       expect(pathOf(study.url)).toBe(`/api/v1/case-studies/${study.id}`);
     }
+  });
+
+  it("writes every JSON file it serves under /api/v1 valid against its response schema in the OpenAPI document (ajv, formats on)", async () => {
+    const responses = openApiResponses((await readJson("api/v1/openapi.json")) as Parameters<typeof openApiResponses>[0]);
+    const files = (await readdir(dist("api/v1"), { recursive: true })).filter((f) => f.endsWith(".json")).sort();
+    const checked: string[] = [];
+    for (const file of files) {
+      // netlify.toml serves /api/v1/x from x.json, the index from index.json; the OpenAPI document by its own name.
+      const named = `/api/v1/${file}`;
+      const path = matchRoute(named) ? named : file === "index.json" ? resourcePaths.index : named.slice(0, -".json".length);
+      if (matchRoute(path)?.kind !== "read") continue; // the functions' own data (prebuilt*.json), never served
+      const problems = responses.problems(path, await readJson(`api/v1/${file}`));
+      expect(problems, `${file}: the OpenAPI document describes no JSON answer to GET ${path}`).toBeDefined();
+      expect(problems, file).toEqual([]);
+      checked.push(path);
+    }
+    expect(checked).toEqual(expect.arrayContaining([...Object.values(resourcePaths), "/api/v1/openapi.json"]));
+    expect(checked.filter((p) => p.startsWith(`${resourcePaths["case-studies"]}/`)).length).toBeGreaterThanOrEqual(3);
   });
 
   it("publishes the runtime's base URL in absolute links", async () => {

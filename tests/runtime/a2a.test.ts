@@ -287,3 +287,44 @@ describe("briefs filed end to end", () => {
     expect(filed[1]?.id).toBeTruthy();
   });
 });
+
+describe("ListTasks page tokens", () => {
+  /** A position anyone can spell: base64url of `[statusTimestampMs, taskId]`, signed by no one. */
+  const forged = Buffer.from(JSON.stringify([9_999_999_999_999, "zzzz"])).toString("base64url");
+  let tasks: string[];
+  let nextPageToken: string;
+  beforeAll(async () => {
+    const client = await a2aClient(base, { token: briefTokens[0] });
+    for (let i = 0; i < 2; i++) await client.sendMessage(brief(freshBrief({ dry_run: true })));
+    const first = await client.listTasks(listing({ pageSize: 1 }));
+    tasks = first.tasks.map((t) => t.id);
+    nextPageToken = first.nextPageToken;
+  });
+
+  it.each(bindings)("pages on with the token issued to the grant that listed, over %s", async (_, binding) => {
+    expect(nextPageToken).not.toBe("");
+    const next = await (
+      await a2aClient(base, { binding, token: briefTokens[0] })
+    ).listTasks(listing({ pageSize: 1, pageToken: nextPageToken }));
+    expect(next.tasks).toHaveLength(1);
+    expect(tasks).not.toContain(next.tasks[0]!.id);
+  });
+
+  it.each(bindings)("refuses a token it did not issue, and one issued to another grant, as InvalidParams over %s", async (_, binding) => {
+    const refusal = { name: "RequestMalformedError", message: expect.stringMatching(/pageToken/) };
+    const own = await a2aClient(base, { binding, token: briefTokens[0] });
+    await expect(own.listTasks(listing({ pageToken: forged }))).rejects.toMatchObject(refusal);
+    const other = await a2aClient(base, { binding, token: briefTokens[1] });
+    await expect(other.listTasks(listing({ pageToken: nextPageToken }))).rejects.toMatchObject(refusal);
+  });
+
+  it("answers a forged token -32602 on JSON-RPC, 400 INVALID_ARGUMENT on HTTP+JSON", async () => {
+    const auth = { authorization: `Bearer ${briefTokens[0]}` };
+    const res = await rpc({ jsonrpc: "2.0", id: 7, method: "ListTasks", params: { pageToken: forged } }, auth);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { error: { code: number } }).error.code).toBe(-32602);
+    const rest = await fetch(`${base}/a2a/v1/rest/tasks?pageToken=${forged}`, { headers: { ...auth, "A2A-Version": "1.0" } });
+    expect(rest.status).toBe(400);
+    expect(await rest.json()).toMatchObject({ error: { code: 400, status: "INVALID_ARGUMENT" } });
+  });
+});

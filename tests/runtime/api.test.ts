@@ -3,6 +3,7 @@ import { Redis } from "@upstash/redis";
 import { beforeEach, describe, expect, inject, it } from "vitest";
 import { problemAnchor, problems } from "../../src/api/problems.ts";
 import { expectQuotaHeaders } from "../support/api-quota.ts";
+import { openApiResponses } from "../support/openapi-ajv.ts";
 
 /**
  * The spec's Errors, Limits and Versioning sections, over HTTP through the local runtime (netlify dev running the
@@ -137,7 +138,7 @@ describe("the index", () => {
       for (const operation of resource.operations) {
         const [documentUrl, pointer = ""] = operation.openapi_url.split("#");
         expect(documentUrl).toBe(`${base}/api/v1/openapi.json`);
-        const [, , path, method] = pointer.split("/").map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
+        const [, , path, method] = pointer.split("/").map((t) => decodeURIComponent(t).replace(/~1/g, "/").replace(/~0/g, "~"));
         expect(`${base}${path}`, operation.openapi_url).toBe(operation.url);
         expect(operation.url.startsWith(resource.url)).toBe(true);
         expect(method).toBe(operation.method.toLowerCase());
@@ -161,5 +162,24 @@ describe("the machine-readable description", () => {
     const index = (await (await api("/api/v1")).json()) as { openapi_url: string };
     expect(index.openapi_url).toBe(`${base}/api/v1/openapi.json`);
     expect(await (await fetch(`${base}/developers`)).text()).toContain(`href="${base}/api/v1/openapi.json"`);
+  });
+});
+
+describe("every read against the OpenAPI document", () => {
+  it("answers each GET the index lists, and each case study, valid against its response schema (ajv, formats on)", async () => {
+    const document = (await (await api("/api/v1/openapi.json")).json()) as Parameters<typeof openApiResponses>[0];
+    const responses = openApiResponses(document);
+    const index = (await (await api("/api/v1")).json()) as { resources: { operations: { method: string; url: string }[] }[] };
+    const reads = index.resources.flatMap((r) => r.operations).filter((o) => o.method === "GET" && !o.url.includes("{"));
+    const { case_studies } = (await (await api("/api/v1/case-studies")).json()) as { case_studies: { url: string }[] };
+    const urls = [`${base}/api/v1`, ...reads.map((o) => o.url), ...case_studies.map((c) => c.url), `${base}/api/v1/openapi.json`];
+    expect(urls.length).toBeGreaterThanOrEqual(10);
+    for (const url of new Set(urls)) {
+      const res = await api(new URL(url).pathname);
+      expect(res.status, url).toBe(200);
+      const problems = responses.problems(new URL(url).pathname, await res.json());
+      expect(problems, `the OpenAPI document describes no JSON answer to GET ${url}`).toBeDefined();
+      expect(problems, url).toEqual([]);
+    }
   });
 });

@@ -3,14 +3,14 @@ import { join } from "node:path";
 import { ClientCredentialsProvider, type CallToolResult, type OAuthClientProvider } from "@modelcontextprotocol/client";
 import { Redis } from "@upstash/redis";
 import { createRemoteJWKSet, jwtVerify, type JWK } from "jose";
-import type * as oauth from "oauth4webapi";
+import * as oauth from "oauth4webapi";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { authorizationServerMetadata, discoveryDocuments } from "../../src/tokens/metadata.ts";
 import { freshBrief } from "../support/briefs.ts";
 import { startDocumentHost, type DocumentHost } from "../support/client-documents.ts";
 import { connectMcp, eras, text } from "../support/mcp-client.ts";
 import { expectTokenAfterChallenge, keyedProvider, recording } from "../support/mcp-oauth.ts";
-import { authorizeUrl, consentScreen, discover, postConsent, register, type Http } from "../support/oauth-client.ts";
+import { authorizeUrl, consentScreen, discover, postConsent, register, through, type Http } from "../support/oauth-client.ts";
 import { countedFor, localClient } from "../support/quota-count.ts";
 
 /**
@@ -113,6 +113,34 @@ describe("machine clients get a token and file a dry_run brief through /mcp", ()
     // Its document and key set were fetched by the function, from this machine.
     expect(documents.hits.get("/agent.json")).toBe(1);
     expect(documents.hits.get("/agent.json.jwks")).toBe(1);
+  });
+});
+
+describe("a client assertion's audience (draft-ietf-oauth-rfc7523bis)", () => {
+  it("is accepted as one string, the issuer or the token endpoint; an array, even of those alone, is invalid_client", async () => {
+    const agent = await documents.publishKeyedClient("/audience-agent.json", {
+      client_name: "Audience checker",
+      grant_types: ["client_credentials"],
+    });
+    const client: oauth.Client = { client_id: agent.clientId };
+    const grantWith = (aud: string | string[]) =>
+      oauth.clientCredentialsGrantRequest(
+        as,
+        client,
+        oauth.PrivateKeyJwt({ key: agent.privateKey }, { [oauth.modifyAssertion]: (_h, p) => void (p.aud = aud) }),
+        new URLSearchParams({ scope: "svc:brief" }),
+        through(),
+      );
+    for (const aud of [[as.token_endpoint!, "https://evil.example"], [as.issuer, "https://evil.example"], [as.issuer]]) {
+      const res = await grantWith(aud);
+      expect(res.status, JSON.stringify(aud)).toBe(401);
+      expect(await res.json(), JSON.stringify(aud)).toEqual({
+        error: "invalid_client",
+        error_description: expect.stringMatching(/aud must be a single string/),
+      });
+    }
+    for (const aud of [as.issuer, as.token_endpoint!])
+      expect((await oauth.processClientCredentialsResponse(as, client, await grantWith(aud))).scope, aud).toBe("svc:read svc:brief");
   });
 });
 

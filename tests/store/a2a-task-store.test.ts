@@ -9,13 +9,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalStore } from "../../scripts/local-store/store.ts";
 import { AuthenticatedCaller } from "../../src/a2a/caller.ts";
 import { maxIndexedTasks, taskLifetimeSeconds } from "../../src/a2a/constants.ts";
+import { pageTokens } from "../../src/a2a/page-token.ts";
 import { UpstashTaskStore } from "../../src/a2a/task-store.ts";
 import { policies } from "../../src/limits/policies.ts";
 import { realRedisAvailable, startRedisGateway } from "../support/upstash-gateway.ts";
 
 /**
  * The task store's ListTasks over the local store and real Redis, with an injected clock: each client sees only its
- * own tasks, newest status first, in pages whose cursors survive new tasks; filters, expiry, the index bound, bad cursors.
+ * own tasks, newest status first, in pages whose cursors survive new tasks; filters, expiry, the index bound, page
+ * tokens it did not issue or issued to another grant.
  */
 const dir = await mkdtemp(join(tmpdir(), "frontdoor-a2a-tasks-"));
 type Store = { url: string; token: string; close(): Promise<void> };
@@ -31,6 +33,8 @@ const as = (grantId?: string) =>
     user: grantId ? new AuthenticatedCaller({ clientId: "client-1", grantId, scopes: ["svc:brief"], address: "198.51.100.7" }) : undefined,
   });
 const t0 = Date.parse("2026-11-23T10:00:00.000Z");
+const tokens = pageTokens(async () => [crypto.getRandomValues(new Uint8Array(32))]);
+const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
 const at = (ms: number) => new Date(ms).toISOString();
 
 function taskAt(ms: number, { state = TaskState.TASK_STATE_COMPLETED, contextId = randomUUID(), id = randomUUID() } = {}): Task {
@@ -61,7 +65,7 @@ describe.each(stores)("A2A tasks listed per client: %s", (_name, start) => {
   beforeAll(async () => {
     store = await start();
     redis = new Redis({ url: store.url, token: store.token, enableTelemetry: false });
-    tasks = new UpstashTaskStore(redis, { now: () => now });
+    tasks = new UpstashTaskStore(redis, tokens, { now: () => now });
   });
   afterAll(() => store.close());
 
@@ -169,7 +173,7 @@ describe.each(stores)("A2A tasks listed per client: %s", (_name, start) => {
     expect(await redis.zrange("a2a:tasks-of:expiry", 0, -1)).toEqual([fresh.id]);
     expect(await redis.ttl("a2a:tasks-of:expiry")).toBeGreaterThan(taskLifetimeSeconds - 60);
 
-    const small = new UpstashTaskStore(redis, { now: () => now, maxIndexed: 3 });
+    const small = new UpstashTaskStore(redis, tokens, { now: () => now, maxIndexed: 3 });
     for (let i = 1; i <= 5; i++) await small.save(taskAt(now + i), as("bounded"));
     const listed = await small.list(request(), as("bounded"));
     expect(listed.tasks.map((t) => t.status?.timestamp)).toEqual([at(now + 5), at(now + 4), at(now + 3)]);
@@ -179,10 +183,34 @@ describe.each(stores)("A2A tasks listed per client: %s", (_name, start) => {
   it.each([
     ["not base64url", "%%%"],
     ["base64url of something else", Buffer.from("hello").toString("base64url")],
-    ["a cursor of the wrong shape", Buffer.from(JSON.stringify({ score: 1, id: "x" })).toString("base64url")],
-    ["a cursor with no id", Buffer.from(JSON.stringify([1, ""])).toString("base64url")],
+    ["a cursor of the wrong shape", b64url({ score: 1, id: "x" })],
+    ["a cursor with no id", b64url([1, ""])],
+    ["an unsigned cursor", b64url([t0 + 5, "zzzz"])],
+    ["an unsigned cursor with a made-up MAC", `${b64url([t0 + 5, "zzzz"])}.${"A".repeat(43)}`],
   ])("refuses a page token that is %s as malformed", async (_, pageToken) => {
     await expect(tasks.list(request({ pageToken }), as("pager"))).rejects.toMatchObject({ name: "RequestMalformedError" });
+  });
+
+  it("reads a page token only for the grant it was issued to, and only as issued", async () => {
+    for (const ms of [1, 2, 3]) await tasks.save(taskAt(t0 + ms), as("issued-to"));
+    const { nextPageToken } = await tasks.list(request({ pageSize: 1 }), as("issued-to"));
+    expect((await tasks.list(request({ pageSize: 1, pageToken: nextPageToken }), as("issued-to"))).tasks).toHaveLength(1);
+
+    const [cursor, mac] = nextPageToken.split(".") as [string, string];
+    const [score, id] = JSON.parse(Buffer.from(cursor, "base64url").toString()) as [number, string];
+    const flipped = Buffer.from(mac, "base64url");
+    flipped[0]! ^= 1;
+    for (const [pageToken, grant] of [
+      [nextPageToken, "someone-else"],
+      [nextPageToken, undefined],
+      [`${b64url([score + 1, id])}.${mac}`, "issued-to"],
+      [`${cursor}.${flipped.toString("base64url")}`, "issued-to"],
+      [`${nextPageToken}.${mac}`, "issued-to"],
+    ] as const)
+      await expect(tasks.list(request({ pageToken }), as(grant)), `${pageToken} for ${grant}`).rejects.toMatchObject({
+        name: "RequestMalformedError",
+        message: expect.stringMatching(/pageToken/),
+      });
   });
 
   it("refuses a negative or fractional historyLength as malformed", async () => {

@@ -5,11 +5,13 @@ import { Redis } from "@upstash/redis";
 import { startLocalStore } from "../../scripts/local-store/store.ts";
 import { a2aRequestHandler } from "../../src/a2a/from-env.ts";
 import { createA2AHandler } from "../../src/a2a/http.ts";
+import { pageTokenLabel, pageTokens } from "../../src/a2a/page-token.ts";
 import { UpstashTaskStore } from "../../src/a2a/task-store.ts";
 import type { Mailer } from "../../src/briefs/mailer.ts";
 import { upstashLimiter } from "../../src/limits/limiter.ts";
 import { issueAccessToken } from "../../src/oauth/access-token.ts";
 import { clientGrantId } from "../../src/oauth/grants.ts";
+import { derivedSecrets } from "../../src/tokens/derived-keys.ts";
 import { generateKeySet, importSigningKeys } from "../../src/tokens/keys.ts";
 import { createAccessTokenVerifier } from "../../src/tokens/verify.ts";
 import { prebuiltResources } from "../../src/resources/prebuilt.ts";
@@ -26,7 +28,8 @@ export const agentBase = "https://studio.example";
 export async function inProcessAgent({ bare = false, agentBooking = false } = {}) {
   const store = await startLocalStore({ token: "test", snapshotFile: join(await mkdtemp(join(tmpdir(), "a2a-store-")), "store.json") });
   const redis = new Redis({ url: store.url, token: store.token, enableTelemetry: false });
-  const keys = await importSigningKeys(JSON.stringify(await generateKeySet()));
+  const keySet = JSON.stringify(await generateKeySet());
+  const keys = await importSigningKeys(keySet);
   const prebuilt = prebuiltResources(buildSite(await loadContentDir("content"), agentBase, { agentBooking }));
   const sent: unknown[] = [];
   const mailer: Mailer = {
@@ -38,7 +41,10 @@ export async function inProcessAgent({ bare = false, agentBooking = false } = {}
   const { card, requestHandler } = a2aRequestHandler(
     agentBase,
     prebuilt,
-    new UpstashTaskStore(redis),
+    new UpstashTaskStore(
+      redis,
+      pageTokens(() => derivedSecrets(keySet, pageTokenLabel)),
+    ),
     () => pipeline,
     async () => undefined,
   );

@@ -157,6 +157,17 @@ describe("client assertions with inline keys", () => {
     expect(await refusal({ client_assertion: other }, inline)).toBe("wrong_audience");
   });
 
+  it("refuses an audience that is an array, even of this server's own identifiers alone (audience injection)", async () => {
+    for (const aud of [[tokenEndpoint, "https://evil.example"], [issuer, "https://evil.example"], [issuer], [tokenEndpoint, issuer]]) {
+      const assertion = await sign(es256.privateKey, { claims: { aud } });
+      expect(await refusal({ client_assertion: assertion }, inline), JSON.stringify(aud)).toBe("wrong_audience");
+    }
+    for (const aud of [issuer, tokenEndpoint])
+      expect((await authenticate({ client_assertion: await sign(es256.privateKey, { claims: { aud } }) }, inline)).client_id).toBe(
+        clientId,
+      );
+  });
+
   it("refuses iss other than sub, and sub other than the client_id sent", async () => {
     expect(
       await refusal({ client_assertion: await sign(es256.privateKey, { claims: { iss: "https://evil.example/c.json" } }) }, inline),

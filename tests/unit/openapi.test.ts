@@ -7,6 +7,7 @@ import { developersMarkdown } from "../../src/markdown/developers.ts";
 import { apiIndex } from "../../src/resources/index.ts";
 import { buildSite } from "../../src/site/model.ts";
 import { loadContentDir } from "../support/content.ts";
+import { openApiResponses } from "../support/openapi-ajv.ts";
 
 const site = buildSite(await loadContentDir("content"), "https://studio.example");
 const validate = (doc: unknown) => new Validator().validate(doc as Parameters<Validator["validate"]>[0]);
@@ -67,13 +68,22 @@ describe("the OpenAPI document", () => {
     );
     for (const operation of operations) {
       const pointer = new URL(operation.openapi_url).hash.slice(1);
-      const [, , path, method] = pointer.split("/").map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
+      const [, , path, method] = pointer.split("/").map((t) => decodeURIComponent(t).replace(/~1/g, "/").replace(/~0/g, "~"));
       // A resource's own operations, at its URL or below it (a booking's, under /bookings).
       expect(`https://studio.example${path}/`.startsWith(`${operation.url}/`), pointer).toBe(true);
       const described = (doc.paths as Record<string, Record<string, { operationId: string; security: unknown }>>)[path!]?.[method!];
       expect(described?.operationId, pointer).toBe(operation.operation_id);
       expect(described?.security).toEqual(operation.scopes.length === 0 ? [] : [{ oauth2: operation.scopes }]);
     }
+  });
+
+  it("describes the index it links into: every openapi_url a URI, the braces of {id} percent-encoded (ajv, formats on)", () => {
+    const doc = openApiDocument(site) as unknown as Parameters<typeof openApiResponses>[0];
+    const index = apiIndex(site);
+    expect(openApiResponses(doc).problems("/api/v1", index)).toEqual([]);
+    const urls = index.resources.flatMap((r) => r.operations.map((o) => o.openapi_url));
+    expect(urls).toContain("https://studio.example/api/v1/openapi.json#/paths/~1api~1v1~1bookings~1%7Bid%7D/get");
+    for (const url of urls) expect(new URL(url).href, url).toBe(url);
   });
 
   it("marks a deprecated operation, as does the developer page (a fixture)", async () => {

@@ -51,7 +51,7 @@ Without a token: HTTP 401 with \`WWW-Authenticate: Bearer ... resource_metadata=
 
 ${site.agentBooking ? bookingSection(url) : ""}## 3. Find your earlier tasks
 
-\`ListTasks\` with the same token lists the tasks your grant made (the person's approval of your client, or your client_credentials client; never another person's, even through the same client), newest first, ${listPageSize.default} to a page: send \`nextPageToken\` back as \`pageToken\` until it is empty. Filter with \`status\` (\`TASK_STATE_INPUT_REQUIRED\`: briefs waiting for fields), \`contextId\` or \`statusTimestampAfter\`; set \`includeArtifacts: true\` to get the receipts. Without a token: HTTP 401.
+\`ListTasks\` with the same token lists the tasks your grant made (the person's approval of your client, or your client_credentials client; never another person's, even through the same client), newest first, ${listPageSize.default} to a page: send \`nextPageToken\` back as \`pageToken\` until it is empty; it is signed and bound to your grant, so a token from anywhere else is InvalidParams. Filter with \`status\` (\`TASK_STATE_INPUT_REQUIRED\`: briefs waiting for fields), \`contextId\` or \`statusTimestampAfter\`; set \`includeArtifacts: true\` to get the receipts. Without a token: HTTP 401.
 
 ## 4. Limits and errors
 

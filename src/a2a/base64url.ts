@@ -1,0 +1,12 @@
+// Base64url by hand, not jose's: the task store must not make every read of the agent load jose (tests/build checks reads).
+export const toBase64url = (bytes: Uint8Array) =>
+  btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
+
+/** The bytes of unpadded base64url text; a SyntaxError for any other character (atob refuses a length no encoder writes). */
+export const fromBase64url = (text: string) => {
+  if (!/^[\w-]*$/.test(text)) throw new SyntaxError("not base64url");
+  return Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+};
