@@ -72,17 +72,19 @@ export const agentCardPath = "/.well-known/agent-card.json";
 
 /**
  * The methods each door's route is registered with: the door routes them and names them in its 405's Allow, and npm
- * start's front names them too. HEAD is served wherever GET is (Hono); OPTIONS, where a door has CORS, is answered by it.
+ * start's front names them too. HEAD is listed wherever GET is (RFC 9110 §9.3.2; Hono answers it as the GET without the
+ * body); OPTIONS, where a door has CORS, is answered by it.
  */
 export const routeMethods = {
   [oauthPaths.register]: ["POST", "OPTIONS"],
   [oauthPaths.token]: ["POST", "OPTIONS"],
-  [oauthPaths.authorize]: ["GET", "POST"],
+  [oauthPaths.authorize]: ["GET", "HEAD", "POST"],
+  [oauthPaths.jwks]: ["GET", "HEAD"],
   [mcpPath]: ["POST"],
   [serverCardPath]: ["GET", "HEAD", "OPTIONS"],
   [a2aPath]: ["POST", "OPTIONS"],
   /** Every path under it. */
-  [a2aRestPath]: ["GET", "POST", "OPTIONS"],
+  [a2aRestPath]: ["GET", "HEAD", "POST", "OPTIONS"],
 } satisfies Record<string, string[]>;
 
 /** The protected resources (RFC 8707 resource indicators) by their path below the base URL; "" is the origin. */

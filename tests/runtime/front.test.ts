@@ -132,7 +132,7 @@ describe("a method no function can be handed (a fetch Request refuses TRACE and 
 
   it.each(["TRACE", "TRACK", "FOO"])("%s at /oauth/authorize is an OAuth error in JSON, with the door's Allow", async (method) => {
     const refused = await send(method, "/oauth/authorize");
-    expect([refused.status, refused.headers.allow]).toEqual([405, "GET, POST"]);
+    expect([refused.status, refused.headers.allow]).toEqual([405, "GET, HEAD, POST"]);
     expect(JSON.parse(refused.text)).toMatchObject({ error: "invalid_request" });
   });
 
