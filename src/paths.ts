@@ -107,6 +107,12 @@ export const llmsFullPath = "/llms-full.txt";
 export const robotsPath = "/robots.txt";
 export const sitemapPath = "/sitemap.xml";
 
+/**
+ * Files a build leaves in the publish folder for Netlify, which reads them and serves none (a request for one finds no
+ * file): the build writes `_headers` (src/pages/[netlifyFile].ts); netlify.toml holds the redirects.
+ */
+export const platformFiles = { headers: "/_headers", redirects: "/_redirects" } as const;
+
 /** The scheduled lead delivery job, as netlify dev exposes it (the local runtime calls it every minute). */
 export const deliverLeadsFunctionPath = "/.netlify/functions/deliver-leads";
 

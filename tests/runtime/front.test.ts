@@ -175,6 +175,30 @@ describe("paths no endpoint serves", () => {
     }
   });
 
+  it("the platform's own files (_headers, _redirects) are not served, however the path names them: the site's 404 page or the 404 twin", async () => {
+    const paths = [
+      "/_headers",
+      "/_redirects",
+      "/%5Fheaders",
+      "/%5fheaders",
+      "//_headers",
+      "/./_headers",
+      "/_headers?x=1",
+      "/_headers/",
+      "/_HEADERS",
+    ];
+    for (const path of paths) {
+      const page = await send("GET", path, { accept: "text/html" });
+      expect([page.status, page.headers["content-type"]], path).toEqual([404, "text/html; charset=utf-8"]);
+      expect(page.text, path).toContain("<title>Page not found");
+      const twin = await send("GET", path, { accept: "text/markdown" });
+      expect([twin.status, twin.headers["content-type"]], path).toEqual([404, "text/markdown; charset=utf-8"]);
+      expect(twin.text, path).toMatch(/^# That page isn't here\./);
+      const head = await send("HEAD", path);
+      expect(head.status, `HEAD ${path}`).toBe(404);
+    }
+  });
+
   it.each([
     ["/oauth/nope", "application/json", { error: "invalid_request" }],
     ["/oauth/token/", "application/json", { error: "invalid_request" }],
