@@ -54,3 +54,13 @@ export function prefersAlternative(
   const other = weight(ranges, usual);
   return wanted > 0 && (ties === "alternative" ? wanted >= other : wanted > other);
 }
+
+/**
+ * A regular expression that finds `text` in any case, for platforms that match headers by regex and case-sensitively
+ * (Netlify's edge `header` conditions): each letter a class of its two cases, the one syntax JavaScript, Go and Rust read
+ * alike (an inline `(?i)` is not), every other character escaped. Media types are case-insensitive (RFC 9110 §8.3.1).
+ */
+export const inAnyCase = (text: string): string =>
+  [...text]
+    .map((c) => (c.toLowerCase() === c.toUpperCase() ? c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") : `[${c.toUpperCase()}${c.toLowerCase()}]`))
+    .join("");

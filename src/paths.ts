@@ -72,17 +72,19 @@ export const agentCardPath = "/.well-known/agent-card.json";
 
 /**
  * The methods each door's route is registered with: the door routes them and names them in its 405's Allow, and npm
- * start's front names them too. HEAD is served wherever GET is (Hono); OPTIONS, where a door has CORS, is answered by it.
+ * start's front names them too. HEAD is listed wherever GET is (RFC 9110 §9.3.2; Hono answers it as the GET without the
+ * body); OPTIONS, where a door has CORS, is answered by it.
  */
 export const routeMethods = {
   [oauthPaths.register]: ["POST", "OPTIONS"],
   [oauthPaths.token]: ["POST", "OPTIONS"],
-  [oauthPaths.authorize]: ["GET", "POST"],
+  [oauthPaths.authorize]: ["GET", "HEAD", "POST"],
+  [oauthPaths.jwks]: ["GET", "HEAD"],
   [mcpPath]: ["POST"],
   [serverCardPath]: ["GET", "HEAD", "OPTIONS"],
   [a2aPath]: ["POST", "OPTIONS"],
   /** Every path under it. */
-  [a2aRestPath]: ["GET", "POST", "OPTIONS"],
+  [a2aRestPath]: ["GET", "HEAD", "POST", "OPTIONS"],
 } satisfies Record<string, string[]>;
 
 /** The protected resources (RFC 8707 resource indicators) by their path below the base URL; "" is the origin. */
@@ -104,6 +106,12 @@ export const llmsPath = "/llms.txt";
 export const llmsFullPath = "/llms-full.txt";
 export const robotsPath = "/robots.txt";
 export const sitemapPath = "/sitemap.xml";
+
+/**
+ * Files a build leaves in the publish folder for Netlify, which reads them and serves none (a request for one finds no
+ * file): the build writes `_headers` (src/pages/[netlifyFile].ts); netlify.toml holds the redirects.
+ */
+export const platformFiles = { headers: "/_headers", redirects: "/_redirects" } as const;
 
 /** The scheduled lead delivery job, as netlify dev exposes it (the local runtime calls it every minute). */
 export const deliverLeadsFunctionPath = "/.netlify/functions/deliver-leads";

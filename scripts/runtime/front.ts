@@ -9,8 +9,10 @@ import {
   type ServerResponse,
 } from "node:http";
 import { once } from "node:events";
+import { posix } from "node:path";
 import { pipeline, type Duplex } from "node:stream";
 import { handedOnHeader, refusalStatusHeader, restoredStatus } from "../../src/http/netlify-dev.ts";
+import { platformFiles } from "../../src/paths.ts";
 import { methodRefusal, noHost, notFound, ownedByDoor, payloadTooLarge, siteAllow, unreachable } from "./front-refusals.ts";
 
 /**
@@ -94,6 +96,30 @@ export function withoutEscapedBackslash(url: string): string {
   const [path, rest] = pathAndRest(url);
   return ownedByDoor(path) ? url : `${path.replace(/%5c/gi, "%255C")}${rest}`;
 }
+
+/**
+ * Netlify reads the build's files for the platform (`_headers`, `_redirects`) and serves none of them; netlify dev's static
+ * server serves them as any file. A path that names one, however it is spelt (escaped, with empty or `.` segments, a
+ * trailing slash, in another case), is handed on one segment below the file, which names no file (a file has nothing
+ * below it): the site's 404 page answers, or the twins' 404 twin, as on Netlify.
+ */
+const platformFileNames = new Set(Object.values(platformFiles).map((file) => file.toLowerCase()));
+export function namesPlatformFile(path: string): boolean {
+  try {
+    return platformFileNames.has(
+      posix
+        .normalize(decodeURIComponent(path))
+        .replace(/(?<=.)\/+$/, "")
+        .toLowerCase(),
+    );
+  } catch {
+    return false;
+  }
+}
+export const withoutPlatformFile = (url: string) => {
+  const [path, rest] = pathAndRest(url);
+  return namesPlatformFile(path) ? `${path.replace(/\/+$/, "")}/not-a-file${rest}` : url;
+};
 
 /**
  * netlify dev's proxy builds a URL of every request's Host header, and one that names no host (`[::1`) is an exception
@@ -270,7 +296,7 @@ async function handOn(req: IncomingMessage, res: ServerResponse, internalPort: n
   if (site && !["OPTIONS", ...siteAllow(url.pathname).split(", ")].includes(req.method!))
     return answerWith(res, await methodRefusal(req.method!, url));
   const handedBody = takesNoBody(req.method!, site) ? Buffer.alloc(0) : body;
-  let path = withoutEscapedBackslash(wellFormedPath(req.url ?? "/"));
+  let path = withoutPlatformFile(withoutEscapedBackslash(wellFormedPath(req.url ?? "/")));
   if (tooLongForAFile(pathAndRest(path)[0])) {
     if (owned) return answerWith(res, await notFound(url));
     path = cutShort(pathAndRest(path)[0]);

@@ -1,7 +1,7 @@
 import { LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
 import { JsonRpcTransportHandler, ServerCallContext, validateVersion, type A2ARequestHandler } from "@a2a-js/sdk/server";
 import type { Hono } from "hono";
-import { readJson } from "../http/body.ts";
+import { mediaTypeOf, readJson } from "../http/body.ts";
 import { setHeaders, type DoorContext, type DoorEnv } from "../http/context.ts";
 import { publicCors } from "../http/cors.ts";
 import { door } from "../http/door.ts";
@@ -41,7 +41,7 @@ export function jsonRpcBinding(
   app.use(async (c, next) => {
     await next();
     const type = jsonRpcResponseType(c.req.header("accept"));
-    if (type !== "application/json" && c.res.headers.get("content-type")?.startsWith("application/json"))
+    if (type !== "application/json" && mediaTypeOf(c.res.headers.get("content-type")) === "application/json")
       setHeaders(c, { "Content-Type": type });
   });
   app.use(publicCors(routeMethods[a2aPath], requestHeaders));

@@ -28,16 +28,19 @@ const table = routes.flatMap(([method, path, operation]) =>
   [path, `/${segment}${path}`].map((p) => ({ method, pattern: new RegExp(`^${p}$`), operation })),
 );
 
+/** HEAD asks what GET would answer, without the body (RFC 9110 §9.3.2): every GET route takes it. */
+const routedAs = (method: string) => (method === "HEAD" ? "GET" : method);
+
 /** The operation of a request under /a2a/v1/rest (its pathname as sent), or undefined when the binding has none. */
 export function restOperation(method: string, pathname: string): RestOperation | undefined {
   if (!pathname.startsWith(`${a2aRestPath}/`)) return undefined;
   const route = pathname.slice(a2aRestPath.length);
-  return table.find((r) => r.method === method && r.pattern.test(route))?.operation;
+  return table.find((r) => r.method === routedAs(method) && r.pattern.test(route))?.operation;
 }
 
-/** The methods the binding takes at a path (its pathname as sent): none where it has no operation at all. */
+/** The methods the binding takes at a path (its pathname as sent), HEAD wherever GET: none where it has no operation at all. */
 export const restMethods = (pathname: string) =>
-  pathname === a2aRestPath ? ["GET"] : ["GET", "POST"].filter((method) => restOperation(method, pathname) !== undefined);
+  pathname === a2aRestPath ? ["GET", "HEAD"] : ["GET", "HEAD", "POST"].filter((method) => restOperation(method, pathname) !== undefined);
 
 /** The binding's operations as its base URL describes them: each method and path, `{id}` for a task's. */
 export const restOperations = () => routes.map(([method, path]) => ({ method, path: `${a2aRestPath}${path.replaceAll(segment, "{id}")}` }));

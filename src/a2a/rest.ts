@@ -37,7 +37,7 @@ function unrouted(c: DoorContext): Refusal {
   const methods = restMethods(new URL(c.req.url).pathname);
   if (methods.length === 0)
     return new Refusal("not_found", { detail: `${c.req.method} ${c.req.path} is not an operation of A2A's HTTP+JSON binding.` });
-  return methodNotAllowed([...methods, "OPTIONS"], { detail: `${c.req.path} takes ${methods.join(" and ")}, not ${c.req.method}.` });
+  return methodNotAllowed([...methods, "OPTIONS"], { detail: `${c.req.path} takes ${methods.join(", ")}, not ${c.req.method}.` });
 }
 
 /**
@@ -79,7 +79,9 @@ export function restBinding(
     const context = await admit(c, version, message, operation === "list", "message");
     // Express and the SDK's REST handler load with the first REST call: a JSON-RPC instance never pays for them.
     sdkRest ??= import("./rest-bridge.ts").then(({ sdkRestHandler }) => sdkRestHandler(requestHandler, a2aRestPath));
-    const answer = await (await sdkRest)({ request: c.req.raw, body, context });
+    // A HEAD is the GET's answer, its body dropped by Hono: the SDK's handler is asked the GET.
+    const request = c.req.method === "HEAD" ? new Request(c.req.raw, { method: "GET" }) : c.req.raw;
+    const answer = await (await sdkRest)({ request, body, context });
     if (storeFailed(context)) throw new Refusal("service_unavailable");
     if (!answer)
       throw new Refusal("not_found", { detail: `${c.req.method} ${c.req.path} is not an operation of A2A's HTTP+JSON binding.` });

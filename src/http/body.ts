@@ -32,7 +32,9 @@ export interface JsonBodyOptions extends BodyOptions {
 
 const defaults: BodyRefusals = { wrongType: "unsupported_media_type", tooLarge: "payload_too_large", malformed: "invalid_json" };
 const formType = "application/x-www-form-urlencoded";
-const mediaType = (request: Request) => request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() ?? "";
+/** A Content-Type's media type, lower-cased (RFC 9110 §8.3.1: type and subtype are case-insensitive); "" for none. */
+export const mediaTypeOf = (contentType: string | null | undefined) => contentType?.split(";")[0]?.trim().toLowerCase() ?? "";
+const mediaType = (request: Request) => mediaTypeOf(request.headers.get("content-type"));
 
 /** Strict: a byte sequence that is not UTF-8 is refused, never read with replacement characters. */
 const utf8 = new TextDecoder("utf-8", { fatal: true });

@@ -2,7 +2,7 @@ import type { Env } from "../config/env.ts";
 import { settingsFrom } from "../config/settings.ts";
 import { builtOnFirstUse, door, handlerOf } from "../http/door.ts";
 import { refuseOtherMethods } from "../http/methods.ts";
-import { oauthPaths } from "../paths.ts";
+import { oauthPaths, routeMethods } from "../paths.ts";
 import { oauthJson } from "../http/formats.ts";
 import { jwksResponse } from "./jwks.ts";
 import { signingKeysFromEnv } from "../tokens/keys.ts";
@@ -17,6 +17,6 @@ export const jwksHandlerFromEnv = (env: Env) =>
     const app = door(oauthJson);
     // Hono answers HEAD with the GET's headers and no body.
     app.get(oauthPaths.jwks, () => response.clone());
-    app.all(oauthPaths.jwks, refuseOtherMethods(["GET", "HEAD"], "The key set is read with GET (or HEAD)."));
+    app.all(oauthPaths.jwks, refuseOtherMethods(routeMethods[oauthPaths.jwks], "The key set is read with GET (or HEAD)."));
     return handlerOf(app);
   }, oauthJson);

@@ -1,4 +1,4 @@
-import { prefersAlternative } from "../accept.ts";
+import { inAnyCase, prefersAlternative } from "../accept.ts";
 
 /**
  * Representation choice for pages: Markdown only when the client names text/markdown explicitly with q > 0 and at
@@ -6,3 +6,6 @@ import { prefersAlternative } from "../accept.ts";
  */
 export const prefersMarkdown = (accept: string | null | undefined): boolean =>
   prefersAlternative(accept, { alternative: "text/markdown", usual: "text/html", ties: "alternative" });
+
+/** The twins' edge condition (functions/edge/markdown.ts): the request's Accept mentions text/markdown, in any case. */
+export const mentionsMarkdown = inAnyCase("text/markdown");

@@ -30,7 +30,7 @@ describe("HTTP+JSON reads", () => {
     expect(description.operations).toContainEqual({ method: "GET", url: `${d.baseUrl}/a2a/v1/rest/tasks/{id}` });
     const post = await d.a2a({ method: "POST", body: "{}" }, d.nextIp(), "/a2a/v1/rest");
     expect(post.status).toBe(405);
-    expect(post.headers.get("allow")).toBe("GET, OPTIONS");
+    expect(post.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
   });
 
   it("answers a read skill with the SDK's SendMessageResponse in application/a2a+json", async () => {

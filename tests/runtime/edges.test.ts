@@ -59,8 +59,8 @@ describe("what another site's page costs a visitor", () => {
 
 describe("A2A's HTTP+JSON routes", () => {
   it.each([
-    ["DELETE", "/a2a/v1/rest/tasks", "GET, OPTIONS"],
-    ["POST", "/a2a/v1/rest/tasks", "GET, OPTIONS"],
+    ["DELETE", "/a2a/v1/rest/tasks", "GET, HEAD, OPTIONS"],
+    ["POST", "/a2a/v1/rest/tasks", "GET, HEAD, OPTIONS"],
     ["GET", "/a2a/v1/rest/message:send", "POST, OPTIONS"],
     ["PUT", "/a2a/v1/rest/tasks/abc:cancel", "POST, OPTIONS"],
   ])("answer %s %s with 405 and the methods that path takes", async (method, path, allow) => {

@@ -132,7 +132,7 @@ describe("a method no function can be handed (a fetch Request refuses TRACE and 
 
   it.each(["TRACE", "TRACK", "FOO"])("%s at /oauth/authorize is an OAuth error in JSON, with the door's Allow", async (method) => {
     const refused = await send(method, "/oauth/authorize");
-    expect([refused.status, refused.headers.allow]).toEqual([405, "GET, POST"]);
+    expect([refused.status, refused.headers.allow]).toEqual([405, "GET, HEAD, POST"]);
     expect(JSON.parse(refused.text)).toMatchObject({ error: "invalid_request" });
   });
 
@@ -172,6 +172,30 @@ describe("paths no endpoint serves", () => {
       const res = await send("GET", path, { accept: "text/html" });
       expect([res.status, res.headers["content-type"]], path).toEqual([404, "text/html; charset=utf-8"]);
       expect(res.text, path).toContain("<title>Page not found");
+    }
+  });
+
+  it("the platform's own files (_headers, _redirects) are not served, however the path names them: the site's 404 page or the 404 twin", async () => {
+    const paths = [
+      "/_headers",
+      "/_redirects",
+      "/%5Fheaders",
+      "/%5fheaders",
+      "//_headers",
+      "/./_headers",
+      "/_headers?x=1",
+      "/_headers/",
+      "/_HEADERS",
+    ];
+    for (const path of paths) {
+      const page = await send("GET", path, { accept: "text/html" });
+      expect([page.status, page.headers["content-type"]], path).toEqual([404, "text/html; charset=utf-8"]);
+      expect(page.text, path).toContain("<title>Page not found");
+      const twin = await send("GET", path, { accept: "text/markdown" });
+      expect([twin.status, twin.headers["content-type"]], path).toEqual([404, "text/markdown; charset=utf-8"]);
+      expect(twin.text, path).toMatch(/^# That page isn't here\./);
+      const head = await send("HEAD", path);
+      expect(head.status, `HEAD ${path}`).toBe(404);
     }
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { jsonRpcResponseType } from "../../src/a2a/media-type.ts";
-import { mediaRanges, prefersAlternative } from "../../src/accept.ts";
+import { inAnyCase, mediaRanges, prefersAlternative } from "../../src/accept.ts";
 
 describe("the Accept parser both doors share", () => {
   it("reads ranges with their weights, lower-cased, quoted parameters included", () => {
@@ -46,5 +46,14 @@ describe("A2A's media type on JSON-RPC answers, by the same parser", () => {
     [null, "application/json"],
   ])("Accept %s is answered in %s", (accept, type) => {
     expect(jsonRpcResponseType(accept)).toBe(type);
+  });
+});
+
+describe("inAnyCase", () => {
+  it("finds the text in any case and nothing else, its other characters taken literally", () => {
+    const pattern = new RegExp(`^${inAnyCase("application/a2a+json")}$`);
+    for (const text of ["application/a2a+json", "APPLICATION/A2A+JSON", "Application/A2a+Json"])
+      expect(pattern.test(text), text).toBe(true);
+    for (const text of ["application/a2aa+json", "application/a2a json", "application/json"]) expect(pattern.test(text), text).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { config } from "../../functions/edge/markdown.ts";
 import { prefersMarkdown } from "../../src/twins/negotiate.ts";
 
 describe("prefersMarkdown", () => {
@@ -26,5 +27,22 @@ describe("prefersMarkdown", () => {
     [null, false],
   ])("Accept: %s -> markdown %s", (accept, expected) => {
     expect(prefersMarkdown(accept)).toBe(expected);
+  });
+});
+
+describe("the twins' edge condition", () => {
+  // Netlify runs functions/edge/markdown.ts only when this regex finds a match in Accept: it must in every case.
+  const condition = new RegExp((config.header as { accept: string }).accept);
+
+  it.each(["text/markdown", "TEXT/MARKDOWN", "Text/Markdown", "text/html;q=0.5, tExT/mArKdOwN;q=0.9", "TEXT/MARKDOWN; CHARSET=UTF-8"])(
+    "lets Accept: %s reach the function",
+    (accept) => {
+      expect(condition.test(accept)).toBe(true);
+      expect(prefersMarkdown(accept)).toBe(true);
+    },
+  );
+
+  it.each(["text/html", "*/*", "text/*", "text/x-markdown", "textXmarkdown"])("keeps Accept: %s off it", (accept) => {
+    expect(condition.test(accept)).toBe(false);
   });
 });

@@ -1,8 +1,11 @@
 import { readFile } from "node:fs/promises";
 import madge from "madge";
 import { describe, expect, it } from "vitest";
+import { restMethods, restOperation, restOperations } from "../../src/a2a/rest-routes.ts";
+import { apiRoutes } from "../../src/api/routes.ts";
 import {
   a2aPath,
+  a2aRestPath,
   aiCatalogPath,
   apiCatalogPath,
   briefsPath,
@@ -12,6 +15,7 @@ import {
   pagePaths,
   protectedResourceMetadataPath,
   registryAuthPath,
+  routeMethods,
   serverCardWellKnownPath,
 } from "../../src/paths.ts";
 
@@ -63,5 +67,23 @@ describe("the literals Netlify reads statically", () => {
       expect(toml).toContain(`from = "${path}"\n  to = "${path}.json"`);
     }
     expect(toml).toContain(`from = "${oauthPaths.authorizationServerMetadata}"`);
+  });
+});
+
+describe("the route tables", () => {
+  it("list HEAD wherever they list GET (RFC 9110 §9.3.2): each door's routes, /api's, A2A's HTTP+JSON operations", () => {
+    const tables: [string, readonly string[]][] = [
+      ...Object.entries(routeMethods),
+      ...apiRoutes.map((route) => [route.path, route.methods] as [string, readonly string[]]),
+      ...[a2aRestPath, ...restOperations().map((operation) => operation.path.replaceAll("{id}", "t1"))].map(
+        (path) => [path, restMethods(path)] as [string, readonly string[]],
+      ),
+    ];
+    expect(tables.filter(([, methods]) => methods.includes("GET")).length).toBeGreaterThan(10);
+    for (const [path, methods] of tables) expect(methods.includes("HEAD"), path).toBe(methods.includes("GET"));
+    for (const operation of restOperations().filter((o) => o.method === "GET"))
+      expect(restOperation("HEAD", operation.path.replaceAll("{id}", "t1")), operation.path).toBe(
+        restOperation("GET", operation.path.replaceAll("{id}", "t1")),
+      );
   });
 });

@@ -3,7 +3,7 @@ import { once } from "node:events";
 import { connect, type AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFront, wellFormedPath, withoutEscapedBackslash, type Front } from "../../scripts/runtime/front.ts";
+import { startFront, wellFormedPath, withoutEscapedBackslash, withoutPlatformFile, type Front } from "../../scripts/runtime/front.ts";
 import { freePort } from "../../scripts/lib/free-port.ts";
 import { handedOnHeader, refusalStatusHeader } from "../../src/http/netlify-dev.ts";
 
@@ -168,6 +168,15 @@ describe("npm start's front", () => {
     for (const sent of ["/api/v1/%5C", "/mcp/%5C", "/oauth/%5C", "/a2a/v1/rest/%5C", "/offers", "/%255C"]) {
       expect(withoutEscapedBackslash(sent)).toBe(sent);
     }
+  });
+
+  it("hands a path naming one of the platform's files on below it, where no file can be, and every other path as sent", () => {
+    expect(withoutPlatformFile("/_headers")).toBe("/_headers/not-a-file");
+    expect(withoutPlatformFile("/%5Fredirects/?x=1")).toBe("/%5Fredirects/not-a-file?x=1");
+    for (const sent of ["//_headers", "/./_headers", "/a/../_headers", "/_HEADERS"])
+      expect(withoutPlatformFile(sent)).toBe(`${sent}/not-a-file`);
+    for (const sent of ["/", "/_headers.md", "/work/_headers", "/_headersx", "/%zz", "/headers"])
+      expect(withoutPlatformFile(sent)).toBe(sent);
   });
 
   it("hands on no Content-Encoding of a request, and answers with no X-Powered-By", async () => {
