@@ -60,6 +60,7 @@ export default async function mcpBench() {
       studio: prebuilt.site.name,
       responseTime: prebuilt.site.response_time,
       file: () => Promise.reject(new Error("the bench files nothing")),
+      filedUnder: () => Promise.reject(new Error("the bench files nothing")),
     },
     { deps: () => undefined, studio: prebuilt.site.name },
   );

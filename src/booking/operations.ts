@@ -1,7 +1,7 @@
 import { Refusal } from "../http/refusal.ts";
 import { fieldErrorsOf } from "../briefs/validate.ts";
 import { bookCall, type BookingDeps, type BookingRequest } from "./book.ts";
-import { bookingView, cancelOwnBooking, ownBooking } from "./own.ts";
+import { bookingUnderKey, bookingView, cancelOwnBooking, ownBooking } from "./own.ts";
 import { daysOf, freeTimes, type FreeTimes } from "./free-times.ts";
 import { bookingOutcomeOf, invalidQuery, withCalendar, type BookingOutcome, type BookingView } from "./outcome.ts";
 import { freeTimesQuerySchema } from "./schema.ts";
@@ -25,6 +25,21 @@ export async function bookIntroCall(request: BookingRequest, deps: BookingDeps, 
   const outcome = bookingOutcomeOf(await withCalendar(() => bookCall(request, deps)), { studio });
   if (outcome instanceof Refusal) throw outcome;
   return outcome;
+}
+
+/**
+ * What an Idempotency-Key of the grant booked, as a replay of it, if it booked anything: what any later answer to the
+ * same request must report (an MCP confirmation answered again, say), never that nothing was booked.
+ */
+export async function bookedUnder(
+  owner: string,
+  idempotencyKey: string,
+  deps: BookingDeps,
+  studio: string,
+): Promise<BookingOutcome | undefined> {
+  const booking = await bookingUnderKey(owner, idempotencyKey, deps);
+  const outcome = booking && bookingOutcomeOf({ kind: "booked", booking, replayed: true }, { studio });
+  return outcome instanceof Refusal ? undefined : outcome;
 }
 
 /** The grant's own booking. */

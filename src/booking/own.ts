@@ -1,3 +1,4 @@
+import { sha256Hex } from "../store/ids.ts";
 import { cancelBooking } from "./cal-com.ts";
 import type { BookingDeps } from "./deps.ts";
 import { forgetFreeTimesAt } from "./free-times.ts";
@@ -24,6 +25,16 @@ export async function ownBooking(id: string, owner: string, deps: Pick<BookingDe
   if (!bookingIdPattern.test(id)) return undefined;
   const booking = await deps.store.get(id);
   return booking && booking.owner === owner ? booking : undefined;
+}
+
+/** The booking an Idempotency-Key of the grant made, if it made one (a key given back made none). */
+export async function bookingUnderKey(
+  owner: string,
+  idempotencyKey: string,
+  deps: Pick<BookingDeps, "store">,
+): Promise<Booking | undefined> {
+  const record = await deps.store.keyRecord(owner, await sha256Hex(idempotencyKey));
+  return record ? ownBooking(record.booking_id, owner, deps) : undefined;
 }
 
 /** Cancels the grant's own booking (again is no error); undefined when the grant has none of that id. */

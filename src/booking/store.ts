@@ -71,6 +71,11 @@ export class BookingStore {
     return booking && booking.owner === owner && booking.status === "booked" ? booking : null;
   }
 
+  /** What an Idempotency-Key of the grant booked under, if it claimed anything (within its 24 hours). */
+  async keyRecord(owner: string, keyHash: string): Promise<BookingKeyRecord | null> {
+    return parsed(await this.#redis.get<string | BookingKeyRecord>(`booking:idem:${owner}:${keyHash}`));
+  }
+
   /** Claims an Idempotency-Key for `record`; the record already there when another request claimed it first. */
   async claimKey(owner: string, keyHash: string, record: BookingKeyRecord): Promise<BookingKeyRecord | null> {
     const key = `booking:idem:${owner}:${keyHash}`;

@@ -179,6 +179,16 @@ async function recordOnce(r: Recording, deps: PipelineDeps): Promise<FilingResul
   return { kind: "filed", lead: { ...lead, delivery }, counted };
 }
 
+/**
+ * The lead an owner's Idempotency-Key filed, as a replay of it, if it filed one: what any later answer to the same
+ * request must report (an MCP confirmation answered again, say), never that nothing was filed.
+ */
+export async function filedUnder(owner: string, idempotencyKey: string, store: LeadStore): Promise<FilingResult | null> {
+  const record = await store.idempotencyRecord(owner, await sha256Hex(idempotencyKey));
+  const lead = record ? await store.get(record.lead_id) : null;
+  return lead?.owner === owner ? { kind: "already_filed", lead, reason: "idempotency_key" } : null;
+}
+
 /** A lead claimed by a concurrent request appears within moments; waits briefly for it. */
 async function waitForLead(store: LeadStore, id: string): Promise<Lead | null> {
   for (let i = 0; i < 20; i++) {

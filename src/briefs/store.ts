@@ -241,6 +241,11 @@ export class LeadStore {
     return parse(await this.#redis.get<string | IdempotencyRecord>(key));
   }
 
+  /** What an owner's Idempotency-Key filed, if it filed anything (within its 24 hours). */
+  async idempotencyRecord(owner: string, keyHash: string): Promise<IdempotencyRecord | null> {
+    return parse(await this.#redis.get<string | IdempotencyRecord>(`brief:idem:${owner}:${keyHash}`));
+  }
+
   async pointIdempotencyKey(owner: string, keyHash: string, record: IdempotencyRecord): Promise<void> {
     await this.#redis.set(`brief:idem:${owner}:${keyHash}`, JSON.stringify(record), { ex: idempotencyTtlSeconds });
   }

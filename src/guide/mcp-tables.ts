@@ -19,6 +19,7 @@ export function mcpToolsTable(site: Site): Table {
     studio: prebuilt.site.name,
     responseTime: prebuilt.site.response_time,
     file: () => Promise.reject(new Error("documentation only")),
+    filedUnder: () => Promise.reject(new Error("documentation only")),
   };
   const booking = { deps: () => undefined, studio: prebuilt.site.name };
   return {

@@ -1,4 +1,4 @@
-import { inputRequired } from "@modelcontextprotocol/server";
+import { inputRequired, type CallToolResult } from "@modelcontextprotocol/server";
 import type { BookingDeps } from "../booking/book.ts";
 import { bookingToolNames } from "../booking/names.ts";
 import { listFreeTimes } from "../booking/operations.ts";
@@ -56,6 +56,7 @@ export function bookingConfirmation(
   deps: BookingDeps,
   studio: string,
   dryRun: (body: Record<string, unknown>) => Promise<BookingOutcome>,
+  settled: (form: string | undefined) => Promise<CallToolResult | undefined>,
 ): Confirmation<Field> {
   const zone = (typeof body.time_zone === "string" && canonicalTimeZone(body.time_zone)) || deps.studioTimeZone;
   return {
@@ -106,5 +107,6 @@ export function bookingConfirmation(
       }
     },
     declined: notBooked,
+    settled,
   };
 }

@@ -2,7 +2,7 @@ import type { CallToolResult } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { BookingDeps } from "../booking/book.ts";
 import { bookingScope, bookingToolNames } from "../booking/names.ts";
-import { bookIntroCall, cancelIntroCall, listFreeTimes } from "../booking/operations.ts";
+import { bookedUnder, bookIntroCall, cancelIntroCall, listFreeTimes } from "../booking/operations.ts";
 import type { BookingOutcome } from "../booking/outcome.ts";
 import {
   bookingDryRunSchema,
@@ -70,9 +70,11 @@ function bookedResult(outcome: BookingOutcome, confirmed: boolean): CallToolResu
   if (outcome.kind === "dry_run") return structuredResult(outcome.result.message, outcome.result);
   const { booking } = outcome;
   const said =
-    outcome.kind === "replayed"
-      ? `Already booked (the same booking as before): ${booking.booking_id}, ${booking.start} to ${booking.end}.`
-      : `Booked: ${booking.booking_id}, ${booking.start} to ${booking.end} (${booking.time_zone}).`;
+    booking.status === "cancelled"
+      ? `Booked before (${booking.booking_id}, ${booking.start} to ${booking.end}), then cancelled at ${booking.cancelled_at}: nothing is booked now.`
+      : outcome.kind === "replayed"
+        ? `Already booked (the same booking as before): ${booking.booking_id}, ${booking.start} to ${booking.end}.`
+        : `Booked: ${booking.booking_id}, ${booking.start} to ${booking.end} (${booking.time_zone}).`;
   const person = confirmed ? " The person confirmed their name, e-mail and the time in your client's form." : "";
   return structuredResult(`${said}${person} ${booking.next_steps}`, booking);
 }
@@ -127,8 +129,13 @@ export function bookingTools(prebuilt: PrebuiltResources, service: BookingServic
         const request = (body: Record<string, unknown>, key = idempotencyKey) =>
           bookIntroCall({ body, owner: caller!.grantId, address: caller!.address, idempotencyKey: key }, deps, studio);
         if (!(rounds && asksByForm(clientCapabilities) && body.dry_run !== true)) return bookedResult(await request(body), false);
-        // The person confirms name, e-mail and time first; one form answered books once.
-        const confirmation = bookingConfirmation(body, deps, studio, (b) => request({ ...b, dry_run: true }));
+        // The person confirms name, e-mail and time first; one form answered books once, and is answered so ever after.
+        const settled = async (form: string | undefined) => {
+          const key = typeof idempotencyKey === "string" ? idempotencyKey : form && confirmationKey(form);
+          const booked = key ? await bookedUnder(caller!.grantId, key, deps, studio) : undefined;
+          return booked && bookedResult(booked, true);
+        };
+        const confirmation = bookingConfirmation(body, deps, studio, (b) => request({ ...b, dry_run: true }), settled);
         const asked = await confirmByForm(confirmation, args, body, rounds);
         if ("answer" in asked) return asked.answer as CallToolResult;
         try {

@@ -20,6 +20,8 @@ export const briefToolScope = "svc:brief";
 export interface BriefFiling {
   schema: BriefSchema;
   file(request: Omit<FilingRequest, "channel">): Promise<FilingResult>;
+  /** What an owner's idempotency key filed, as a replay of it (src/briefs/pipeline.ts `filedUnder`), if it filed anything. */
+  filedUnder(owner: string, idempotencyKey: string): Promise<FilingResult | null>;
   studio: string;
   responseTime: string;
 }
@@ -114,6 +116,8 @@ const notFiled = {
 const briefConfirmation = (
   filing: BriefFiling,
   check: (body: Record<string, unknown>) => Promise<Filing>,
+  settled: (key: string) => Promise<FilingResult | null>,
+  idempotencyKey: unknown,
 ): Confirmation<keyof Confirmed> => ({
   tool: briefToolName,
   fields: confirmedFields,
@@ -125,6 +129,11 @@ const briefConfirmation = (
     return checked.kind === "invalid_brief" ? { kind: "invalid", errors: checked.errors, answer } : { kind: "refused", answer };
   },
   declined: notFiled,
+  async settled(form) {
+    const key = typeof idempotencyKey === "string" ? idempotencyKey : form && confirmationKey(form);
+    const filed = key ? await settled(key) : null;
+    return filed ? resultOf(filed, filing, true, typeof idempotencyKey === "string" ? "idempotency_key" : "confirmation") : undefined;
+  },
 });
 
 /** submit_project_brief: the one write, its input schema generated from the brief's zod schema. */
@@ -171,7 +180,12 @@ export function briefTool(filing: BriefFiling): Tool {
       // Where the client can show the person a form, it does, before anything is filed; a dry run files nothing to confirm.
       if (rounds && asksByForm(clientCapabilities) && body.dry_run !== true) {
         const asked = await confirmByForm(
-          briefConfirmation(filing, (b) => file({ ...b, dry_run: true })),
+          briefConfirmation(
+            filing,
+            (b) => file({ ...b, dry_run: true }),
+            (key) => filing.filedUnder(caller.grantId, key),
+            idempotencyKey,
+          ),
           args,
           body,
           rounds,

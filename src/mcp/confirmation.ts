@@ -51,6 +51,11 @@ export interface Confirmation<F extends string> {
   form(values: Partial<Record<F, string>>, problems: string[]): Promise<ElicitForm>;
   check(body: Record<string, unknown>): Promise<Checked<F>>;
   declined: { decline: string; cancel: string };
+  /**
+   * What the write of this call already came to, if it was made: under the call's own idempotency key, or else under the
+   * form's (`confirmationKey`) once a form was asked. Any later answer reports it, and the person is not asked again.
+   */
+  settled(form: string | undefined): Promise<ToolResult | undefined>;
 }
 
 /**
@@ -75,15 +80,21 @@ export async function confirmByForm<F extends string>(
     answer: askToConfirm(await spec.form(values, problems), await rounds.mint({ call, round: round + 1, form })),
   });
 
+  // The state verified (signed here, in time, for this grant); it must also name these very arguments.
+  if (state !== undefined && state?.call !== call) throw stateRefused();
+  const answer = answerOf(rounds.inputResponses, spec.fields);
+  // A write that was made is what any answer but an accept reports, a later decline included: it happened. An accept
+  // replays it (or refuses other values) under its key, below.
+  if (state === undefined || answer.kind !== "accept") {
+    const done = await spec.settled(typeof state?.form === "string" ? state.form : undefined);
+    if (done) return { answer: done };
+  }
   if (state === undefined) {
     // A person is only asked about a write that would be made.
     const checked = await spec.check(body);
     return checked.kind === "ok" ? ask(checked.values) : { answer: checked.answer };
   }
-  // The state verified (signed here, in time, for this grant); it must also name these very arguments.
-  if (state?.call !== call) throw stateRefused();
 
-  const answer = answerOf(rounds.inputResponses, spec.fields);
   if (answer.kind === "decline" || answer.kind === "cancel") return { answer: toolError(spec.declined[answer.kind]) };
   if (answer.kind === "none") {
     const sent = Object.fromEntries(spec.fields.flatMap((k) => (typeof body[k] === "string" ? [[k, body[k]]] : [])));

@@ -37,6 +37,7 @@ export function mcpHandlerFromEnv(env: Env, prebuilt: PrebuiltResources, card: o
           studio: prebuilt.site.name,
           responseTime: prebuilt.site.response_time,
           file: async (request) => (await import("../briefs/pipeline.ts")).fileBrief({ ...request, channel: "mcp" }, pipeline),
+          filedUnder: async (owner, key) => (await import("../briefs/pipeline.ts")).filedUnder(owner, key, pipeline.store),
         },
         { deps: () => booking, studio: prebuilt.site.name },
       ),

@@ -260,6 +260,69 @@ describe("one answered form files once, through the emulator", () => {
   });
 });
 
+describe("a form answered again after it was settled, through the emulator", () => {
+  const _meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
+  };
+  type Answer = {
+    result: { requestState?: string; isError?: boolean; structuredContent?: Record<string, unknown>; content: { text: string }[] };
+  };
+  const caller = async (scope: string) => {
+    const token = (await clientCredentialsToken(base, scope, endpoint)).token;
+    return async (id: number, name: string, args: object, extra: object = {}) =>
+      (await (
+        await post(
+          { jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args, _meta, ...extra } },
+          { Authorization: `Bearer ${token}`, "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": name },
+        )
+      ).json()) as Answer;
+  };
+
+  it.each(["decline", "cancel"])("a later %s of an accepted brief says it was filed, never that it was not", async (action) => {
+    const call = await caller("svc:brief");
+    const brief = freshBrief();
+    const { requestState } = (await call(51, "submit_project_brief", brief)).result;
+    const filed = (
+      await call(52, "submit_project_brief", brief, { requestState, inputResponses: { contact: { action: "accept", content: brief } } })
+    ).result;
+    const lead = filed.structuredContent?.lead_id;
+    expect(lead).toMatch(/^lead_/);
+    const later = (await call(53, "submit_project_brief", brief, { requestState, inputResponses: { contact: { action } } })).result;
+    expect(later.isError).toBeFalsy();
+    expect(later.content[0]!.text).not.toMatch(/NOT filed/);
+    expect(later.content[0]!.text).toContain(`Already filed when the person accepted this form: lead ${lead}`);
+    expect(later.structuredContent?.lead_id).toBe(lead);
+  });
+
+  it("a later decline of an accepted booking says it was booked, and once cancelled, that it was", async () => {
+    const call = await caller("svc:brief");
+    const day = (ahead: number) => new Date(Date.now() + ahead * 86_400_000).toISOString().slice(0, 10);
+    const free = (await call(61, "list_free_times", { from: day(50), to: day(53), time_zone: "UTC" })).result.structuredContent as {
+      times: { start: string }[];
+    };
+    const args = {
+      full_name: "Ada Lovelace",
+      work_email: `ada.${crypto.randomUUID().slice(0, 8)}@engines.example`,
+      start: free.times.at(-1)!.start,
+      time_zone: "UTC",
+    };
+    const { requestState } = (await call(62, "book_intro_call", args)).result;
+    const content = { full_name: args.full_name, work_email: args.work_email, start: args.start };
+    const booked = (await call(63, "book_intro_call", args, { requestState, inputResponses: { contact: { action: "accept", content } } }))
+      .result;
+    const id = booked.structuredContent?.booking_id;
+    expect(id).toMatch(/^bk_/);
+    const declined = (await call(64, "book_intro_call", args, { requestState, inputResponses: { contact: { action: "decline" } } })).result;
+    expect(declined.content[0]!.text).not.toMatch(/NOTHING was booked/);
+    expect(declined.content[0]!.text).toContain(`Already booked (the same booking as before): ${id}`);
+    expect((await call(65, "cancel_intro_call", { booking_id: id })).result.isError).toBeFalsy();
+    const after = (await call(66, "book_intro_call", args, { requestState, inputResponses: { contact: { action: "cancel" } } })).result;
+    expect(after.content[0]!.text).toContain(`Booked before (${id}`);
+    expect(after.structuredContent?.status).toBe("cancelled");
+  });
+});
+
 describe("JSON-RPC batches, through the emulator", () => {
   const reads = (n: number) => Array.from({ length: n }, (_, i) => call("get_company", {}, i + 1));
   const remaining = (res: Response) => Number(/^"mcp";r=(\d+);t=\d+$/.exec(res.headers.get("ratelimit") ?? "")?.[1]);

@@ -39,7 +39,13 @@ const outcomes: [string, FilingResult][] = [
 ];
 
 const tool = (result: FilingResult) =>
-  briefTool({ schema, file: async () => result, studio: "Kestrel Studio", responseTime: "A person replies within one business day." });
+  briefTool({
+    schema,
+    file: async () => result,
+    filedUnder: async () => null,
+    studio: "Kestrel Studio",
+    responseTime: "A person replies within one business day.",
+  });
 const call: ToolCall = {
   caller: { clientId: "client-1", grantId: "ga_0123456789abcdefghijkl", address: "198.51.100.7", scopes: ["svc:read", "svc:brief"] },
   era: "modern",

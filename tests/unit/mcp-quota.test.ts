@@ -60,6 +60,7 @@ function door(limiter: Limiter) {
       studio: prebuilt.site.name,
       responseTime: prebuilt.site.response_time,
       file: async (request) => (filed.push(request), { kind: "invalid_brief", errors: [] }),
+      filedUnder: async () => null,
     },
     { deps: () => undefined, studio: prebuilt.site.name },
   );
