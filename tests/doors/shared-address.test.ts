@@ -10,7 +10,7 @@ import { startDocumentHost } from "../support/client-documents.ts";
 import { fileDeployment } from "../support/deployment.ts";
 import { connectMcp, eras } from "../support/mcp-client.ts";
 import { approvals, callbackUri } from "../support/people.ts";
-import { countedFor } from "../support/quota-count.ts";
+import { countedFor, setCounted } from "../support/quota-count.ts";
 
 /**
  * One person farms grants behind a hosted client: they approve its connector again and again in their own browser, and
@@ -39,12 +39,8 @@ const post = (path: string, body: unknown, token: string) =>
     egress,
   );
 
-/** Sets the ceiling's counter of `subject` in this window to its quota, as if the address had used it all. */
-async function spent(policy: PolicyName, subject: string) {
-  const [key] = await store().keys(`rl:${policy}:${subject}:*`);
-  expect(key, `a ${policy} counter for ${subject}`).toBeDefined();
-  await store().set(key!, policies[policy].quota, { keepTtl: true });
-}
+/** Sets the ceiling's counter of `subject` to its quota, as if the address had used it all. */
+const spent = (policy: PolicyName, subject: string) => setCounted(store(), policy, subject, policies[policy].quota);
 
 let starts: string[] = [];
 async function freeStart(): Promise<string> {

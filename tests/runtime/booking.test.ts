@@ -156,8 +156,8 @@ describe("the same booking sent at once", () => {
 
   // Days of each case's own, so no other test's booking is in the way.
   it.each([
-    ["without a key", 30, {}],
-    ["with one key", 34, { "idempotency-key": crypto.randomUUID() }],
+    ["without a key", 40, {}],
+    ["with one key", 44, { "idempotency-key": crypto.randomUUID() }],
   ])("%s, four times, is answered with its one booking each time and counts once", async (_how, ahead, headers) => {
     const query = `from=${day(ahead)}&to=${day(ahead + 2)}&time_zone=UTC`;
     const { times } = (await (await fetch(`${base}/api/v1/free-times?${query}`)).json()) as { times: { start: string }[] };

@@ -10,7 +10,7 @@ import { startDocumentHost, type DocumentHost } from "../support/client-document
 import { connectMcp, eras } from "../support/mcp-client.ts";
 import { discover, register } from "../support/oauth-client.ts";
 import { approvals, callbackUri } from "../support/people.ts";
-import { localClient } from "../support/quota-count.ts";
+import { localClient, setCounted } from "../support/quota-count.ts";
 
 /**
  * An identity per grant, through npm start: people use the same public client (a registered `none` client, whose
@@ -30,12 +30,8 @@ beforeAll(async () => {
 });
 afterAll(() => documents?.close());
 
-/** Sets a policy's counter for `subject` in the current window to `count`, as if that many requests had been counted. */
-async function counted(policy: keyof typeof policies, subject: string, count: number) {
-  const [key] = await store.keys(`rl:${policy}:${subject}:*`);
-  expect(key, `a ${policy} counter for ${subject}`).toBeDefined();
-  await store.set(key!, count, { keepTtl: true });
-}
+/** Sets a policy's counter for `subject` to `count`, as if that many requests had been counted. */
+const counted = (policy: keyof typeof policies, subject: string, count: number) => setCounted(store, policy, subject, count);
 
 const clients: [kind: string, clientId: () => Promise<string>][] = [
   [

@@ -7,7 +7,7 @@ import { startDocumentHost, type DocumentHost } from "../support/client-document
 import { fetchFromLoopback } from "../support/loopback.ts";
 import { discover } from "../support/oauth-client.ts";
 import { approvals, callbackUri } from "../support/people.ts";
-import { countedFor, localClient } from "../support/quota-count.ts";
+import { countedFor, localClient, setCounted } from "../support/quota-count.ts";
 
 /**
  * Two people behind one hosted client, through npm start: each approves it in a browser of their own address (127.0.0.2
@@ -26,12 +26,8 @@ beforeAll(async () => {
 });
 afterAll(() => documents?.close());
 
-/** Sets a ceiling's counter of `subject` in the current window to its quota, as if the address had used it all. */
-async function spent(policy: PolicyName, subject: string) {
-  const [key] = await store.keys(`rl:${policy}:${subject}:*`);
-  expect(key, `a ${policy} counter for ${subject}`).toBeDefined();
-  await store.set(key!, policies[policy].quota, { keepTtl: true });
-}
+/** Sets a ceiling's counter of `subject` to its quota, as if the address had used it all. */
+const spent = (policy: PolicyName, subject: string) => setCounted(store, policy, subject, policies[policy].quota);
 
 const post = (path: string, body: unknown, token: string) =>
   fetch(`${base}${path}`, {
