@@ -47,6 +47,8 @@ export default defineConfig({
           include: ["tests/doors/**/*.test.ts"],
           isolate: false,
           testTimeout: 30_000,
+          // A deployment's start and close (its local store writes its snapshot) take seconds on a loaded machine.
+          hookTimeout: 60_000,
         },
       },
       {
