@@ -84,16 +84,22 @@ export async function bookCall(request: BookingRequest, deps: BookingDeps): Prom
       working = turn.working;
     }
     claimed = { keyHash };
-  } else {
-    // The same booking sent again while it is made (a retry whose answer was lost, a double click) waits for it, and is
-    // answered with it: it counts nothing and never meets its own booking as a taken time.
-    const turn = await turnOfSame(request.owner, print, { start: startOf(input), workEmail: input.work_email }, deps);
-    if ("booking" in turn) return { kind: "booked", booking: turn.booking, replayed: true };
-    working = turn.working;
   }
   // Retries of the same key wait for this request while it books (released however it ends).
   try {
-    return await bookUnder(id, input, request, deps, now, claimed);
+    // The same booking sent again while it is made, under any key or none (a retry whose answer was lost, a double
+    // click), waits for it and is answered with it: it counts nothing and never meets its own booking as a taken time.
+    const same = await turnOfSame(request.owner, print, { start: startOf(input), workEmail: input.work_email }, deps);
+    if ("booking" in same) {
+      // Made under another key: this request's key booked nothing of its own, and a retry of it finds the same booking.
+      if (claimed) await deps.store.releaseKey(request.owner, claimed.keyHash, id);
+      return { kind: "booked", booking: same.booking, replayed: true };
+    }
+    try {
+      return await bookUnder(id, input, request, deps, now, claimed);
+    } finally {
+      await same.working.done();
+    }
   } finally {
     await working?.done();
   }

@@ -425,6 +425,20 @@ describe("a booking", () => {
     expect(res.headers.get("ratelimit")).toMatch(/"public-api";r=\d+/);
   });
 
+  it("answers the same booking sent at once under a key each with its one booking, counted once", async () => {
+    const token = await d.token("svc:brief");
+    const body = person(await freeStart());
+    const answers = await Promise.all(
+      [0, 1, 2, 3, 4].map(() => d.api("/api/v1/bookings", json(body, token, { "idempotency-key": crypto.randomUUID() }))),
+    );
+    expect(answers.map((r) => r.status)).toEqual([201, 201, 201, 201, 201]);
+    const ids = new Set(await Promise.all(answers.map(async (r) => ((await r.json()) as { booking_id: string }).booking_id)));
+    expect(ids.size).toBe(1);
+    expect(d.cal.bookings().filter((b) => Date.parse(b.start) === Date.parse(body.start))).toHaveLength(1);
+    const next = await d.api("/api/v1/bookings", json(person(await freeStart()), token));
+    expect([next.status, /"bookings-per-grant";r=(\d+)/.exec(next.headers.get("ratelimit") ?? "")?.[1]]).toEqual([201, "1"]);
+  });
+
   it("answers concurrent retries of one Idempotency-Key with its one booking, counted once", async () => {
     const token = await d.token("svc:brief");
     const body = person(await freeStart());
