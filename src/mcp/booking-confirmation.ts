@@ -21,6 +21,8 @@ const notBooked = {
     "The person declined the confirmation form, so NOTHING was booked. Do not book again unless they ask you to; they can also use the booking link in get_contact.",
   cancel:
     "The person closed the confirmation form without answering, so NOTHING was booked. Ask whether they want the call before you call book_intro_call again.",
+  before:
+    "The person declined this form before, so NOTHING was booked, and a later answer to the same form books nothing. If they now want the call, call book_intro_call again without requestState, and they are asked again.",
 };
 
 /** A start as the person reads it: "Tuesday 2 March, 09:00 to 09:30 (Europe/London)". */

@@ -110,6 +110,8 @@ const notFiled = {
     "The person declined the confirmation form, so the brief was NOT filed and nobody will e-mail them. Do not file it again unless they ask you to.",
   cancel:
     "The person closed the confirmation form without answering, so the brief was NOT filed and nobody will e-mail them. Ask whether they want to send it before you call submit_project_brief again.",
+  before:
+    "The person declined this form before, so the brief was NOT filed, and a later answer to the same form files nothing. If they now want to send it, call submit_project_brief again without requestState, and they are asked again.",
 };
 
 /** The person confirms their own brief: the three contact fields, checked by a dry run of the pipeline. */

@@ -50,7 +50,8 @@ export interface Confirmation<F extends string> {
   fields: readonly F[];
   form(values: Partial<Record<F, string>>, problems: string[]): Promise<ElicitForm>;
   check(body: Record<string, unknown>): Promise<Checked<F>>;
-  declined: { decline: string; cancel: string };
+  /** Why nothing was written: the person declined or cancelled now, or declined this form before (`before`). */
+  declined: { decline: string; cancel: string; before: string };
   /**
    * What the write of this call already came to, if it was made: under the call's own idempotency key, or else under the
    * form's (`confirmationKey`) once a form was asked. Any later answer reports it, and the person is not asked again.
@@ -83,25 +84,33 @@ export async function confirmByForm<F extends string>(
   // The state verified (signed here, in time, for this grant); it must also name these very arguments.
   if (state !== undefined && state?.call !== call) throw stateRefused();
   const answer = answerOf(rounds.inputResponses, spec.fields);
-  // A write that was made is what any answer but an accept reports, a later decline included: it happened. An accept
-  // replays it (or refuses other values) under its key, below.
-  if (state === undefined || answer.kind !== "accept") {
-    const done = await spec.settled(typeof state?.form === "string" ? state.form : undefined);
-    if (done) return { answer: done };
-  }
+  // A write that was made is what every later answer reports, a decline included: it happened. An accept of the same or
+  // other values replays it or refuses them under its key, once the tool writes.
+  const done = await spec.settled(state === undefined ? undefined : form);
   if (state === undefined) {
+    if (done) return { answer: done };
     // A person is only asked about a write that would be made.
     const checked = await spec.check(body);
     return checked.kind === "ok" ? ask(checked.values) : { answer: checked.answer };
   }
 
-  if (answer.kind === "decline" || answer.kind === "cancel") return { answer: toolError(spec.declined[answer.kind]) };
+  if (answer.kind === "decline" || answer.kind === "cancel") {
+    // The first decision on a form stands: a decline is never followed by a write.
+    const stands = await rounds.decide(form, "decline");
+    if (done) return { answer: done };
+    return { answer: toolError(stands === "accept" ? acceptedBefore : spec.declined[answer.kind]) };
+  }
   if (answer.kind === "none") {
+    if (done) return { answer: done };
     const sent = Object.fromEntries(spec.fields.flatMap((k) => (typeof body[k] === "string" ? [[k, body[k]]] : [])));
     return ask({ ...sent, ...answer.typed });
   }
   const checked = await spec.check({ ...body, ...answer.values });
-  if (checked.kind === "ok") return { confirmed: answer.values, form };
+  if (checked.kind === "ok") {
+    if ((await rounds.decide(form, "accept")) === "decline") return { answer: toolError(spec.declined.before) };
+    return { confirmed: answer.values, form };
+  }
+  if (done) return { answer: done };
   // What the person typed is asked again with the problem named; anything else is the model's to fix.
   const own = (field: string) => (spec.fields as readonly string[]).includes(field.slice(1));
   if (checked.kind === "invalid" && checked.errors.every((e) => own(e.field)))
@@ -111,6 +120,10 @@ export async function confirmByForm<F extends string>(
     );
   return { answer: checked.answer };
 }
+
+/** A form accepted before, whose write is not recorded (still under way, or refused): the accept's own answer says which. */
+const acceptedBefore =
+  "The person had already accepted this form, and the answer to that acceptance says what was done; a later answer to the same form changes nothing.";
 
 /** The idempotency key of a write the person confirmed in a form, when the call carried none: the form's own name. */
 export const confirmationKey = (form: string) => `mcp-confirmation-${form}`;

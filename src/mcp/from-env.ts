@@ -11,6 +11,7 @@ import { redisFromEnv } from "../store/node-requester.ts";
 import { mcpErrors } from "./errors.ts";
 import { createMcpHandler } from "./http.ts";
 import { allowedOriginsFrom } from "./origins.ts";
+import { formDecisions } from "./form-decisions.ts";
 import { requestStateCodec, requestStateKeys } from "./request-state.ts";
 import { mcpServerFrom, mcpServerParts, mcpTools } from "./server.ts";
 import { skillsCatalog } from "./skills.ts";
@@ -28,6 +29,7 @@ export function mcpHandlerFromEnv(env: Env, prebuilt: PrebuiltResources, card: o
     const pipeline = pipelineFromEnv(settings, prebuilt);
     // A half-configured Cal.com is a ConfigurationError here, as a half-configured Postmark is: /mcp answers misconfigured.
     const booking = bookingFromEnv(settings, prebuilt);
+    const redis = redisFromEnv(settings);
     const parts = mcpServerParts(
       prebuilt,
       mcpTools(
@@ -41,14 +43,14 @@ export function mcpHandlerFromEnv(env: Env, prebuilt: PrebuiltResources, card: o
         },
         { deps: () => booking, studio: prebuilt.site.name },
       ),
-      // The confirmation form's state, signed with keys derived from the token signing keys (checked just below).
-      requestStateCodec(() => requestStateKeys(settings.get("OAUTH_SIGNING_KEYS"))),
+      // The confirmation form's state, signed with keys derived from the token signing keys, and the person's decisions.
+      { state: requestStateCodec(() => requestStateKeys(settings.get("OAUTH_SIGNING_KEYS"))), decisions: formDecisions(redis) },
       await skillsCatalog(skillFiles),
     );
     return createMcpHandler({
       baseUrl,
       allowedOrigins: allowedOriginsFrom(settings, baseUrl),
-      limiter: upstashLimiter(redisFromEnv(settings)),
+      limiter: upstashLimiter(redis),
       verifier: createAccessTokenVerifier({ baseUrl, jwks: publicJwksFromEnv(settings) }),
       createServer: (era) => mcpServerFrom(parts, era),
       tools: parts.listed,

@@ -16,6 +16,7 @@ import { briefTool, briefToolName, briefToolScope, type BriefFiling } from "./br
 import { listTtlSeconds, resourceTtlSeconds } from "./constants.ts";
 import { promptDefinitions, type PromptDefinition } from "./prompts.ts";
 import { readTools } from "./read-tools.ts";
+import type { FormDecisions } from "./form-decisions.ts";
 import type { StateCodec } from "./request-state.ts";
 import { resourceDefinitions, type ResourceDefinition } from "./resources.ts";
 import type { Caller, Tool, ToolCall, ToolDefinition } from "./tool.ts";
@@ -92,14 +93,23 @@ export const cacheHints = {
  * What a server is made of. None of it changes during a deploy, so the handler builds it once (each resource's JSON
  * text, the tools/list answer, each prompt's argument schema) and then a server per request from it.
  */
+/** What a tool needs to ask the person first (2026-07-28): the signed state between rounds, and their decisions. */
+export interface Confirmations {
+  state: StateCodec;
+  decisions: FormDecisions;
+}
+
 export interface McpServerParts {
   prebuilt: PrebuiltResources;
   resources: (ResourceDefinition & { text: string })[];
   prompts: (PromptDefinition & { argsSchema: z.ZodObject<PromptDefinition["arguments"]> | undefined })[];
   tools: Map<string, Tool>;
   listed: ToolDefinition[];
-  /** Signs and verifies the state between 2026-07-28 rounds; without it no tool asks the client for anything. */
-  requestState?: StateCodec;
+  /**
+   * Signs and verifies the state between 2026-07-28 rounds, and keeps the person's decision on each form; without them no
+   * tool asks the client for anything.
+   */
+  confirmations?: Confirmations;
   /** The skills (skills.ts), loaded once; without them no skill is served. */
   skills?: SkillCatalog;
 }
@@ -107,11 +117,11 @@ export interface McpServerParts {
 export const mcpServerParts = (
   prebuilt: PrebuiltResources,
   tools: Tool[],
-  requestState?: StateCodec,
+  confirmations?: Confirmations,
   skills?: SkillCatalog,
 ): McpServerParts => ({
   prebuilt,
-  requestState,
+  confirmations,
   skills,
   resources: resourceDefinitions(prebuilt).map((r) => ({ ...r, text: jsonBody(r.value) })),
   prompts: promptDefinitions(prebuilt).map((p) => ({
@@ -129,7 +139,7 @@ export const mcpServerParts = (
  * What 2026-07-28 adds to each answer (`resultType`, `serverInfo` in `_meta`, the cache hints) the SDK adds.
  */
 export function mcpServerFrom(
-  { prebuilt, resources, prompts, tools, listed, requestState, skills }: McpServerParts,
+  { prebuilt, resources, prompts, tools, listed, confirmations, skills }: McpServerParts,
   era: Era = "legacy",
 ): McpServer {
   const server = new McpServer(serverInfo(prebuilt), {
@@ -138,7 +148,7 @@ export function mcpServerFrom(
     cacheHints,
     // Every echoed requestState is checked before a handler runs: a state no key signed, expired, or minted for another
     // client is answered -32602 "Invalid or expired requestState".
-    ...(requestState ? { requestState: { verify: requestState.verify } } : {}),
+    ...(confirmations ? { requestState: { verify: confirmations.state.verify } } : {}),
     // The shim would push elicitation/create down a 2025-era response stream and wait for the answer, which a stateless
     // deployment delivers to another instance: it could only time out. No tool asks a 2025-era client (docs/decisions.md).
     inputRequired: { legacyShim: false },
@@ -189,11 +199,13 @@ export function mcpServerFrom(
           ? ((ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined)
           : undefined,
       rounds:
-        era === "modern" && requestState
+        era === "modern" && confirmations
           ? {
               inputResponses: ctx.mcpReq.inputResponses,
               state: ctx.mcpReq.requestState(),
-              mint: (payload) => requestState.mint(payload, ctx),
+              mint: (payload) => confirmations.state.mint(payload, ctx),
+              decide: (form, decision) =>
+                confirmations.decisions.decide((ctx.http?.authInfo?.extra?.grantId as string | undefined) ?? "", form, decision),
             }
           : undefined,
     });

@@ -1,5 +1,6 @@
 import type { CallToolResult, ClientCapabilities, InputRequiredResult, ToolAnnotations } from "@modelcontextprotocol/server";
 import type { JsonSchemaObject } from "./json-schema.ts";
+import type { Decision } from "./form-decisions.ts";
 
 /** What tools/list publishes for a tool; the server card and the developer page are generated from the same value. */
 export interface ToolDefinition {
@@ -42,6 +43,8 @@ export interface Rounds {
   state: unknown;
   /** Signs the state for the next round, bound to this call's method and grant. */
   mint(payload: object): Promise<string>;
+  /** Records the person's decision on a form, unless one stands already: gives the one that stands (form-decisions.ts). */
+  decide(form: string, decision: Decision): Promise<Decision>;
 }
 
 /**

@@ -247,15 +247,10 @@ describe("one answered form files once, through the emulator", () => {
     expect(edited.content[0]!.text).toContain("This form was already answered");
     const again = (await answer(44, brief)).result;
     expect(again.structuredContent?.lead_id).toBe(filed.structuredContent?.lead_id);
-    // An unusable answer asks again in a new round, which is still the same form: its accepted answer files nothing new.
-    const round = (await answer(45, { ...brief, work_email: "not an address" })).result;
-    const reanswered = (
-      await submit(46, {
-        requestState: round.requestState,
-        inputResponses: { contact: { action: "accept", content: { ...brief, work_email: `other-${brief.work_email}` } } },
-      })
-    ).result;
-    expect(reanswered.content[0]!.text).toContain("This form was already answered");
+    // An unusable answer after the filing is answered with the filing, never the form again.
+    const unusable = (await answer(45, { ...brief, work_email: "not an address" })).result;
+    expect(unusable.requestState).toBeUndefined();
+    expect(unusable.structuredContent?.lead_id).toBe(filed.structuredContent?.lead_id);
     expect(await store.zcard("leads")).toBe(leads + 1);
   });
 });
@@ -268,8 +263,10 @@ describe("a form answered again after it was settled, through the emulator", () 
   type Answer = {
     result: { requestState?: string; isError?: boolean; structuredContent?: Record<string, unknown>; content: { text: string }[] };
   };
+  // One client for the whole block: registrations are few an hour from one address.
+  let token: string | undefined;
   const caller = async (scope: string) => {
-    const token = (await clientCredentialsToken(base, scope, endpoint)).token;
+    token ??= (await clientCredentialsToken(base, scope, endpoint)).token;
     return async (id: number, name: string, args: object, extra: object = {}) =>
       (await (
         await post(
@@ -293,6 +290,50 @@ describe("a form answered again after it was settled, through the emulator", () 
     expect(later.content[0]!.text).not.toMatch(/NOT filed/);
     expect(later.content[0]!.text).toContain(`Already filed when the person accepted this form: lead ${lead}`);
     expect(later.structuredContent?.lead_id).toBe(lead);
+  });
+
+  it("a declined form files nothing whatever is answered to it after, and an unusable answer after a filing answers the receipt", async () => {
+    const call = await caller("svc:brief");
+    const brief = freshBrief();
+    const leads = await store.zcard("leads");
+    const first = (await call(71, "submit_project_brief", brief)).result.requestState;
+    const answer = async (id: number, requestState: string | undefined, contact: object) =>
+      (await call(id, "submit_project_brief", brief, { requestState, inputResponses: { contact } })).result;
+    expect((await answer(72, first, { action: "decline" })).content[0]!.text).toContain("NOT filed");
+    const after = await answer(73, first, { action: "accept", content: brief });
+    expect(after.isError).toBe(true);
+    expect(after.content[0]!.text).toContain("declined this form before");
+    expect(await store.zcard("leads")).toBe(leads);
+
+    const second = (await call(74, "submit_project_brief", brief)).result.requestState;
+    const filed = await answer(75, second, { action: "accept", content: brief });
+    expect(filed.structuredContent?.lead_id).toMatch(/^lead_/);
+    const unusable = await answer(76, second, { action: "accept", content: { ...brief, work_email: "nope" } });
+    expect(unusable.requestState).toBeUndefined();
+    expect(unusable.content[0]!.text).toContain(`lead ${filed.structuredContent?.lead_id}`);
+    expect(await store.zcard("leads")).toBe(leads + 1);
+  });
+
+  it("a booking form closed without an answer books nothing whatever is answered to it after", async () => {
+    const call = await caller("svc:brief");
+    const day = (ahead: number) => new Date(Date.now() + ahead * 86_400_000).toISOString().slice(0, 10);
+    const free = (await call(81, "list_free_times", { from: day(54), to: day(57), time_zone: "UTC" })).result.structuredContent as {
+      times: { start: string }[];
+    };
+    const email = `ada.${crypto.randomUUID().slice(0, 8)}@engines.example`;
+    const args = { full_name: "Ada Lovelace", work_email: email, start: free.times.at(-1)!.start, time_zone: "UTC" };
+    const { requestState } = (await call(82, "book_intro_call", args)).result;
+    const answer = async (id: number, contact: object) =>
+      (await call(id, "book_intro_call", args, { requestState, inputResponses: { contact } })).result;
+    expect((await answer(83, { action: "cancel" })).content[0]!.text).toContain("NOTHING was booked");
+    const content = { full_name: args.full_name, work_email: email, start: args.start };
+    const after = await answer(84, { action: "accept", content });
+    expect(after.isError).toBe(true);
+    expect(after.content[0]!.text).toContain("declined this form before");
+    const still = (await call(85, "list_free_times", { from: day(54), to: day(57), time_zone: "UTC" })).result.structuredContent as {
+      times: { start: string }[];
+    };
+    expect(still.times.map((t) => t.start)).toContain(args.start);
   });
 
   it("a later decline of an accepted booking says it was booked, and once cancelled, that it was", async () => {
