@@ -34,7 +34,8 @@ const problemSchemas: Partial<Record<ProblemCode, string>> = {
 /** The schema of one problem's body, or of any of a group's (a status several problems share). */
 export function problemSchemaRef(codes: ProblemCode[]) {
   const named = [...new Set(codes.map((code) => problemSchemas[code] ?? "Problem"))];
-  return named.length === 1 ? ref("schemas", named[0]!) : { oneOf: named.map((name) => ref("schemas", name)) };
+  // anyOf: every special problem is a Problem too (its members extend it), so more than one may match.
+  return named.length === 1 ? ref("schemas", named[0]!) : { anyOf: named.map((name) => ref("schemas", name)) };
 }
 
 /** Problem responses by status: a code alone at its status is its response component; a shared status lists them all. */
@@ -97,12 +98,13 @@ export function writeComponents(prebuilt: Pick<PrebuiltResources, "offers">, bas
       },
       RegisteredClient: {
         type: "object",
-        required: ["client_id", "client_id_issued_at", "client_secret_expires_at", "grant_types", "token_endpoint_auth_method"],
+        // client_secret_expires_at comes with a secret (RFC 7591 §3.2.1): a public client gets none.
+        required: ["client_id", "client_id_issued_at", "grant_types", "token_endpoint_auth_method"],
         properties: {
           client_id: { type: "string" },
           client_secret: { type: "string", description: "Only for client_secret_post; shown once, stored only as a hash." },
           client_id_issued_at: { type: "integer" },
-          client_secret_expires_at: { const: 0, description: "Secrets do not expire." },
+          client_secret_expires_at: { const: 0, description: "With a client_secret: 0, secrets do not expire." },
           client_name: { type: "string" },
           redirect_uris: { type: "array", items: { type: "string" } },
           grant_types: { type: "array", items: { type: "string" } },

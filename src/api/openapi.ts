@@ -28,8 +28,9 @@ const quotaHeaders = {
 /** The site's usage preferences, on every read as on every page (src/discovery/policy.ts). */
 const usageHeaderRefs = { "Content-Signal": ref("headers", "Content-Signal"), "Content-Usage": ref("headers", "Content-Usage") };
 
+// Loose: a problem type may add members (RFC 9457 §3.2), as the field errors and a taken time's free times do.
 const problemSchema = z
-  .object({
+  .looseObject({
     type: z.url().describe("URI of the code's entry on the developer page: {base}/developers#error-<code with hyphens>."),
     title: z.string().describe("Short summary of the code."),
     status: z.number().int().describe("The HTTP status."),

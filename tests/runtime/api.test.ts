@@ -3,6 +3,7 @@ import { Redis } from "@upstash/redis";
 import { beforeEach, describe, expect, inject, it } from "vitest";
 import { problemAnchor, problems } from "../../src/api/problems.ts";
 import { expectQuotaHeaders } from "../support/api-quota.ts";
+import { clientCredentialsToken, discover } from "../support/oauth-client.ts";
 import { openApiResponses } from "../support/openapi-ajv.ts";
 
 /**
@@ -181,5 +182,48 @@ describe("every read against the OpenAPI document", () => {
       expect(problems, `the OpenAPI document describes no JSON answer to GET ${url}`).toBeDefined();
       expect(problems, url).toEqual([]);
     }
+  });
+});
+
+describe("every kind of answer against the OpenAPI document", () => {
+  it("answers a refused field, a taken time and a public client's registration valid against their schemas", async () => {
+    const document = (await (await api("/api/v1/openapi.json")).json()) as Parameters<typeof openApiResponses>[0];
+    const responses = openApiResponses(document);
+    const token = (await clientCredentialsToken(base, "svc:brief")).token;
+    const post = (path: string, body: object, bearer?: string) =>
+      api(path, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) },
+        body: JSON.stringify(body),
+      });
+    const valid = async (res: Response, path: string, method = "get") => {
+      const problems = responses.problems(path, await res.json(), String(res.status), method);
+      expect(problems, `no JSON schema for ${method} ${path} ${res.status}`).toBeDefined();
+      expect(problems, `${method} ${path} ${res.status}`).toEqual([]);
+    };
+
+    const query = await api("/api/v1/free-times?time_zone=Mars/Phobos");
+    expect(query.status).toBe(400);
+    await valid(query, "/api/v1/free-times");
+    const brief = await post("/api/v1/briefs", { full_name: "" }, token);
+    expect(brief.status).toBe(422);
+    await valid(brief, "/api/v1/briefs", "post");
+    const { times } = (await (await api("/api/v1/free-times?time_zone=UTC")).json()) as { times: { start: string }[] };
+    const offSlot = new Date(Date.parse(times[0]!.start) + 60_000).toISOString();
+    const taken = await post(
+      "/api/v1/bookings",
+      { full_name: "Ada Lovelace", work_email: "ada@engines.example", start: offSlot, time_zone: "UTC" },
+      token,
+    );
+    expect(taken.status).toBe(409);
+    await valid(taken, "/api/v1/bookings", "post");
+    const as = await discover(base);
+    const registered = await fetch(as.registration_endpoint!, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ client_name: "Public", redirect_uris: ["http://127.0.0.1/callback"], token_endpoint_auth_method: "none" }),
+    });
+    expect(registered.status).toBe(201);
+    await valid(registered, "/oauth/register", "post");
   });
 });

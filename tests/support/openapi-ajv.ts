@@ -20,12 +20,16 @@ const documentFields = [
   "externalDocs",
 ];
 
-type Operation = { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> };
+type Response = { $ref?: string; content?: Record<string, { schema?: unknown }> };
+type Operation = { responses?: Record<string, Response> };
 
 /** A JSON Pointer token as a URI fragment holds it (RFC 6901 §6). */
 const fragmentToken = (token: string) => encodeURIComponent(token.replace(/~/g, "~0").replace(/\//g, "~1"));
 
-export function openApiResponses(document: { paths: Record<string, Record<string, Operation>> }) {
+export function openApiResponses(document: {
+  paths: Record<string, Record<string, Operation>>;
+  components?: { responses?: Record<string, Response> };
+}) {
   const ajv = new Ajv2020({ strict: true, allErrors: true });
   addFormats.default(ajv);
   ajv.addVocabulary(documentFields);
@@ -38,15 +42,19 @@ export function openApiResponses(document: { paths: Record<string, Record<string
 
   return {
     /**
-     * What is wrong with `body` as the answer `status` to GET `path` (none: valid), or undefined when the document
+     * What is wrong with `body` as the answer `status` to `method` `path` (none: valid), or undefined when the document
      * describes no JSON schema for it.
      */
-    problems(path: string, body: unknown, status = "200"): string[] | undefined {
+    problems(path: string, body: unknown, status = "200", method = "get"): string[] | undefined {
       const template = templates.find((t) => t.pattern.test(path))?.template;
-      const content = template ? document.paths[template]?.get?.responses?.[status]?.content : undefined;
+      const answer = template ? document.paths[template]?.[method]?.responses?.[status] : undefined;
+      // A response the document keeps among its components is named by reference (`#/components/responses/<name>`).
+      const named = answer?.$ref?.replace("#/components/responses/", "");
+      const content = named ? document.components?.responses?.[named]?.content : answer?.content;
       const type = Object.keys(content ?? {}).find((t) => /^application\/(?:[\w.-]+\+)?json(?:;|$)/.test(t));
       if (!template || !type || content![type]!.schema === undefined) return undefined;
-      const pointer = ["paths", template, "get", "responses", status, "content", type, "schema"].map(fragmentToken).join("/");
+      const at = named ? ["components", "responses", named] : ["paths", template, method, "responses", status];
+      const pointer = [...at, "content", type, "schema"].map(fragmentToken).join("/");
       let validate = compiled.get(pointer);
       if (!validate) compiled.set(pointer, (validate = ajv.compile({ $ref: `openapi.json#/${pointer}` })));
       return validate(body) ? [] : validate.errors!.map((e) => `${path}${e.instancePath} ${e.message}`);
