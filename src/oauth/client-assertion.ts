@@ -58,7 +58,11 @@ export interface ClientAssertionOptions {
   now: () => number;
 }
 
-const audienceRule = "The client_assertion's aud must be a single string: this server's issuer (or its token endpoint), never an array.";
+/** Each audience rule in its own words: the refusal names the one that failed. */
+const audienceRules = {
+  array: "The client_assertion's aud must be a single string, never an array: this server's issuer (or its token endpoint).",
+  other: "The client_assertion's aud must be this server's issuer (or its token endpoint), exactly as its metadata gives it.",
+};
 
 const refuse = (code: ClientAssertionFailure, description: string, reason?: string) =>
   new ClientAssertionRefused(code, description, reason);
@@ -118,7 +122,7 @@ export async function authenticateClientAssertion(params: ClientAssertionParams,
   }
   // jose accepts an array that holds an accepted audience; an assertion meant for several servers is meant for none
   // (audience injection, draft-ietf-oauth-rfc7523bis): the issuer or the token endpoint, as one string.
-  if (typeof payload.aud !== "string") throw refuse("wrong_audience", audienceRule);
+  if (typeof payload.aud !== "string") throw refuse("wrong_audience", audienceRules.array);
   const nowSeconds = Math.floor(now / 1000);
   const { maxLifetimeSeconds, clockSkewSeconds } = clientAssertionLimits;
   if (payload.exp! > nowSeconds + maxLifetimeSeconds + clockSkewSeconds) {
@@ -152,7 +156,7 @@ function keysRefreshedOnce(keySet: ClientKeySet, jose: typeof import("../tokens/
 function refusalOf(error: unknown, errors: typeof import("../tokens/jose.ts").errors): ClientAssertionRefused {
   if (error instanceof errors.JWTExpired) return refuse("expired", "The client_assertion has expired.");
   if (error instanceof errors.JWTClaimValidationFailed) {
-    if (error.claim === "aud") return refuse("wrong_audience", audienceRule);
+    if (error.claim === "aud") return refuse("wrong_audience", Array.isArray(error.payload.aud) ? audienceRules.array : audienceRules.other);
     if (error.claim === "iss" || error.claim === "sub")
       return refuse("wrong_issuer", "The client_assertion's iss and sub must both be the client_id.");
     return refuse("malformed", `The client_assertion's ${error.claim} claim is missing or invalid.`);

@@ -139,6 +139,14 @@ describe("a client assertion's audience (draft-ietf-oauth-rfc7523bis)", () => {
         error_description: expect.stringMatching(/aud must be a single string/),
       });
     }
+    // Another server's, or this one's spelled otherwise: the refusal names that rule, not the array's.
+    for (const aud of ["https://evil.example/oauth/token", `${as.issuer}/`, as.issuer.toUpperCase()]) {
+      const res = await grantWith(aud);
+      expect(await res.json(), aud).toEqual({
+        error: "invalid_client",
+        error_description: expect.stringMatching(/aud must be this server's issuer/),
+      });
+    }
     for (const aud of [as.issuer, as.token_endpoint!])
       expect((await oauth.processClientCredentialsResponse(as, client, await grantWith(aud))).scope, aud).toBe("svc:read svc:brief");
   });

@@ -152,9 +152,19 @@ describe("client assertions with inline keys", () => {
     expect(await refusal({ client_assertion: await sign(es256.privateKey, { claims: { jti: "fixed-jti" } }) }, inline)).toBe("replayed");
   });
 
-  it("refuses an audience of another server", async () => {
+  it("refuses an audience of another server, and says which rule each audience broke", async () => {
     const other = await sign(es256.privateKey, { claims: { aud: "https://other.example/oauth/token" } });
     expect(await refusal({ client_assertion: other }, inline)).toBe("wrong_audience");
+    const said = async (aud: unknown) =>
+      (
+        (await authenticate({ client_assertion: await sign(es256.privateKey, { claims: { aud } }) }, inline).catch(
+          (e: unknown) => e,
+        )) as ClientAssertionRefused
+      ).description;
+    for (const aud of ["https://other.example/oauth/token", `${issuer}/`, issuer.toUpperCase()])
+      expect(await said(aud), aud).toMatch(/aud must be this server's issuer/);
+    for (const aud of [[issuer, "https://evil.example"], ["https://evil.example"]])
+      expect(await said(aud)).toMatch(/aud must be a single string/);
   });
 
   it("refuses an audience that is an array, even of this server's own identifiers alone (audience injection)", async () => {
