@@ -156,7 +156,8 @@ function keysRefreshedOnce(keySet: ClientKeySet, jose: typeof import("../tokens/
 function refusalOf(error: unknown, errors: typeof import("../tokens/jose.ts").errors): ClientAssertionRefused {
   if (error instanceof errors.JWTExpired) return refuse("expired", "The client_assertion has expired.");
   if (error instanceof errors.JWTClaimValidationFailed) {
-    if (error.claim === "aud") return refuse("wrong_audience", Array.isArray(error.payload.aud) ? audienceRules.array : audienceRules.other);
+    if (error.claim === "aud")
+      return refuse("wrong_audience", Array.isArray(error.payload.aud) ? audienceRules.array : audienceRules.other);
     if (error.claim === "iss" || error.claim === "sub")
       return refuse("wrong_issuer", "The client_assertion's iss and sub must both be the client_id.");
     return refuse("malformed", `The client_assertion's ${error.claim} claim is missing or invalid.`);

@@ -155,7 +155,7 @@ describe("client assertions with inline keys", () => {
   it("refuses an audience of another server, and says which rule each audience broke", async () => {
     const other = await sign(es256.privateKey, { claims: { aud: "https://other.example/oauth/token" } });
     expect(await refusal({ client_assertion: other }, inline)).toBe("wrong_audience");
-    const said = async (aud: unknown) =>
+    const said = async (aud: string | string[]) =>
       (
         (await authenticate({ client_assertion: await sign(es256.privateKey, { claims: { aud } }) }, inline).catch(
           (e: unknown) => e,
