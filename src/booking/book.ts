@@ -91,8 +91,8 @@ export async function bookCall(request: BookingRequest, deps: BookingDeps): Prom
     // click), waits for it and is answered with it: it counts nothing and never meets its own booking as a taken time.
     const same = await turnOfSame(request.owner, print, { start: startOf(input), workEmail: input.work_email }, deps);
     if ("booking" in same) {
-      // Made under another key: this request's key booked nothing of its own, and a retry of it finds the same booking.
-      if (claimed) await deps.store.releaseKey(request.owner, claimed.keyHash, id);
+      // Made under another key: this request's key stands for that booking from now on, as the other key does.
+      if (claimed) await deps.store.pointKey(request.owner, claimed.keyHash, { fingerprint: print, booking_id: same.booking.id });
       return { kind: "booked", booking: same.booking, replayed: true };
     }
     try {

@@ -76,6 +76,11 @@ export class BookingStore {
     return parsed(await this.#redis.get<string | BookingKeyRecord>(`booking:idem:${owner}:${keyHash}`));
   }
 
+  /** Points a key this request claimed at the booking it was answered with (another key's, made at the same time). */
+  async pointKey(owner: string, keyHash: string, record: BookingKeyRecord): Promise<void> {
+    await this.#redis.set(`booking:idem:${owner}:${keyHash}`, JSON.stringify(record), { ex: bookingKeyTtlSeconds });
+  }
+
   /** Claims an Idempotency-Key for `record`; the record already there when another request claimed it first. */
   async claimKey(owner: string, keyHash: string, record: BookingKeyRecord): Promise<BookingKeyRecord | null> {
     const key = `booking:idem:${owner}:${keyHash}`;

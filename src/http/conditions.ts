@@ -202,8 +202,8 @@ export const conditions = {
     rpc: -32097,
     a2aRest: "INVALID_ARGUMENT",
     title: "Idempotency-Key reused",
-    when: "The Idempotency-Key was already used in the last 24 hours with a different brief.",
-    resolution: "Use a new Idempotency-Key for a different brief; repeat a key only to retry the same brief.",
+    when: "The Idempotency-Key was already used in the last 24 hours with a different brief or booking.",
+    resolution: "Use a new Idempotency-Key for a different brief or booking; repeat a key only to retry the same one.",
   },
   brief_quota_exceeded: {
     status: 429,

@@ -428,15 +428,21 @@ describe("a booking", () => {
   it("answers the same booking sent at once under a key each with its one booking, counted once", async () => {
     const token = await d.token("svc:brief");
     const body = person(await freeStart());
-    const answers = await Promise.all(
-      [0, 1, 2, 3, 4].map(() => d.api("/api/v1/bookings", json(body, token, { "idempotency-key": crypto.randomUUID() }))),
-    );
+    const keys = [0, 1, 2, 3, 4].map(() => crypto.randomUUID());
+    const answers = await Promise.all(keys.map((key) => d.api("/api/v1/bookings", json(body, token, { "idempotency-key": key }))));
     expect(answers.map((r) => r.status)).toEqual([201, 201, 201, 201, 201]);
     const ids = new Set(await Promise.all(answers.map(async (r) => ((await r.json()) as { booking_id: string }).booking_id)));
     expect(ids.size).toBe(1);
     expect(d.cal.bookings().filter((b) => Date.parse(b.start) === Date.parse(body.start))).toHaveLength(1);
     const next = await d.api("/api/v1/bookings", json(person(await freeStart()), token));
     expect([next.status, /"bookings-per-grant";r=(\d+)/.exec(next.headers.get("ratelimit") ?? "")?.[1]]).toEqual([201, "1"]);
+    // Every key stands for the booking it was answered with: again, the booking; with another booking, refused.
+    for (const [i, key] of keys.entries()) {
+      const again = await d.api("/api/v1/bookings", json(body, token, { "idempotency-key": key }));
+      expect([again.status, ((await again.json()) as { booking_id: string }).booking_id], `key ${i}`).toEqual([201, [...ids][0]]);
+      const other = await d.api("/api/v1/bookings", json({ ...body, start: await freeStart() }, token, { "idempotency-key": key }));
+      expect([other.status, ((await other.json()) as { code: string }).code], `key ${i}`).toEqual([422, "idempotency_key_reused"]);
+    }
   });
 
   it("answers concurrent retries of one Idempotency-Key with its one booking, counted once", async () => {

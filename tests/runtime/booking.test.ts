@@ -178,3 +178,33 @@ describe("the same booking sent at once", () => {
     expect([third.status, remaining(third)]).toEqual([201, "0"]);
   });
 });
+
+describe("keys that raced for one booking", () => {
+  it("each stand for the booking they were answered with: again, that booking; with another time, idempotency_key_reused", async () => {
+    const day = (ahead: number) => new Date(Date.now() + ahead * 86_400_000).toISOString().slice(0, 10);
+    const { times } = (await (await fetch(`${base}/api/v1/free-times?from=${day(52)}&to=${day(54)}&time_zone=UTC`)).json()) as {
+      times: { start: string }[];
+    };
+    const fresh = (await clientCredentialsToken(base, "svc:brief")).token;
+    const body = {
+      full_name: "Ada Lovelace",
+      work_email: `ada.${crypto.randomUUID().slice(0, 8)}@engines.example`,
+      start: times.at(-1)!.start,
+      time_zone: "UTC",
+    };
+    const post = (b: object, key: string) =>
+      fetch(`${base}/api/v1/bookings`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${fresh}`, "idempotency-key": key },
+        body: JSON.stringify(b),
+      });
+    const keys = [1, 2, 3, 4].map(() => crypto.randomUUID());
+    const raced = await Promise.all(keys.map((key) => post(body, key)));
+    const ids = new Set(await Promise.all(raced.map(async (r) => ((await r.json()) as { booking_id: string }).booking_id)));
+    expect(ids.size).toBe(1);
+    for (const key of keys) {
+      const other = await post({ ...body, start: times.at(-2)!.start }, key);
+      expect([other.status, ((await other.json()) as { code: string }).code]).toEqual([422, "idempotency_key_reused"]);
+    }
+  });
+});
