@@ -66,15 +66,17 @@ const bookOutputSchema = z
     `The booking made (${Object.keys(bookingReceiptSchema.shape).join(", ")}), or a dry run's verdict (dry_run, valid, free, message).`,
   );
 
-function bookedResult(outcome: BookingOutcome, confirmed: boolean): CallToolResult {
+function bookedResult(outcome: BookingOutcome, confirmed: boolean, byForm = false): CallToolResult {
   if (outcome.kind === "dry_run") return structuredResult(outcome.result.message, outcome.result);
   const { booking } = outcome;
   const said =
     booking.status === "cancelled"
       ? `Booked before (${booking.booking_id}, ${booking.start} to ${booking.end}), then cancelled at ${booking.cancelled_at}: nothing is booked now.`
-      : outcome.kind === "replayed"
-        ? `Already booked (the same booking as before): ${booking.booking_id}, ${booking.start} to ${booking.end}.`
-        : `Booked: ${booking.booking_id}, ${booking.start} to ${booking.end} (${booking.time_zone}).`;
+      : byForm
+        ? `This form was already answered and its call booked: ${booking.booking_id}, ${booking.start} to ${booking.end}; a later answer to it changes nothing.`
+        : outcome.kind === "replayed"
+          ? `Already booked (the same booking as before): ${booking.booking_id}, ${booking.start} to ${booking.end}.`
+          : `Booked: ${booking.booking_id}, ${booking.start} to ${booking.end} (${booking.time_zone}).`;
   const person = confirmed ? " The person confirmed their name, e-mail and the time in your client's form." : "";
   return structuredResult(`${said}${person} ${booking.next_steps}`, booking);
 }
@@ -133,7 +135,7 @@ export function bookingTools(prebuilt: PrebuiltResources, service: BookingServic
         const settled = async (form: string | undefined) => {
           const key = typeof idempotencyKey === "string" ? idempotencyKey : form && confirmationKey(form);
           const booked = key ? await bookedUnder(caller!.grantId, key, deps, studio) : undefined;
-          return booked && bookedResult(booked, true);
+          return booked && bookedResult(booked, true, typeof idempotencyKey !== "string");
         };
         const confirmation = bookingConfirmation(body, deps, studio, (b) => request({ ...b, dry_run: true }), settled);
         const asked = await confirmByForm(confirmation, args, body, rounds);

@@ -97,7 +97,7 @@ function resultOf(
     filed: `Filed: lead ${receipt.lead_id}, received ${receipt.received_at}.`,
     replayed:
       replayedBy === "confirmation"
-        ? `Already filed when the person accepted this form: lead ${receipt.lead_id}.`
+        ? `This form was already answered and its brief filed: lead ${receipt.lead_id}; a later answer to it changes nothing.`
         : `Already filed with this idempotency_key: lead ${receipt.lead_id}.`,
     repeat: `You sent this very brief a few minutes ago: it was not filed again. Lead ${receipt.lead_id}.`,
   }[outcome.kind];

@@ -94,14 +94,16 @@ export async function confirmByForm<F extends string>(
     return checked.kind === "ok" ? ask(checked.values) : { answer: checked.answer };
   }
 
+  // Whatever is answered after the write was made, the same values, others or none, is answered with it.
+  if (done) return { answer: done };
   if (answer.kind === "decline" || answer.kind === "cancel") {
     // The first decision on a form stands: a decline is never followed by a write.
-    const stands = await rounds.decide(form, "decline");
-    if (done) return { answer: done };
-    return { answer: toolError(stands === "accept" ? acceptedBefore : spec.declined[answer.kind]) };
+    if ((await rounds.decide(form, "decline")) === "decline") return { answer: toolError(spec.declined[answer.kind]) };
+    // Accepted first, by an answer still at work: its write, once made.
+    const made = await settledSoon(spec, form);
+    return { answer: made ?? toolError(acceptedBefore) };
   }
   if (answer.kind === "none") {
-    if (done) return { answer: done };
     const sent = Object.fromEntries(spec.fields.flatMap((k) => (typeof body[k] === "string" ? [[k, body[k]]] : [])));
     return ask({ ...sent, ...answer.typed });
   }
@@ -110,7 +112,6 @@ export async function confirmByForm<F extends string>(
     if ((await rounds.decide(form, "accept")) === "decline") return { answer: toolError(spec.declined.before) };
     return { confirmed: answer.values, form };
   }
-  if (done) return { answer: done };
   // What the person typed is asked again with the problem named; anything else is the model's to fix.
   const own = (field: string) => (spec.fields as readonly string[]).includes(field.slice(1));
   if (checked.kind === "invalid" && checked.errors.every((e) => own(e.field)))
@@ -119,6 +120,16 @@ export async function confirmByForm<F extends string>(
       checked.errors.map((e) => e.message),
     );
   return { answer: checked.answer };
+}
+
+/** The write of a form another answer accepted, once it is made: asked again a few times while that answer works. */
+async function settledSoon<F extends string>(spec: Confirmation<F>, form: string): Promise<ToolResult | undefined> {
+  for (let tries = 0; tries < 30; tries++) {
+    const made = await spec.settled(form);
+    if (made) return made;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return undefined;
 }
 
 /** A form accepted before, whose write is not recorded (still under way, or refused): the accept's own answer says which. */

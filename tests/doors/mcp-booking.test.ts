@@ -230,7 +230,7 @@ describe("the booking form on the wire (2026-07-28)", () => {
     const again = await send(answer, token);
     expect(again.isError, JSON.stringify(again.content)).toBeFalsy();
     expect(again.structuredContent.booking_id).toBe(booked.structuredContent.booking_id);
-    expect(again.content[0].text).toMatch(/^Already booked/);
+    expect(again.content[0].text).toMatch(/^This form was already answered and its call booked/);
     expect(accepted(args.start)).toHaveLength(1);
   });
 });

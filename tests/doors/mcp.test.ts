@@ -487,7 +487,7 @@ describe("the confirmation's state on the wire (2026-07-28)", () => {
     expect(await leadCount()).toBe(before + 1);
   });
 
-  it("files one answered form once: the same answer again replays its receipt, another answer to it files nothing", async () => {
+  it("files one answered form once: the same answer again, or another, is answered with its receipt and files nothing", async () => {
     const { result, brief, token } = await asked();
     const before = await leadCount();
     const answer = (content: object) =>
@@ -495,9 +495,10 @@ describe("the confirmation's state on the wire (2026-07-28)", () => {
     const filed = (await answer(brief)).body.result!;
     const again = (await answer(brief)).body.result!;
     expect(again.structuredContent.lead_id).toBe(filed.structuredContent.lead_id);
-    expect(again.content[0].text).toContain("Already filed when the person accepted this form");
+    expect(again.content[0].text).toContain("This form was already answered and its brief filed");
     const other = (await answer({ ...brief, full_name: "Mia Mcp2" })).body.result!;
-    expect(other).toMatchObject({ isError: true, content: [{ text: expect.stringContaining("This form was already answered") }] });
+    expect(other.structuredContent.lead_id).toBe(filed.structuredContent.lead_id);
+    expect(other.content[0].text).toContain("a later answer to it changes nothing");
     expect(await leadCount()).toBe(before + 1);
   });
 
@@ -515,7 +516,8 @@ describe("the confirmation's state on the wire (2026-07-28)", () => {
     const filed = (await answer(again[0]!.requestState, brief)).body.result!;
     expect(filed.structuredContent.lead_id).toMatch(/^lead_/);
     const other = (await answer(again[1]!.requestState, { ...brief, work_email: `other-${brief.work_email}` })).body.result!;
-    expect(other).toMatchObject({ isError: true, content: [{ text: expect.stringContaining("This form was already answered") }] });
+    expect(other.structuredContent.lead_id).toBe(filed.structuredContent.lead_id);
+    expect(other.content[0].text).toContain("This form was already answered");
     const first = (await answer(result.requestState, brief)).body.result!;
     expect(first.structuredContent.lead_id).toBe(filed.structuredContent.lead_id);
     expect(await leadCount()).toBe(before + 1);

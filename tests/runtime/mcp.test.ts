@@ -215,7 +215,7 @@ describe("2026-07-28 on the raw wire, through the emulator", () => {
 });
 
 describe("one answered form files once, through the emulator", () => {
-  it("answering the same form again with other values files nothing, and with the same values replays the receipt", async () => {
+  it("answering the same form again, with other values or the same, files nothing and answers the receipt", async () => {
     const token = (await clientCredentialsToken(base, "svc:brief", endpoint)).token;
     const _meta = {
       "io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -243,7 +243,7 @@ describe("one answered form files once, through the emulator", () => {
     const filed = (await answer(42, brief)).result;
     expect(filed.structuredContent?.lead_id).toMatch(/./);
     const edited = (await answer(43, { ...brief, full_name: "Someone Else" })).result;
-    expect(edited.isError).toBe(true);
+    expect(edited.structuredContent?.lead_id).toBe(filed.structuredContent?.lead_id);
     expect(edited.content[0]!.text).toContain("This form was already answered");
     const again = (await answer(44, brief)).result;
     expect(again.structuredContent?.lead_id).toBe(filed.structuredContent?.lead_id);
@@ -288,7 +288,7 @@ describe("a form answered again after it was settled, through the emulator", () 
     const later = (await call(53, "submit_project_brief", brief, { requestState, inputResponses: { contact: { action } } })).result;
     expect(later.isError).toBeFalsy();
     expect(later.content[0]!.text).not.toMatch(/NOT filed/);
-    expect(later.content[0]!.text).toContain(`Already filed when the person accepted this form: lead ${lead}`);
+    expect(later.content[0]!.text).toContain(`This form was already answered and its brief filed: lead ${lead}`);
     expect(later.structuredContent?.lead_id).toBe(lead);
   });
 
@@ -312,6 +312,32 @@ describe("a form answered again after it was settled, through the emulator", () 
     expect(unusable.requestState).toBeUndefined();
     expect(unusable.content[0]!.text).toContain(`lead ${filed.structuredContent?.lead_id}`);
     expect(await store.zcard("leads")).toBe(leads + 1);
+  });
+
+  it("a form declined before its key filed through another form answers the receipt, and so does one racing an accept", async () => {
+    const call = await caller("svc:brief");
+    const brief = freshBrief();
+    const keyed = { ...brief, idempotency_key: crypto.randomUUID() };
+    const answer = async (id: number, requestState: string | undefined, contact: object) =>
+      (await call(id, "submit_project_brief", keyed, { requestState, inputResponses: { contact } })).result;
+    const first = (await call(91, "submit_project_brief", keyed)).result.requestState;
+    expect((await answer(92, first, { action: "decline" })).content[0]!.text).toContain("NOT filed");
+    // The agent asks again with the same key; the person accepts that form: the key files.
+    const second = (await call(93, "submit_project_brief", keyed)).result.requestState;
+    const filed = await answer(94, second, { action: "accept", content: brief });
+    expect(filed.structuredContent?.lead_id).toMatch(/^lead_/);
+    const late = await answer(95, first, { action: "accept", content: brief });
+    expect(late.structuredContent?.lead_id).toBe(filed.structuredContent?.lead_id);
+
+    // An accept and a cancel of one form at once: both answers tell the same story, with the lead or without one.
+    const racing = freshBrief();
+    const state = (await call(96, "submit_project_brief", racing)).result.requestState;
+    const both = await Promise.all([
+      call(97, "submit_project_brief", racing, { requestState: state, inputResponses: { contact: { action: "accept", content: racing } } }),
+      call(98, "submit_project_brief", racing, { requestState: state, inputResponses: { contact: { action: "cancel" } } }),
+    ]);
+    const leads = both.map((b) => b.result.structuredContent?.lead_id);
+    expect(leads[0] === undefined ? leads : [leads[1]]).toEqual(leads[0] === undefined ? [undefined, undefined] : [leads[0]]);
   });
 
   it("a booking form closed without an answer books nothing whatever is answered to it after", async () => {
@@ -356,7 +382,7 @@ describe("a form answered again after it was settled, through the emulator", () 
     expect(id).toMatch(/^bk_/);
     const declined = (await call(64, "book_intro_call", args, { requestState, inputResponses: { contact: { action: "decline" } } })).result;
     expect(declined.content[0]!.text).not.toMatch(/NOTHING was booked/);
-    expect(declined.content[0]!.text).toContain(`Already booked (the same booking as before): ${id}`);
+    expect(declined.content[0]!.text).toContain(`This form was already answered and its call booked: ${id}`);
     expect((await call(65, "cancel_intro_call", { booking_id: id })).result.isError).toBeFalsy();
     const after = (await call(66, "book_intro_call", args, { requestState, inputResponses: { contact: { action: "cancel" } } })).result;
     expect(after.content[0]!.text).toContain(`Booked before (${id}`);
