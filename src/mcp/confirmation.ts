@@ -84,18 +84,16 @@ export async function confirmByForm<F extends string>(
   // The state verified (signed here, in time, for this grant); it must also name these very arguments.
   if (state !== undefined && state?.call !== call) throw stateRefused();
   const answer = answerOf(rounds.inputResponses, spec.fields);
-  // A write that was made is what every later answer reports, a decline included: it happened. An accept of the same or
-  // other values replays it or refuses them under its key, once the tool writes.
+  // A write that was made (under the call's key, or this form's) is what every later call and answer reports, whatever
+  // it says: a decline, other values or none. It happened, and the person is not asked again.
   const done = await spec.settled(state === undefined ? undefined : form);
+  if (done) return { answer: done };
   if (state === undefined) {
-    if (done) return { answer: done };
     // A person is only asked about a write that would be made.
     const checked = await spec.check(body);
     return checked.kind === "ok" ? ask(checked.values) : { answer: checked.answer };
   }
 
-  // Whatever is answered after the write was made, the same values, others or none, is answered with it.
-  if (done) return { answer: done };
   if (answer.kind === "decline" || answer.kind === "cancel") {
     // The first decision on a form stands: a decline is never followed by a write.
     if ((await rounds.decide(form, "decline")) === "decline") return { answer: toolError(spec.declined[answer.kind]) };
