@@ -35,16 +35,12 @@ export const resourcePaths = {
   contact: `${apiBase}/contact`,
 } as const;
 
-export type ResourceId = keyof typeof resourcePaths;
-
 export const caseStudyResourcePath = (id: string) => `${resourcePaths["case-studies"]}/${id}`;
 export const briefsPath = `${apiBase}/briefs`;
 /** The intro call: free times (a read answered by a function) and bookings. */
 export const freeTimesPath = `${apiBase}/free-times`;
 export const bookingsPath = `${apiBase}/bookings`;
 export const openApiPath = `${apiBase}/openapi.json`;
-/** Every read resource in one document, for the functions (not routed under /api). */
-export const prebuiltPath = `${apiBase}/prebuilt.json`;
 
 /** The authorization server. */
 export const oauthBase = "/oauth";

@@ -1,7 +1,7 @@
 /**
  * Operations that are deprecated, declared here and nowhere else: the gateway adds the headers, the developer
  * page and the OpenAPI document mark them. Nothing under /api/v1 is deprecated today; the mechanism is proven by
- * a test fixture.
+ * a test fixture, and a test holds this table to the policy.
  */
 export interface Deprecation {
   method: string;

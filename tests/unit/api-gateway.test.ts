@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "@upstash/redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkDeprecations, type Deprecation } from "../../src/api/deprecations.ts";
+import { checkDeprecations, deprecations, type Deprecation } from "../../src/api/deprecations.ts";
+import { matchRoute } from "../../src/api/routes.ts";
 import { createApiGateway } from "../../src/api/gateway.ts";
 import { problemAnchor, problems } from "../../src/api/problems.ts";
 import { QuotaStoreUnavailable, upstashLimiter, type Limiter } from "../../src/limits/limiter.ts";
@@ -186,6 +187,11 @@ describe("deprecation (a fixture: nothing under /api/v1 is deprecated)", () => {
     );
     const other = await gw(new Request(`${base}/api/v1/offers`), staticNext({ "/api/v1/offers": {} }, freshIp()));
     expect(other.headers.get("deprecation")).toBeNull();
+  });
+
+  it("holds the live table to the policy: every entry a route the API has, its sunset 180 days after", () => {
+    expect(() => checkDeprecations(deprecations)).not.toThrow();
+    for (const d of deprecations) expect(matchRoute(d.path)?.methods, `${d.method} ${d.path}`).toContain(d.method);
   });
 
   it("refuses a table whose sunset is less than 180 days after deprecation", () => {
