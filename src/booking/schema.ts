@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { fullName, workEmail } from "../briefs/schema.ts";
-import { idPattern } from "../store/ids.ts";
+import { leadIdPattern } from "../briefs/lead.ts";
 import { canonicalTimeZone, isTimeZone } from "./zoned-time.ts";
 
 /**
@@ -35,7 +35,7 @@ export type FreeTimesQuery = z.output<typeof freeTimesQuerySchema>;
 
 const leadId = z
   .string({ error: "lead_id must be a string" })
-  .regex(idPattern("lead"), "lead_id must be the lead_id of a brief you filed, such as lead_0123456789abcdefghjk");
+  .regex(leadIdPattern, "lead_id must be the lead_id of a brief you filed, such as lead_0123456789abcdefghjk");
 
 export const bookingSchema = z
   .strictObject({

@@ -1,5 +1,5 @@
 import type { Brief } from "./schema.ts";
-import { randomId } from "../store/ids.ts";
+import { idPattern, randomId } from "../store/ids.ts";
 
 /** Where a brief came from: the same pipeline serves all four. */
 export type Channel = "rest" | "mcp" | "a2a" | "form";
@@ -45,6 +45,7 @@ export interface Lead {
 
 /** `lead_` and 20 random Crockford base32 characters (100 bits): unguessable and easy to read out. */
 export const newLeadId = () => randomId("lead");
+export const leadIdPattern = idPattern("lead");
 
 /** Exponential backoff for delivery retries: 1, 2, 4, ... minutes, at most an hour. */
 export const retryDelayMs = (attempts: number) => Math.min(60, 2 ** Math.max(0, attempts - 1)) * 60_000;

@@ -4,6 +4,7 @@ import { Refusal } from "../http/refusal.ts";
 import { quotaHeaders } from "../limits/headers.ts";
 import type { FilingResult } from "./pipeline.ts";
 import { inWords } from "../limits/policies.ts";
+import { leadIdPattern } from "./lead.ts";
 import { repeatWindowSeconds } from "./store.ts";
 import type { BriefSchema } from "./schema.ts";
 
@@ -15,10 +16,7 @@ import type { BriefSchema } from "./schema.ts";
 export const receiptSchema = (brief: BriefSchema) =>
   z
     .object({
-      lead_id: z
-        .string()
-        .regex(/^lead_[0-9a-z]{20}$/)
-        .describe("The lead's id; quote it if you write to the studio."),
+      lead_id: z.string().regex(leadIdPattern).describe("The lead's id; quote it if you write to the studio."),
       status: z
         .enum(["received", "already_received"])
         .describe(
