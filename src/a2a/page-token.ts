@@ -1,5 +1,5 @@
 import { RequestMalformedError } from "@a2a-js/sdk/errors";
-import { fromBase64url, toBase64url } from "./base64url.ts";
+import { fromBase64url, toBase64url } from "../base64url.ts";
 import type { Cursor } from "./task-index.ts";
 
 /**

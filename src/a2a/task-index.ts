@@ -1,5 +1,5 @@
 import { TaskState, type Task } from "@a2a-js/sdk";
-import { toBase64url } from "./base64url.ts";
+import { toBase64url } from "../base64url.ts";
 
 /**
  * Each grant's tasks, newest status first, for ListTasks: sorted sets scored by the status timestamp (ms) whose members

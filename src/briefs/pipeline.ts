@@ -147,9 +147,10 @@ async function recordOnce(r: Recording, deps: PipelineDeps): Promise<FilingResul
   const counted = await deps.limiter.consumeGrant("briefs-per-grant", r.owner, "briefs-per-address", r.address);
   const refused = counted.find((quota) => !quota.allowed);
   if (refused) return { kind: "brief_quota_exceeded", quota: refused };
-  // A repeat slot still held by a request that died before it recorded its lead is this lead's to take over.
+  // This request holds the brief's turn, so a repeat slot held by another lead names one already recorded, or one whose
+  // request died before it recorded it: that slot is this lead's to take over.
   const holder = await store.claimRepeat(r.owner, r.print, r.leadId);
-  const original = holder && holder !== r.leadId ? await waitForLead(store, holder) : null;
+  const original = holder && holder !== r.leadId ? await store.get(holder) : null;
   if (original?.owner === r.owner) return repeatOf(original, r, store);
   if (holder && holder !== r.leadId && !original) await store.replaceRepeat(r.owner, r.print, r.leadId);
 

@@ -58,7 +58,7 @@ export function bookingConfirmation(
   deps: BookingDeps,
   studio: string,
   dryRun: (body: Record<string, unknown>) => Promise<BookingOutcome>,
-  settled: (form: string | undefined) => Promise<CallToolResult | undefined>,
+  settled: (key: string, byForm: boolean) => Promise<CallToolResult | undefined>,
 ): Confirmation<Field> {
   const zone = (typeof body.time_zone === "string" && canonicalTimeZone(body.time_zone)) || deps.studioTimeZone;
   return {

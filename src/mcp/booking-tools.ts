@@ -132,10 +132,9 @@ export function bookingTools(prebuilt: PrebuiltResources, service: BookingServic
           bookIntroCall({ body, owner: caller!.grantId, address: caller!.address, idempotencyKey: key }, deps, studio);
         if (!(rounds && asksByForm(clientCapabilities) && body.dry_run !== true)) return bookedResult(await request(body), false);
         // The person confirms name, e-mail and time first; one form answered books once, and is answered so ever after.
-        const settled = async (form: string | undefined) => {
-          const key = typeof idempotencyKey === "string" ? idempotencyKey : form && confirmationKey(form);
-          const booked = key ? await bookedUnder(caller!.grantId, key, deps, studio) : undefined;
-          return booked && bookedResult(booked, true, typeof idempotencyKey !== "string");
+        const settled = async (key: string, byForm: boolean) => {
+          const booked = await bookedUnder(caller!.grantId, key, deps, studio);
+          return booked && bookedResult(booked, true, byForm);
         };
         const confirmation = bookingConfirmation(body, deps, studio, (b) => request({ ...b, dry_run: true }), settled);
         const asked = await confirmByForm(confirmation, args, body, rounds);

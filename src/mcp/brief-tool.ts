@@ -118,8 +118,7 @@ const notFiled = {
 const briefConfirmation = (
   filing: BriefFiling,
   check: (body: Record<string, unknown>) => Promise<Filing>,
-  settled: (key: string) => Promise<FilingResult | null>,
-  idempotencyKey: unknown,
+  owner: string,
 ): Confirmation<keyof Confirmed> => ({
   tool: briefToolName,
   fields: confirmedFields,
@@ -131,10 +130,9 @@ const briefConfirmation = (
     return checked.kind === "invalid_brief" ? { kind: "invalid", errors: checked.errors, answer } : { kind: "refused", answer };
   },
   declined: notFiled,
-  async settled(form) {
-    const key = typeof idempotencyKey === "string" ? idempotencyKey : form && confirmationKey(form);
-    const filed = key ? await settled(key) : null;
-    return filed ? resultOf(filed, filing, true, typeof idempotencyKey === "string" ? "idempotency_key" : "confirmation") : undefined;
+  async settled(key, byForm) {
+    const filed = await filing.filedUnder(owner, key);
+    return filed ? resultOf(filed, filing, true, byForm ? "confirmation" : "idempotency_key") : undefined;
   },
 });
 
@@ -182,12 +180,7 @@ export function briefTool(filing: BriefFiling): Tool {
       // Where the client can show the person a form, it does, before anything is filed; a dry run files nothing to confirm.
       if (rounds && asksByForm(clientCapabilities) && body.dry_run !== true) {
         const asked = await confirmByForm(
-          briefConfirmation(
-            filing,
-            (b) => file({ ...b, dry_run: true }),
-            (key) => filing.filedUnder(caller.grantId, key),
-            idempotencyKey,
-          ),
+          briefConfirmation(filing, (b) => file({ ...b, dry_run: true }), caller.grantId),
           args,
           body,
           rounds,

@@ -53,10 +53,10 @@ export interface Confirmation<F extends string> {
   /** Why nothing was written: the person declined or cancelled now, or declined this form before (`before`). */
   declined: { decline: string; cancel: string; before: string };
   /**
-   * What the write of this call already came to, if it was made: under the call's own idempotency key, or else under the
-   * form's (`confirmationKey`) once a form was asked. Any later answer reports it, and the person is not asked again.
+   * What the write under `key` came to, if it was made: the call's own idempotency key, or else the form's
+   * (`confirmationKey`, `byForm`) once a form was asked. Any later answer reports it, and the person is not asked again.
    */
-  settled(form: string | undefined): Promise<ToolResult | undefined>;
+  settled(key: string, byForm: boolean): Promise<ToolResult | undefined>;
 }
 
 /**
@@ -86,7 +86,12 @@ export async function confirmByForm<F extends string>(
   const answer = answerOf(rounds.inputResponses, spec.fields);
   // A write that was made (under the call's key, or this form's) is what every later call and answer reports, whatever
   // it says: a decline, other values or none. It happened, and the person is not asked again.
-  const done = await spec.settled(state === undefined ? undefined : form);
+  const ownKey = typeof args.idempotency_key === "string" ? args.idempotency_key : undefined;
+  const settled = () => {
+    const key = ownKey ?? (state === undefined ? undefined : confirmationKey(form));
+    return key === undefined ? Promise.resolve(undefined) : spec.settled(key, ownKey === undefined);
+  };
+  const done = await settled();
   if (done) return { answer: done };
   if (state === undefined) {
     // A person is only asked about a write that would be made.
@@ -98,7 +103,7 @@ export async function confirmByForm<F extends string>(
     // The first decision on a form stands: a decline is never followed by a write.
     if ((await rounds.decide(form, "decline")) === "decline") return { answer: toolError(spec.declined[answer.kind]) };
     // Accepted first, by an answer still at work: its write, once made.
-    const made = await settledSoon(spec, form);
+    const made = await settledSoon(settled);
     return { answer: made ?? toolError(acceptedBefore) };
   }
   if (answer.kind === "none") {
@@ -121,9 +126,9 @@ export async function confirmByForm<F extends string>(
 }
 
 /** The write of a form another answer accepted, once it is made: asked again a few times while that answer works. */
-async function settledSoon<F extends string>(spec: Confirmation<F>, form: string): Promise<ToolResult | undefined> {
+async function settledSoon(settled: () => Promise<ToolResult | undefined>): Promise<ToolResult | undefined> {
   for (let tries = 0; tries < 30; tries++) {
-    const made = await spec.settled(form);
+    const made = await settled();
     if (made) return made;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

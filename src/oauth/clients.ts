@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { Redis } from "@upstash/redis";
 import type { JSONWebKeySet } from "jose";
 import type { ClientMetadata } from "./client-metadata.ts";
+import { toBase64url } from "../base64url.ts";
 import { Refusal } from "../http/refusal.ts";
 
 /**
@@ -22,12 +23,7 @@ export interface ClientRecord extends ClientMetadata {
 export const clientKey = (clientId: string) => `oauth:client:${clientId}`;
 const registeredClientId = /^fdc_[A-Za-z0-9_-]{22}$/;
 
-const base64url = (bytes: Uint8Array) =>
-  btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, "-")
-    .replace(/\//g, "_")
-    .replace(/=+$/, "");
-export const randomToken = (bytes: number) => base64url(crypto.getRandomValues(new Uint8Array(bytes)));
+export const randomToken = (bytes: number) => toBase64url(crypto.getRandomValues(new Uint8Array(bytes)));
 /**
  * SHA-256 as base64url. Node's synchronous hash, not Web Crypto's `digest`: a digest there is a hop to the thread pool
  * and back, which cost a token request more than the hashing itself (docs/performance.md).

@@ -5,7 +5,7 @@ import { oauthJson } from "../http/formats.ts";
 import { upstashLimiter } from "../limits/limiter.ts";
 import { pageShell } from "../site/page-shell.ts";
 import { redisFromEnv } from "../store/node-requester.ts";
-import { signingKeysFromEnv } from "../tokens/keys.ts";
+import { signingKeysFromEnv, signingKeysVariable } from "../tokens/keys.ts";
 import { consentAddresses } from "./consent-address.ts";
 import { createOAuthHandler } from "./server.ts";
 
@@ -27,7 +27,7 @@ export function oauthHandlerFromEnv(env: Env) {
     return createOAuthHandler({
       baseUrl,
       keys: await signingKeysFromEnv(settings),
-      consentAddress: consentAddresses(settings.get("OAUTH_SIGNING_KEYS")),
+      consentAddress: consentAddresses(settings.get(signingKeysVariable)),
       redis,
       limiter: upstashLimiter(redis),
       page: pageShell(),

@@ -62,7 +62,7 @@ export const indexedResources: { id: string; description: string; operations: Ap
 ];
 
 /** A JSON Pointer token as a URI fragment holds it (RFC 6901 §6): `~` and `/` escaped, then percent-encoded (RFC 3986). */
-const fragmentToken = (token: string) => encodeURIComponent(token.replace(/~/g, "~0").replace(/\//g, "~1"));
+export const fragmentToken = (token: string) => encodeURIComponent(token.replace(/~/g, "~0").replace(/\//g, "~1"));
 
 /**
  * The operation's place in the OpenAPI document, as a URI fragment holding a JSON Pointer: the braces of a path

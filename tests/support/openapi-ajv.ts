@@ -1,5 +1,6 @@
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
+import { fragmentToken } from "../../src/resources/operations.ts";
 
 /**
  * The answers an OpenAPI 3.1 document promises, checked with ajv: its schemas are JSON Schema 2020-12, compiled in strict
@@ -22,9 +23,6 @@ const documentFields = [
 
 type Response = { $ref?: string; content?: Record<string, { schema?: unknown }> };
 type Operation = { responses?: Record<string, Response> };
-
-/** A JSON Pointer token as a URI fragment holds it (RFC 6901 §6). */
-const fragmentToken = (token: string) => encodeURIComponent(token.replace(/~/g, "~0").replace(/\//g, "~1"));
 
 export function openApiResponses(document: {
   paths: Record<string, Record<string, Operation>>;

@@ -1,4 +1,5 @@
-// Base64url by hand, not jose's: the task store must not make every read of the agent load jose (tests/build checks reads).
+// Base64url (RFC 4648 §5, unpadded) by hand, not jose's or Buffer's: the edge and every door's reads use it without
+// loading jose (tests/build checks what a read loads), and Buffer is Node's only.
 export const toBase64url = (bytes: Uint8Array) =>
   btoa(String.fromCharCode(...bytes))
     .replace(/\+/g, "-")
