@@ -2,16 +2,14 @@ import { TaskState, type Part, type Task } from "@a2a-js/sdk";
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
 import { bookingSkillIds } from "../booking/names.ts";
 import { outcomeOf } from "../briefs/receipt.ts";
-import { conditionOf } from "../http/conditions.ts";
-import { Refusal } from "../http/refusal.ts";
-import type { FilingResult, PipelineDeps } from "../briefs/pipeline.ts";
+import { asRefusal, Refusal } from "../http/refusal.ts";
+import type { PipelineDeps } from "../briefs/pipeline.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
-
-import type { BriefSchema } from "../briefs/schema.ts";
 import { bookingTask, freeTimesAnswer, type BookingWork } from "./booking.ts";
 import { bookingOffered, bookingSkills } from "./booking-skills.ts";
 import { AuthenticatedCaller, decidedRoute, scopesOf, waitUntilOf } from "./caller.ts";
 import { agentMessage, completed, dataPart, textPart, type TaskOutcome } from "./parts.ts";
+import { refusedTask, validFields } from "./refused.ts";
 import { chooseSkill, dataObjects, viewOfMessage, writeScope, type Route, type TaskSkillId } from "./route.ts";
 import { briefSkillId, readSkills } from "./skills.ts";
 import { absolute, caseStudyResourcePath, freeTimesPath, resourcePaths } from "../paths.ts";
@@ -38,14 +36,6 @@ const skillOfTask = (task: Task | undefined): TaskSkillId => {
   const skill: unknown = task?.metadata?.skill;
   return skill === bookingSkillIds.book || skill === bookingSkillIds.cancel ? skill : briefSkillId;
 };
-
-/** Only brief fields that are valid on their own are kept, so what a task stores is bounded by the brief's limits. */
-const fieldsToCarry = (schema: BriefSchema, body: Record<string, unknown>) =>
-  Object.fromEntries(
-    Object.entries(schema.shape)
-      .filter(([name, field]) => name in body && field.safeParse(body[name]).success)
-      .map(([name]) => [name, body[name]]),
-  );
 
 /** Reads answer with a message (data part + short text, no task stored); a write is a task kept in the task store. */
 export function createAgentExecutor({ prebuilt, pipeline, booking }: ExecutorDeps): AgentExecutor {
@@ -99,43 +89,21 @@ export function createAgentExecutor({ prebuilt, pipeline, booking }: ExecutorDep
   async function fileFrom(body: Record<string, unknown>, user: AuthenticatedCaller, context: RequestContext): Promise<TaskOutcome> {
     // The pipeline's code loads with the first brief: a read never needs it.
     const { fileBrief } = await import("../briefs/pipeline.ts");
-    let result: FilingResult;
+    const filing = {
+      body,
+      channel: "a2a",
+      clientId: user.clientId,
+      owner: user.grantId,
+      address: user.address,
+      waitUntil: waitUntilOf(context.context),
+    } as const;
+    let outcome: ReturnType<typeof outcomeOf>;
     try {
-      const filing = {
-        body,
-        channel: "a2a",
-        clientId: user.clientId,
-        owner: user.grantId,
-        address: user.address,
-        waitUntil: waitUntilOf(context.context),
-      } as const;
-      result = await fileBrief(filing, pipeline());
+      outcome = outcomeOf(await fileBrief(filing, pipeline()), { studio: pipeline().studio, responseTime: prebuilt.site.response_time });
     } catch (error) {
-      console.error(`brief not accepted, the lead store failed: ${String(error)}`);
-      return {
-        state: TaskState.TASK_STATE_FAILED,
-        parts: [textPart("The lead store is unavailable; the brief was not recorded. Try again in a minute.")],
-      };
+      outcome = asRefusal(error, console.error, "A2A brief");
     }
-    const outcome = outcomeOf(result, { studio: pipeline().studio, responseTime: prebuilt.site.response_time });
-    if (outcome instanceof Refusal) {
-      const { detail, extensions, headers } = outcome.options;
-      const text = detail ?? conditionOf(outcome.condition).when;
-      if (outcome.condition === "invalid_brief")
-        return {
-          carried: fieldsToCarry(pipeline().schema, body),
-          state: TaskState.TASK_STATE_INPUT_REQUIRED,
-          parts: [textPart(`${text} Reply in this task with a data part holding the corrected fields.`), dataPart(extensions)],
-        };
-      const retryAfter = Number(headers?.["Retry-After"] ?? 0) || undefined;
-      return {
-        state: outcome.condition === "brief_quota_exceeded" ? TaskState.TASK_STATE_REJECTED : TaskState.TASK_STATE_FAILED,
-        parts: [
-          textPart(text),
-          dataPart({ code: conditionOf(outcome.condition).problem, ...(retryAfter ? { retry_after: retryAfter } : {}) }),
-        ],
-      };
-    }
+    if (outcome instanceof Refusal) return refusedTask(outcome, () => validFields(pipeline().schema, body));
     if (outcome.kind === "dry_run") return completed("dry-run", outcome.result.message, outcome.result);
     const { receipt } = outcome;
     const text = `${outcome.kind === "repeat" ? "Already received" : "Filed"} as lead ${receipt.lead_id}. ${receipt.next_steps}`;

@@ -30,6 +30,11 @@ export interface Condition {
   a2aRest?: GoogleRpcCode;
   /** The Retry-After every refusal for it carries, unless the refusal knows better (a quota's reset). */
   retryAfterSeconds?: number;
+  /**
+   * How an A2A task refused for it ends: `input-required` where a reply in the same task can mend it (`reply` says
+   * with what), `rejected` where the agent declines the work for now (a quota). Absent: the task fails.
+   */
+  task?: { state: "input-required"; reply: string } | { state: "rejected" };
   title: string;
   /** When it happens, for the documentation. */
   when: string;
@@ -183,6 +188,7 @@ export const conditions = {
     problem: "invalid_brief",
     rpc: -32602,
     a2aRest: "INVALID_ARGUMENT",
+    task: { state: "input-required", reply: "Reply in this task with a data part holding the corrected fields." },
     title: "Invalid brief",
     when: "A brief field is missing or invalid; the errors array names each one.",
     resolution: "Fix every field listed in errors and send the brief again.",
@@ -192,6 +198,10 @@ export const conditions = {
     problem: "invalid_idempotency_key",
     rpc: -32602,
     a2aRest: "INVALID_ARGUMENT",
+    task: {
+      state: "input-required",
+      reply: "Reply in this task with a data part holding a valid idempotency_key; a reply without one books without a key.",
+    },
     title: "Invalid Idempotency-Key",
     when: "The Idempotency-Key (the MCP tool's idempotency_key) is empty, longer than 255 characters, or not printable ASCII.",
     resolution: "Send a unique printable ASCII value of at most 255 characters, such as a UUID, or leave it out.",
@@ -210,6 +220,7 @@ export const conditions = {
     problem: "brief_quota_exceeded",
     rpc: -32098,
     a2aRest: "RESOURCE_EXHAUSTED",
+    task: { state: "rejected" },
     title: "Too many briefs",
     when: `This grant (one person's approval of a client, or a client_credentials client; for the contact form, this IP address) has filed ${briefs.quota} briefs ${perWindow(briefs.windowSeconds)}.`,
     resolution: "Wait the number of seconds in Retry-After. Dry runs do not count; repeats of the same brief are collapsed, not counted.",
@@ -228,6 +239,7 @@ export const conditions = {
     problem: "invalid_booking",
     rpc: -32602,
     a2aRest: "INVALID_ARGUMENT",
+    task: { state: "input-required", reply: "Reply in this task with a data part holding the corrected fields." },
     title: "Invalid booking",
     when: "A booking field is missing or invalid, or lead_id names no brief this grant filed; the errors array names each one.",
     resolution: "Fix every field listed in errors and send the booking again; take start from free times.",
@@ -237,6 +249,7 @@ export const conditions = {
     problem: "slot_taken",
     rpc: -32088,
     a2aRest: "FAILED_PRECONDITION",
+    task: { state: "input-required", reply: "Reply in this task with a data part holding another start from free_times." },
     title: "Time not free",
     when: "The chosen start is not a free time (any more): someone booked it first, or it is too soon, outside the hours, or not a slot's start; errors names /start.",
     resolution: "Choose another start from free_times (fresh free times for the same days) and book again.",
@@ -246,6 +259,7 @@ export const conditions = {
     problem: "booking_quota_exceeded",
     rpc: -32087,
     a2aRest: "RESOURCE_EXHAUSTED",
+    task: { state: "rejected" },
     title: "Too many bookings",
     when: `This grant has booked ${bookings.quota} calls ${perWindow(bookings.windowSeconds)}.`,
     resolution: "Wait the number of seconds in Retry-After, or write to the studio. Dry runs and replays do not count.",

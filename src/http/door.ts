@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { ConfigurationError } from "../config/env.ts";
 import type { DoorEnv, Handler } from "./context.ts";
 import type { Format } from "./formats.ts";
-import { Refusal } from "./refusal.ts";
+import { asRefusal, Refusal } from "./refusal.ts";
 
 /**
  * A door's Hono app: refusals thrown anywhere inside are answered in the door's own format, and so is anything
@@ -10,15 +10,7 @@ import { Refusal } from "./refusal.ts";
  */
 export function door(format: Format, log: (line: string) => void = console.error): Hono<DoorEnv> {
   const app = new Hono<DoorEnv>();
-  app.onError((error, c) => {
-    if (error instanceof Refusal) return format(error, c);
-    if (error instanceof ConfigurationError) {
-      log(`CONFIGURATION ERROR: ${error.message}`);
-      return format(new Refusal("misconfigured"), c);
-    }
-    log(`${c.req.method} ${new URL(c.req.url).pathname} failed: ${error.stack ?? String(error)}`);
-    return format(new Refusal("service_unavailable"), c);
-  });
+  app.onError((error, c) => format(asRefusal(error, log, `${c.req.method} ${new URL(c.req.url).pathname}`), c));
   app.notFound((c) => format(new Refusal("not_found"), c));
   return app;
 }

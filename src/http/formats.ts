@@ -9,10 +9,29 @@ export type Format = (refusal: Refusal, c: DoorContext) => Response;
 const noStore = { "Cache-Control": "no-store" };
 const definition = (refusal: Refusal): Condition => conditions[refusal.condition];
 
-/** A refusal's own headers over its condition's Retry-After. */
+/** When to retry, in seconds: what the refusal knows (a quota's reset, Cal.com's ask), else its condition's default. */
+export function retryAfterOf(refusal: Refusal): number | undefined {
+  const seconds = Number(refusal.options.headers?.["Retry-After"] ?? definition(refusal).retryAfterSeconds);
+  return seconds > 0 ? seconds : undefined;
+}
+
+/** A refusal's own headers, and its Retry-After. */
 export function refusalHeaders(refusal: Refusal): Record<string, string> {
-  const retryAfter = definition(refusal).retryAfterSeconds;
-  return { ...(retryAfter ? { "Retry-After": String(retryAfter) } : {}), ...refusal.options.headers };
+  const retryAfter = retryAfterOf(refusal);
+  return { ...refusal.options.headers, ...(retryAfter ? { "Retry-After": String(retryAfter) } : {}) };
+}
+
+/**
+ * What a refusal carries as data where an agent reads it in a result (an MCP tool error, an A2A message or task): the
+ * REST problem's code, its members (field errors, fresh free times) and, as REST's Retry-After, `retry_after`.
+ */
+export function refusalData(refusal: Refusal): Record<string, unknown> {
+  const retryAfter = retryAfterOf(refusal);
+  return {
+    code: definition(refusal).problem ?? refusal.condition,
+    ...refusal.options.extensions,
+    ...(retryAfter ? { retry_after: retryAfter } : {}),
+  };
 }
 
 /** The developer page's entry for a REST problem code: `invalid_brief` -> `error-invalid-brief`. */

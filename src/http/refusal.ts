@@ -1,3 +1,4 @@
+import { ConfigurationError } from "../config/env.ts";
 import type { ConditionName } from "./conditions.ts";
 
 export interface RefusalOptions {
@@ -24,4 +25,18 @@ export class Refusal extends Error {
     this.condition = condition;
     this.options = options;
   }
+}
+
+/**
+ * What went wrong, as the refusal a door answers: a Refusal as it is; a configuration error as `misconfigured`, and an
+ * unexpected failure as an outage, each logged (the second with its stack) and never answered with its own words.
+ */
+export function asRefusal(error: unknown, log: (line: string) => void, where: string): Refusal {
+  if (error instanceof Refusal) return error;
+  if (error instanceof ConfigurationError) {
+    log(`CONFIGURATION ERROR: ${error.message}`);
+    return new Refusal("misconfigured");
+  }
+  log(`${where} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  return new Refusal("service_unavailable");
 }

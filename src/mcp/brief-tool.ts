@@ -2,7 +2,6 @@ import type { CallToolResult } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { idempotencyKeyMaxLength } from "../briefs/limits.ts";
 import { dryRunSchema, outcomeOf, receiptSchema } from "../briefs/receipt.ts";
-import { conditions } from "../http/conditions.ts";
 import { Refusal } from "../http/refusal.ts";
 import type { FilingRequest, FilingResult } from "../briefs/pipeline.ts";
 import type { BriefSchema } from "../briefs/schema.ts";
@@ -10,7 +9,7 @@ import type { FieldError } from "../briefs/validate.ts";
 import { confirmationForm, confirmedFields, confirmedOf, type Confirmed } from "./brief-confirmation.ts";
 import { asksByForm, confirmationKey, confirmByForm, type Confirmation } from "./confirmation.ts";
 import { jsonSchemaOf } from "./json-schema.ts";
-import { fieldLines } from "./refusal-result.ts";
+import { fieldLines, refusalResult } from "./refusal-result.ts";
 import { structuredResult, toolError, type Tool } from "./tool.ts";
 
 export const briefToolName = "submit_project_brief";
@@ -87,10 +86,7 @@ function resultOf(
     ]);
   const outcome = outcomeOf(result, filing);
   // A refusal the model can act on is a tool result with isError, not a protocol error (MCP: tools).
-  if (outcome instanceof Refusal)
-    return toolError(
-      `The brief was NOT filed: ${outcome.options.detail ?? conditions[outcome.condition].when} ${conditions[outcome.condition].resolution}`,
-    );
+  if (outcome instanceof Refusal) return refusalResult(outcome, "The brief was NOT filed:");
   if (outcome.kind === "dry_run") return structuredResult(outcome.result.message, outcome.result);
   const { receipt } = outcome;
   const said = {

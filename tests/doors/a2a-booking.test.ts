@@ -36,6 +36,11 @@ async function freeStart(): Promise<string> {
   const { times } = (await (await d.api(`/api/v1/free-times?time_zone=${la}`)).json()) as FreeTimes;
   return take(times.slice(10).find((t) => !used.has(Date.parse(t.start)))!.start);
 }
+/** The week's last start no test has taken: on a day of its own, so it leaves the earlier days' times to other tests. */
+async function lastFreeStart(): Promise<string> {
+  const { times } = (await (await d.api(`/api/v1/free-times?time_zone=${la}`)).json()) as FreeTimes;
+  return take(times.filter((t) => !used.has(Date.parse(t.start))).at(-1)!.start);
+}
 const bookedAt = (start: string) => d.cal.bookings().filter((b) => Date.parse(b.start) === Date.parse(start));
 
 const stateOf = (task: Task) => task.status?.state;
@@ -161,6 +166,18 @@ describe.each(bindings)("over %s", (_, binding) => {
       const done = await send(client, booking({ start: other }, refused.id));
       expect(stateOf(done)).toBe(TaskState.TASK_STATE_COMPLETED);
       expect(Date.parse((artifactOf(done, "booking") as unknown as Booking).start)).toBe(Date.parse(other));
+      expect(bookedAt(start)).toHaveLength(1);
+    });
+
+    it("drops a start refused as taken from what the task keeps: a reply without another start is asked for one", async () => {
+      const start = await lastFreeStart();
+      expect(stateOf(await send(await clientFor(await d.token("svc:brief")), booking(person(start))))).toBe(TaskState.TASK_STATE_COMPLETED);
+      const client = await clientFor(await d.token("svc:brief"));
+      const refused = await send(client, booking(person(start)));
+      expect((statusData(refused) as { code: string }).code).toBe("slot_taken");
+      const reply = await send(client, booking({ work_email: "ada@engines.example" }, refused.id));
+      expect(stateOf(reply)).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+      expect(statusData(reply)).toMatchObject({ code: "invalid_booking", errors: [{ field: "/start", code: "required" }] });
       expect(bookedAt(start)).toHaveLength(1);
     });
 

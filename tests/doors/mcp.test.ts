@@ -867,6 +867,10 @@ describe("JSON-RPC batches: 2025-03-26 only, every message counted", () => {
     const over = results.filter((r) => r.isError);
     expect(over).toHaveLength(1);
     expect(over[0]!.content[0].text).toMatch(/^The brief was NOT filed: This grant has filed its 10 briefs for now/);
+    // As REST's Retry-After: when the grant's window ends.
+    const details = JSON.parse(over[0]!.content[0].text.slice(over[0]!.content[0].text.indexOf("\n\n{"))) as Record<string, unknown>;
+    expect(details).toMatchObject({ code: "brief_quota_exceeded", retry_after: expect.any(Number) });
+    expect(details.retry_after).toBeGreaterThan(0);
     expect(await leadCount()).toBe(before + 10);
 
     // A batch the mcp quota refuses files nothing at all.

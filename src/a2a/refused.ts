@@ -1,0 +1,49 @@
+import { TaskState, type Part } from "@a2a-js/sdk";
+import type { z } from "zod";
+import type { FieldError } from "../briefs/validate.ts";
+import { conditionOf } from "../http/conditions.ts";
+import { refusalData, retryAfterOf } from "../http/formats.ts";
+import type { Refusal } from "../http/refusal.ts";
+import { dataPart, textPart, type TaskOutcome } from "./parts.ts";
+
+/**
+ * A refused skill as A2A answers it, for every skill: in words (what happened, what to do, when to retry after an
+ * outage, and what a reply in the task can mend it with) and as data (`refusalData`: the REST problem's code, its
+ * members, retry_after).
+ */
+export function refusalParts(refusal: Refusal, reply?: string): Part[] {
+  const condition = conditionOf(refusal.condition);
+  const retryAfter = retryAfterOf(refusal);
+  const words = [
+    refusal.options.detail ?? condition.when,
+    refusal.options.resolution,
+    condition.status === 503 && retryAfter ? `Retry in ${retryAfter} seconds.` : undefined,
+    reply,
+  ];
+  return [textPart(words.filter(Boolean).join(" ")), dataPart(refusalData(refusal))];
+}
+
+/**
+ * How a task ends when its skill is refused, as the conditions table says (`task`): input-required, keeping for the
+ * reply the fields of `valid()` the refusal does not name (a taken start is what the reply must replace); rejected; or
+ * failed.
+ */
+export function refusedTask(refusal: Refusal, valid: () => Record<string, unknown> = () => ({})): TaskOutcome {
+  const task = conditionOf(refusal.condition).task;
+  if (task?.state !== "input-required")
+    return { state: task ? TaskState.TASK_STATE_REJECTED : TaskState.TASK_STATE_FAILED, parts: refusalParts(refusal) };
+  const named = new Set(((refusal.options.extensions?.errors ?? []) as FieldError[]).map((error) => error.field));
+  const carried = Object.fromEntries(Object.entries(valid()).filter(([name]) => !named.has(`/${name}`)));
+  return { state: TaskState.TASK_STATE_INPUT_REQUIRED, parts: refusalParts(refusal, task.reply), carried };
+}
+
+/**
+ * The members of `body` that are valid on their own against `schema`, what a task waiting for a reply may keep: so what
+ * it stores is bounded by the schema's limits.
+ */
+export const validFields = (schema: z.ZodObject, body: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(
+    Object.entries(schema.shape)
+      .filter(([name, field]) => Object.hasOwn(body, name) && field.safeParse(body[name]).success)
+      .map(([name]) => [name, body[name]]),
+  );
