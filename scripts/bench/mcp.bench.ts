@@ -62,7 +62,7 @@ export default async function mcpBench() {
       file: () => Promise.reject(new Error("the bench files nothing")),
       filedUnder: () => Promise.reject(new Error("the bench files nothing")),
     },
-    { deps: () => undefined, studio: prebuilt.site.name },
+    { booking: () => undefined, studio: prebuilt.site.name },
   );
   const store = await startStoreProcess();
   try {

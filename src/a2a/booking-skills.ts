@@ -1,6 +1,5 @@
-import { z } from "zod";
 import { bookingScope, bookingSkillIds } from "../booking/names.ts";
-import { bookingSchema, bookingViewSchema, freeTimesQuerySchema } from "../booking/schema.ts";
+import { bookingSchema, cancelSchema, freeTimesQuerySchema } from "../booking/schema.ts";
 import { idempotencyKeyMaxLength } from "../briefs/limits.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
 import { fieldNames, fieldsOf } from "./skills.ts";
@@ -16,13 +15,6 @@ export const bookingOffered = (prebuilt: Pick<PrebuiltResources, "contact">) => 
 
 /** Words in a text message that select free times (routing weighs them just before contact's: route.ts). */
 export const freeTimesKeywords = ["free", "times", "slot", "slots", "available", "availability", "schedule"];
-
-/** What cancelling takes, beside the skill's name. */
-export const cancelSchema = z
-  .strictObject({
-    booking_id: z.string({ error: "booking_id must be a string" }).describe(bookingViewSchema.shape.booking_id.description!),
-  })
-  .describe("The booking to cancel.");
 
 const naming = 'Name the skill in message.metadata.skillId or as "skill" in the data part.';
 const tokenNeeded = `Needs an OAuth access token with the scope ${bookingScope}, as the brief does.`;

@@ -1,26 +1,18 @@
 import { sha256Hex } from "../store/ids.ts";
-import { idempotencyKeyPattern } from "../briefs/limits.ts";
-import { fieldErrorsOf, type FieldError } from "../briefs/validate.ts";
 import type { QuotaResult } from "../limits/limiter.ts";
 import { createBooking, findBooking, ProviderUnavailable, SlotTaken, type ProviderBooking } from "./cal-com.ts";
 import type { BookingDeps, BookingRequest } from "./deps.ts";
 import { claimWaitMs, turnOfSame, turnUnder } from "./key-turns.ts";
 import { forgetFreeTimesAt, freeTimes, type FreeTimes } from "./free-times.ts";
-import { bookingSchema, type BookingInput } from "./schema.ts";
+import { bookingQuotaExceeded, keyReused, noSuchLead, slotTaken } from "./refusals.ts";
+import type { BookingInput } from "./schema.ts";
 import { newBookingId, type Booking } from "./store.ts";
 import { wallTimeAt } from "./zoned-time.ts";
 
 export type { BookingDeps, BookingRequest } from "./deps.ts";
 
-/** Every way a booking ends, each named as the condition a door answers (or the success it reports). */
-export type BookingResult =
-  | { kind: "invalid_booking"; errors: FieldError[] }
-  | { kind: "invalid_idempotency_key" }
-  | { kind: "idempotency_key_reused" }
-  | { kind: "booking_quota_exceeded"; quota: QuotaResult }
-  | { kind: "slot_taken"; freeTimes: FreeTimes }
-  | { kind: "dry_run"; input: BookingInput }
-  | { kind: "booked"; booking: Booking; replayed: boolean; counted?: QuotaResult[] };
+/** What a booking comes to; every refusal is thrown, named as its condition (src/booking/refusals.ts). */
+export type BookingResult = { kind: "dry_run" } | { kind: "booked"; booking: Booking; replayed: boolean; counted?: QuotaResult[] };
 
 /** The same booking, whatever offset its start was written with. */
 const fingerprintOf = (input: BookingInput) =>
@@ -31,42 +23,33 @@ const fingerprintOf = (input: BookingInput) =>
 const startOf = (input: BookingInput) => new Date(input.start).toISOString();
 
 /**
- * Books the intro call for the person the grant acts for: validate, check the lead is the grant's own, honour an
- * Idempotency-Key, check the time is free (a dry run stops there), count the grant's quota, then book with Cal.com. A
+ * Books the intro call for the person the grant acts for, its input validated: check the lead is the grant's own, honour
+ * an Idempotency-Key, check the time is free (a dry run stops there), count the grant's quota, then book with Cal.com. A
  * time Cal.com refuses is `slot_taken` with fresh free times for the same day; a booking whose answer never came is
  * looked up before anything is tried again, so a person is never booked twice.
  */
-export async function bookCall(request: BookingRequest, deps: BookingDeps): Promise<BookingResult> {
-  const parsed = bookingSchema.safeParse(request.body);
-  if (!parsed.success) return { kind: "invalid_booking", errors: fieldErrorsOf(parsed.error, request.body, "booking") };
-  const input = parsed.data;
+export async function bookCall(input: BookingInput, request: BookingRequest, deps: BookingDeps): Promise<BookingResult> {
   const { idempotencyKey } = request;
-  if (idempotencyKey !== undefined && (typeof idempotencyKey !== "string" || !idempotencyKeyPattern.test(idempotencyKey)))
-    return { kind: "invalid_idempotency_key" };
   if (input.lead_id !== undefined) {
     const lead = await deps.leads.get(input.lead_id);
-    // Another grant's brief and no brief at all are the same answer: nothing says which lead ids exist.
-    if (!lead || lead.owner !== request.owner)
-      return {
-        kind: "invalid_booking",
-        errors: [{ field: "/lead_id", code: "invalid_value", message: "lead_id names no brief this grant filed" }],
-      };
+    if (!lead || lead.owner !== request.owner) throw noSuchLead();
   }
 
   const now = (deps.now ?? Date.now)();
   if (input.dry_run) {
     const free = await freeAround(input, deps, { fresh: false });
-    if (isListed(free, input)) return { kind: "dry_run", input };
+    if (isListed(free, input)) return { kind: "dry_run" };
     // The grant's own booking of this person at that time is what booking it would answer: the same, again.
     const earlier = await deps.store.bookedAt(request.owner, startOf(input), input.work_email);
-    return earlier ? { kind: "booked", booking: earlier, replayed: true } : { kind: "slot_taken", freeTimes: free };
+    if (earlier) return { kind: "booked", booking: earlier, replayed: true };
+    throw slotTaken(free);
   }
 
   const print = await fingerprintOf(input);
   let id = newBookingId();
   let claimed: { keyHash: string } | undefined;
   let working: { done(): Promise<void> } | undefined;
-  if (typeof idempotencyKey === "string") {
+  if (idempotencyKey !== undefined) {
     const keyHash = await sha256Hex(idempotencyKey);
     // The right to book under the id is taken before the key is claimed, so a retry that finds the claim always finds
     // this request at work, and waits its turn.
@@ -74,7 +57,7 @@ export async function bookCall(request: BookingRequest, deps: BookingDeps): Prom
     const claim = await deps.store.claimKey(request.owner, keyHash, { fingerprint: print, booking_id: id });
     if (claim) {
       await working?.done();
-      if (claim.fingerprint !== print) return { kind: "idempotency_key_reused" };
+      if (claim.fingerprint !== print) throw keyReused();
       // Another request claimed the key: its booking, once it has one; if it ended without one (Cal.com did not
       // answer, or it died), this request takes its turn under the same id, after a look-up, so that Cal.com's one
       // booking of that id answers every retry.
@@ -126,7 +109,7 @@ async function bookUnder(
     const earlier = await deps.store.bookedAt(request.owner, startOf(input), input.work_email);
     if (earlier) return { kind: "booked", booking: earlier, replayed: true };
     await nothingBooked();
-    return { kind: "slot_taken", freeTimes: free };
+    throw slotTaken(free);
   }
 
   // The quotas count bookings made: what is counted here is given back unless this request makes one.
@@ -136,7 +119,7 @@ async function bookUnder(
     const refused = counted.find((quota) => !quota.allowed);
     if (refused) {
       await nothingBooked();
-      return { kind: "booking_quota_exceeded", quota: refused };
+      throw bookingQuotaExceeded(refused);
     }
     let made: ProviderBooking;
     try {
@@ -147,7 +130,7 @@ async function bookUnder(
       const mine = await findBooking(deps.cal, { start: startOf(input), attendeeEmail: input.work_email });
       if (mine?.ours !== id) {
         await nothingBooked();
-        return slotTaken(input, deps);
+        throw await takenNow(input, deps);
       }
       made = mine;
     }
@@ -157,7 +140,7 @@ async function bookUnder(
       const earlier = await ourBooking(made, request.owner, deps);
       if (earlier) return { kind: "booked", booking: earlier, replayed: true };
       await nothingBooked();
-      return slotTaken(input, deps);
+      throw await takenNow(input, deps);
     }
     const existing = await deps.store.get(id);
     if (existing) return { kind: "booked", booking: existing, replayed: true };
@@ -235,10 +218,7 @@ async function bookWithCal(input: BookingInput, deps: BookingDeps, id: string): 
 const isListed = (free: FreeTimes, input: BookingInput) => free.times.some((t) => Date.parse(t.start) === Date.parse(input.start));
 
 /** Cal.com itself refused the time, so the kept free times were stale: the refusal comes with the day's asked again. */
-const slotTaken = async (input: BookingInput, deps: BookingDeps): Promise<BookingResult> => ({
-  kind: "slot_taken",
-  freeTimes: await freeAround(input, deps, { fresh: true }),
-});
+const takenNow = async (input: BookingInput, deps: BookingDeps) => slotTaken(await freeAround(input, deps, { fresh: true }));
 
 /** This grant's booking, when Cal.com's booking carries the id of one. */
 async function ourBooking(made: ProviderBooking | undefined, owner: string, deps: BookingDeps): Promise<Booking | undefined> {

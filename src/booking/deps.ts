@@ -17,11 +17,10 @@ export interface BookingDeps {
 }
 
 export interface BookingRequest {
-  body: Record<string, unknown>;
   /** The grant booking it: the only one that will see or cancel the booking. */
   owner: string;
   /** The grant's address (src/http/bearer.ts `Caller.address`): every grant's bookings of one address have a ceiling. */
   address: string;
-  /** As the client sent it (REST: the Idempotency-Key header); validated here, once. */
-  idempotencyKey?: unknown;
+  /** As the client sent it (REST: the Idempotency-Key header), validated. */
+  idempotencyKey?: string;
 }

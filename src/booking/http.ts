@@ -5,12 +5,11 @@ import { door, handlerOf } from "../http/door.ts";
 import { problemJson } from "../http/formats.ts";
 import { quotaReport } from "../limits/headers.ts";
 import { usageHeaders } from "../discovery/policy.ts";
-import { Refusal } from "../http/refusal.ts";
 import { bookingsPath, freeTimesPath } from "../paths.ts";
+import { bookIntroCall, cancelIntroCall, listFreeTimes, readBooking, type BookingServices } from "../operations/booking.ts";
+import { anyone, invalidInput, perform, type Caller } from "../operations/operation.ts";
 import type { BookingDeps } from "./book.ts";
-import { bookingScope } from "./names.ts";
-import { invalidQuery } from "./outcome.ts";
-import { bookIntroCall, cancelIntroCall, listFreeTimes, readBooking } from "./operations.ts";
+import { noSuchBooking } from "./refusals.ts";
 import { freeStartsTtlSeconds } from "./store.ts";
 
 export interface BookingHandlerDeps {
@@ -31,26 +30,31 @@ const noStore = { "Cache-Control": "no-store" };
 export function createBookingHandler({ baseUrl, verifier, booking, studio }: BookingHandlerDeps): Handler {
   const app = door(problemJson(baseUrl));
   const where = { baseUrl, resource: "origin" } as const;
-  const offered = (): BookingDeps => {
-    if (!booking) throw new Refusal("booking_not_offered");
-    return booking;
-  };
+  const services: BookingServices = { booking: () => booking, studio };
+  const callerOf = (token: ReturnType<typeof requireToken>): Caller => ({
+    clientId: token.clientId,
+    owner: token.grantId,
+    address: token.address,
+  });
   app.use(identify(verifier));
+  // Where Cal.com is not configured, every route answers booking_not_offered, before anything else is asked.
+  app.use(async (_, next) => {
+    await bookIntroCall.ready(services);
+    await next();
+  });
 
   app.get(freeTimesPath, async (c) => {
     const query = queryOf(new URL(c.req.url).searchParams);
     // Published content, as every /api read: how it may be used goes with it.
-    return Response.json(await listFreeTimes(query, offered()), {
+    return Response.json(await perform(listFreeTimes, query, { caller: anyone, services }), {
       headers: { "Cache-Control": `public, max-age=${freeStartsTtlSeconds}`, ...Object.fromEntries(usageHeaders) },
     });
   });
 
   app.post(bookingsPath, async (c) => {
-    const deps = offered();
-    const caller = requireToken(c, { ...where, scopes: [bookingScope] });
+    const caller = callerOf(requireToken(c, { ...where, scopes: [bookIntroCall.scope] }));
     const body = jsonObject(await readJson(c.req.raw, { limit: maxBookingBytes, refuseAs: { wrongType: "invalid_json" } }));
-    const request = { body, owner: caller.grantId, address: caller.address, idempotencyKey: c.req.header("idempotency-key") };
-    const outcome = await bookIntroCall(request, deps, studio);
+    const outcome = await perform(bookIntroCall, body, { caller, idempotencyKey: c.req.header("idempotency-key"), services });
     if (outcome.kind === "dry_run") return Response.json(outcome.result, { headers: noStore });
     const location = `${baseUrl}${bookingsPath}/${outcome.booking.booking_id}`;
     const replayed: Record<string, string> = outcome.kind === "replayed" ? { "Idempotent-Replayed": "true" } : {};
@@ -60,15 +64,16 @@ export function createBookingHandler({ baseUrl, verifier, booking, studio }: Boo
   });
 
   app.get(`${bookingsPath}/:id`, async (c) => {
-    const deps = offered();
-    const caller = requireToken(c, { ...where, scopes: ["svc:read"] });
-    return Response.json(await readBooking(c.req.param("id"), caller.grantId, deps), { headers: noStore });
+    const caller = callerOf(requireToken(c, { ...where, scopes: ["svc:read"] }));
+    return Response.json(await readBooking(c.req.param("id"), caller, services), { headers: noStore });
   });
 
   app.post(`${bookingsPath}/:id/cancel`, async (c) => {
-    const deps = offered();
-    const caller = requireToken(c, { ...where, scopes: [bookingScope] });
-    return Response.json(await cancelIntroCall(c.req.param("id"), caller.grantId, deps), { headers: noStore });
+    const caller = callerOf(requireToken(c, { ...where, scopes: [cancelIntroCall.scope] }));
+    const id = c.req.param("id");
+    // The id is in the path: a path that names no booking is not found, as any other.
+    if (!cancelIntroCall.input.shape.booking_id.safeParse(id).success) throw noSuchBooking();
+    return Response.json(await perform(cancelIntroCall, { booking_id: id }, { caller, services }), { headers: noStore });
   });
   return handlerOf(app);
 }
@@ -77,7 +82,8 @@ export function createBookingHandler({ baseUrl, verifier, booking, studio }: Boo
 function queryOf(params: URLSearchParams): Record<string, string> {
   const twice = [...new Set(params.keys())].filter((name) => params.getAll(name).length > 1);
   if (twice.length > 0)
-    throw invalidQuery(
+    throw invalidInput(
+      "invalid_query",
       twice.map((name) => ({
         field: `/${name}`,
         code: "invalid_value",

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { fullName, workEmail } from "../briefs/schema.ts";
 import { leadIdPattern } from "../briefs/lead.ts";
+import { bookingIdPattern } from "./store.ts";
 import { canonicalTimeZone, isTimeZone } from "./zoned-time.ts";
 
 /**
@@ -101,3 +102,12 @@ export const bookingDryRunSchema = z
     message: z.string(),
   })
   .describe("A dry run's verdict: everything checks out and the time is free; nothing was booked.");
+
+export const cancelSchema = z
+  .strictObject({
+    booking_id: z
+      .string({ error: "booking_id must be a string" })
+      .regex(bookingIdPattern, "booking_id must be a booking_id that book_intro_call returned, such as bk_0123456789abcdefghjk")
+      .describe(bookingViewSchema.shape.booking_id.description!),
+  })
+  .describe("The booking to cancel.");

@@ -21,7 +21,7 @@ export function mcpToolsTable(site: Site): Table {
     file: () => Promise.reject(new Error("documentation only")),
     filedUnder: () => Promise.reject(new Error("documentation only")),
   };
-  const booking = { deps: () => undefined, studio: prebuilt.site.name };
+  const booking = { booking: () => undefined, studio: prebuilt.site.name };
   return {
     columns: ["Tool", "Needs", "What it does"],
     rows: mcpTools(prebuilt, filing, booking).map((t) => [

@@ -1,8 +1,8 @@
 import { inputRequired, type CallToolResult } from "@modelcontextprotocol/server";
 import type { BookingDeps } from "../booking/book.ts";
 import { bookingToolNames } from "../booking/names.ts";
-import { listFreeTimes } from "../booking/operations.ts";
-import type { BookingOutcome } from "../booking/outcome.ts";
+import { listFreeTimes, type BookingOutcome, type BookingServices } from "../operations/booking.ts";
+import { anyone, perform } from "../operations/operation.ts";
 import { canonicalTimeZone, wallTimeAt } from "../booking/zoned-time.ts";
 import type { FieldError } from "../briefs/validate.ts";
 import { Refusal } from "../http/refusal.ts";
@@ -37,10 +37,11 @@ const spoken = (start: string, end: string, zone: string) => {
  * The person's choice of time: the free times of the chosen day, each as they read it, the chosen one selected (and
  * offered even when the day's free times cannot be read just now, so the form can always be shown).
  */
-async function timeChoices(start: string | undefined, zone: string, deps: BookingDeps) {
+async function timeChoices(start: string | undefined, zone: string, deps: BookingDeps, services: BookingServices) {
   if (start === undefined || !Number.isFinite(Date.parse(start))) return [];
   const day = wallTimeAt(new Date(start), zone).date;
-  const free = await listFreeTimes({ from: day, to: day, time_zone: zone }, deps).catch(() => undefined);
+  const query = { from: day, to: day, time_zone: zone };
+  const free = await perform(listFreeTimes, query, { caller: anyone, services }).catch(() => undefined);
   const end = new Date(Date.parse(start) + deps.lengthMinutes * 60_000).toISOString();
   const times = free?.times.some((t) => Date.parse(t.start) === Date.parse(start)) ? free.times : [{ start, end }];
   return times.map((t) => ({ const: Date.parse(t.start) === Date.parse(start) ? start : t.start, title: spoken(t.start, t.end, zone) }));
@@ -56,7 +57,7 @@ const valuesOf = (candidate: Record<string, unknown>) =>
 export function bookingConfirmation(
   body: Record<string, unknown>,
   deps: BookingDeps,
-  studio: string,
+  services: BookingServices,
   dryRun: (body: Record<string, unknown>) => Promise<BookingOutcome>,
   settled: (key: string, byForm: boolean) => Promise<CallToolResult | undefined>,
 ): Confirmation<Field> {
@@ -65,9 +66,9 @@ export function bookingConfirmation(
     tool: bookingToolNames.book,
     fields: bookingConfirmedFields,
     async form(values, problems) {
-      const choices = await timeChoices(values.start, zone, deps);
+      const choices = await timeChoices(values.start, zone, deps, services);
       const message = [
-        `Book a ${deps.lengthMinutes}-minute intro call with ${studio}? Cal.com e-mails the invitation to the work e-mail below.`,
+        `Book a ${deps.lengthMinutes}-minute intro call with ${services.studio}? Cal.com e-mails the invitation to the work e-mail below.`,
         "Check your name, e-mail and the time, and correct them if needed. Decline to book nothing.",
         ...(problems.length > 0 ? [`Please fix: ${problems.join("; ")}.`] : []),
       ].join(" ");

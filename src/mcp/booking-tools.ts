@@ -1,21 +1,18 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import type { BookingDeps } from "../booking/book.ts";
-import { bookingScope, bookingToolNames } from "../booking/names.ts";
-import { bookedUnder, bookIntroCall, cancelIntroCall, listFreeTimes } from "../booking/operations.ts";
-import type { BookingOutcome } from "../booking/outcome.ts";
-import {
-  bookingDryRunSchema,
-  bookingReceiptSchema,
-  bookingSchema,
-  bookingViewSchema,
-  freeTimesLimits,
-  freeTimesQuerySchema,
-  freeTimesSchema,
-} from "../booking/schema.ts";
-import { idempotencyKeyMaxLength } from "../briefs/limits.ts";
+import { bookingToolNames } from "../booking/names.ts";
+import { bookingDryRunSchema, bookingReceiptSchema, bookingViewSchema, freeTimesLimits, freeTimesSchema } from "../booking/schema.ts";
 import { Refusal } from "../http/refusal.ts";
-import { bookingIdPattern } from "../booking/store.ts";
+import {
+  bookedUnder,
+  bookIntroCall,
+  cancelIntroCall,
+  listFreeTimes,
+  offered,
+  type BookingOutcome,
+  type BookingServices,
+} from "../operations/booking.ts";
+import { anyone, idempotencyKey, keyAsArgument, perform, type Caller as Who } from "../operations/operation.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
 import { bookingConfirmation } from "./booking-confirmation.ts";
 import { refusalResult } from "./refusal-result.ts";
@@ -23,41 +20,32 @@ import { asksByForm, confirmationKey, confirmByForm } from "./confirmation.ts";
 import { jsonSchemaOf } from "./json-schema.ts";
 import { structuredResult, toolError, type Caller, type Tool } from "./tool.ts";
 
-/** Booking as the deployment offers it at run time (undefined where Cal.com is not configured), and the studio's name. */
-export interface BookingService {
-  deps(): BookingDeps | undefined;
-  studio: string;
-}
-
 const { freeTimes: freeTimesTool, book: bookTool, cancel: cancelTool } = bookingToolNames;
 
-const idempotencyKeyProperty = {
-  type: "string",
-  minLength: 1,
-  maxLength: idempotencyKeyMaxLength,
-  description: "Optional. Any unique string (a UUID, say) that you reuse when you retry the same booking: it books once.",
-};
+/** book_intro_call's arguments: the booking, and its idempotency key (REST's Idempotency-Key). */
+const bookArguments = bookIntroCall.input.extend({
+  idempotency_key: idempotencyKey
+    .optional()
+    .describe("Optional. Any unique string (a UUID, say) that you reuse when you retry the same booking: it books once."),
+});
 
-/** Runs an operation, its refusals as tool errors; booking not configured at run time is booking_not_offered. */
-async function answering(
-  service: BookingService,
-  what: string,
-  operation: (deps: BookingDeps) => Promise<CallToolResult>,
-): Promise<CallToolResult> {
+/** Runs an operation, its refusals (a bad idempotency_key named as the argument it is) as tool errors. */
+async function answering(what: string, operation: () => Promise<CallToolResult>): Promise<CallToolResult> {
   try {
-    const deps = service.deps();
-    if (!deps) throw new Refusal("booking_not_offered");
-    return await operation(deps);
+    return await operation();
   } catch (error) {
-    if (error instanceof Refusal) return refusalResult(error, what);
-    throw error;
+    const refused = keyAsArgument(error);
+    if (refused instanceof Refusal) return refusalResult(refused, what);
+    throw refused;
   }
 }
 
-const needsScope = (caller: Caller | undefined, what: string) =>
-  caller?.scopes.includes(bookingScope)
+const needsScope = (caller: Caller | undefined, scope: string, what: string) =>
+  caller?.scopes.includes(scope)
     ? undefined
-    : toolError(`${what} needs an access token with the scope ${bookingScope}. Nothing was booked or cancelled.`);
+    : toolError(`${what} needs an access token with the scope ${scope}. Nothing was booked or cancelled.`);
+
+const whoCalls = (caller: Caller): Who => ({ clientId: caller.clientId, owner: caller.grantId, address: caller.address });
 
 /** book_intro_call's output: a booking or a dry run's verdict, each member optional (MCP wants one object type). */
 const bookOutputSchema = z
@@ -82,17 +70,16 @@ function bookedResult(outcome: BookingOutcome, confirmed: boolean, byForm = fals
 }
 
 /** The three booking tools, where the build says agents can book; none otherwise, so no client is offered them. */
-export function bookingTools(prebuilt: PrebuiltResources, service: BookingService): Tool[] {
+export function bookingTools(prebuilt: PrebuiltResources, services: BookingServices): Tool[] {
   if (!prebuilt.contact.booking.agents) return [];
   const studio = prebuilt.site.name;
   const minutes = prebuilt.contact.booking.duration_minutes;
-  const bookInput = jsonSchemaOf(bookingSchema, "input");
 
   const listFree: Tool = {
     name: freeTimesTool,
     title: "Free times for the intro call",
     description: `Lists when ${studio}'s ${minutes}-minute intro call can be booked: every free start in the days asked for (${freeTimesLimits.defaultSpanDays} days from today by default, at most ${freeTimesLimits.spanDays} days, up to ${freeTimesLimits.aheadDays} days ahead), written in the time zone asked for (the person's; default the studio's). Read-only; needs no token. The same JSON as GET /api/v1/free-times. Then offer the person a few times and book the one they choose with ${bookTool}.`,
-    inputSchema: jsonSchemaOf(freeTimesQuerySchema, "input"),
+    inputSchema: jsonSchemaOf(listFreeTimes.input, "input"),
     outputSchema: jsonSchemaOf(freeTimesSchema, "output"),
     annotations: {
       title: "Free times for the intro call",
@@ -102,8 +89,8 @@ export function bookingTools(prebuilt: PrebuiltResources, service: BookingServic
       openWorldHint: true,
     },
     run: (args) =>
-      answering(service, "No free times were listed:", async (deps) => {
-        const free = await listFreeTimes(args, deps);
+      answering("No free times were listed:", async () => {
+        const free = await perform(listFreeTimes, args, { caller: anyone, services });
         return structuredResult(`${free.times.length} free times from ${free.from} to ${free.to} (${free.time_zone}):`, free);
       }),
   };
@@ -117,32 +104,33 @@ export function bookingTools(prebuilt: PrebuiltResources, service: BookingServic
       "Give the lead_id of the brief you filed for them (submit_project_brief), so the studio sees the brief with the call.",
       "Where your client can show forms (elicitation, MCP 2026-07-28), the server asks the person to confirm their name, e-mail and the time in a form first; if they decline, nothing is booked.",
       "Set dry_run to true to check everything, the time included, without booking.",
-      `Needs an OAuth access token with the scope ${bookingScope}: without one the server answers HTTP 401 and the client starts the OAuth flow.`,
+      `Needs an OAuth access token with the scope ${bookIntroCall.scope}: without one the server answers HTTP 401 and the client starts the OAuth flow.`,
       "A time that is no longer free comes back as an error with fresh free times: ask the person to choose again.",
       "Not idempotent unless you pass idempotency_key.",
     ].join(" "),
-    inputSchema: { ...bookInput, properties: { ...(bookInput.properties as object), idempotency_key: idempotencyKeyProperty } },
+    inputSchema: jsonSchemaOf(bookArguments, "input"),
     outputSchema: jsonSchemaOf(bookOutputSchema, "output"),
     annotations: { title: "Book the intro call", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     run: async (args, { caller, clientCapabilities, rounds }) =>
-      needsScope(caller, "Booking the intro call") ??
-      answering(service, "The call was NOT booked:", async (deps) => {
-        const { idempotency_key: idempotencyKey, ...body } = args;
-        const request = (body: Record<string, unknown>, key = idempotencyKey) =>
-          bookIntroCall({ body, owner: caller!.grantId, address: caller!.address, idempotencyKey: key }, deps, studio);
+      needsScope(caller, bookIntroCall.scope, "Booking the intro call") ??
+      answering("The call was NOT booked:", async () => {
+        const { idempotency_key: key, ...body } = args;
+        const request = (body: Record<string, unknown>, idempotencyKey = key) =>
+          perform(bookIntroCall, body, { caller: whoCalls(caller!), idempotencyKey, services });
         if (!(rounds && asksByForm(clientCapabilities) && body.dry_run !== true)) return bookedResult(await request(body), false);
         // The person confirms name, e-mail and time first; one form answered books once, and is answered so ever after.
         const settled = async (key: string, byForm: boolean) => {
-          const booked = await bookedUnder(caller!.grantId, key, deps, studio);
+          const booked = await bookedUnder(caller!.grantId, key, services);
           return booked && bookedResult(booked, true, byForm);
         };
-        const confirmation = bookingConfirmation(body, deps, studio, (b) => request({ ...b, dry_run: true }), settled);
+        const deps = await offered(services);
+        const confirmation = bookingConfirmation(body, deps, services, (b) => request({ ...b, dry_run: true }), settled);
         const asked = await confirmByForm(confirmation, args, body, rounds);
         if ("answer" in asked) return asked.answer as CallToolResult;
         try {
-          return bookedResult(await request({ ...body, ...asked.confirmed }, idempotencyKey ?? confirmationKey(asked.form)), true);
+          return bookedResult(await request({ ...body, ...asked.confirmed }, key ?? confirmationKey(asked.form)), true);
         } catch (error) {
-          if (error instanceof Refusal && error.condition === "idempotency_key_reused" && idempotencyKey === undefined)
+          if (error instanceof Refusal && error.condition === "idempotency_key_reused" && key === undefined)
             return toolError(
               `This form was already answered and its call booked; an answer with other values was NOT booked. To book another time, call ${bookTool} again without requestState, and the person is asked again.`,
             );
@@ -154,31 +142,20 @@ export function bookingTools(prebuilt: PrebuiltResources, service: BookingServic
   const cancel: Tool = {
     name: cancelTool,
     title: "Cancel the intro call",
-    description: `Cancels an intro call this grant booked with ${bookTool}, by its booking_id; Cal.com tells the person and the studio. Call it only when the person asked to cancel. Cancelling again answers the cancelled booking. Needs an OAuth access token with the scope ${bookingScope}, of the grant that booked it.`,
-    inputSchema: jsonSchemaOf(
-      z.strictObject({
-        booking_id: z
-          .string({ error: "booking_id must be a string" })
-          .regex(bookingIdPattern, "booking_id must be a booking_id that book_intro_call returned, such as bk_0123456789abcdefghjk")
-          .describe(`The booking_id ${bookTool} returned.`),
-      }),
-      "input",
-    ),
+    description: `Cancels an intro call this grant booked with ${bookTool}, by its booking_id; Cal.com tells the person and the studio. Call it only when the person asked to cancel. Cancelling again answers the cancelled booking. Needs an OAuth access token with the scope ${cancelIntroCall.scope}, of the grant that booked it.`,
+    inputSchema: jsonSchemaOf(cancelIntroCall.input, "input"),
     outputSchema: jsonSchemaOf(bookingViewSchema, "output"),
     annotations: { title: "Cancel the intro call", readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     run: async (args, { caller }) =>
-      needsScope(caller, "Cancelling the intro call") ??
-      answering(service, "Nothing was cancelled:", async (deps) => {
-        const extra = Object.keys(args).filter((k) => k !== "booking_id");
-        if (extra.length > 0 || typeof args.booking_id !== "string")
-          throw new Refusal("invalid_booking", {
-            detail: `${cancelTool} takes only booking_id, a string${extra.length > 0 ? `; remove ${extra.join(", ")}` : ""}.`,
-            resolution: `Pass the booking_id ${bookTool} returned.`,
-          });
-        const cancelled = await cancelIntroCall(args.booking_id, caller!.grantId, deps);
+      needsScope(caller, cancelIntroCall.scope, "Cancelling the intro call") ??
+      answering("Nothing was cancelled:", async () => {
+        const cancelled = await perform(cancelIntroCall, args, { caller: whoCalls(caller!), services });
         return structuredResult(`Cancelled: ${cancelled.booking_id}, which was ${cancelled.start}.`, cancelled);
       }),
   };
 
   return [listFree, book, cancel];
 }
+
+/** What mcpTools hands the booking tools (src/mcp/server.ts). */
+export type BookingService = BookingServices;

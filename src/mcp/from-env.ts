@@ -41,7 +41,7 @@ export function mcpHandlerFromEnv(env: Env, prebuilt: PrebuiltResources, card: o
           file: async (request) => (await import("../briefs/pipeline.ts")).fileBrief({ ...request, channel: "mcp" }, pipeline),
           filedUnder: async (owner, key) => (await import("../briefs/pipeline.ts")).filedUnder(owner, key, pipeline.store),
         },
-        { deps: () => booking, studio: prebuilt.site.name },
+        { booking: () => booking, studio: prebuilt.site.name },
       ),
       // The confirmation form's state, signed with keys derived from the token signing keys, and the person's decisions.
       { state: requestStateCodec(() => requestStateKeys(settings.get("OAUTH_SIGNING_KEYS"))), decisions: formDecisions(redis) },

@@ -5,8 +5,9 @@ import { describe, expect, it } from "vitest";
 
 /**
  * The layers of src/, as madge checks cycles: the HTTP core (src/http/) imports nothing from a door or from the brief
- * and booking pipelines, and no door imports from another door. What they share lives in neither: tokens, paths, limits, settings,
- * the store.
+ * and booking pipelines; the operations (src/operations/, every write as the doors adapt it) import no door, and the
+ * pipelines no operation; no door imports from another door. What they share lives in neither: tokens, paths, limits,
+ * settings, the store.
  */
 const src = fileURLToPath(new URL("../../src", import.meta.url));
 const doors = ["api", "oauth", "mcp", "a2a", "contact"];
@@ -36,6 +37,14 @@ describe("the layers of src/", () => {
 
   it("keeps the HTTP core free of every door and of the pipelines", () => {
     expect(edges.filter((e) => e.from === "http" && (doors.includes(e.to) || pipelines.includes(e.to))).map(named)).toEqual([]);
+  });
+
+  it("keeps the operations free of every door, and the pipelines free of the operations", () => {
+    expect(edges.some((e) => e.from === "mcp" && e.to === "operations")).toBe(true);
+    expect(edges.filter((e) => e.from === "operations" && doors.includes(e.to)).map(named)).toEqual([]);
+    // The REST adapters of a pipeline's folder (http.ts) and its wiring (from-env.ts) are doors' code, not the pipeline's.
+    const pipelineCode = ({ file }: { file: string }) => !/\/(http|from-env)\.ts$/.test(file);
+    expect(edges.filter((e) => pipelines.includes(e.from) && e.to === "operations" && pipelineCode(e)).map(named)).toEqual([]);
   });
 
   it("lets no door import from another door", () => {

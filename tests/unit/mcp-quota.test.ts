@@ -62,7 +62,7 @@ function door(limiter: Limiter) {
       file: async (request) => (filed.push(request), { kind: "invalid_brief", errors: [] }),
       filedUnder: async () => null,
     },
-    { deps: () => undefined, studio: prebuilt.site.name },
+    { booking: () => undefined, studio: prebuilt.site.name },
   );
   const parts = mcpServerParts(prebuilt, tools);
   const handler = createMcpHandler({
