@@ -2,7 +2,7 @@ import { z } from "zod";
 import { fullName, workEmail } from "../briefs/schema.ts";
 import { leadIdPattern } from "../briefs/lead.ts";
 import { bookingIdPattern } from "./store.ts";
-import { canonicalTimeZone, isTimeZone } from "./zoned-time.ts";
+import { timeZone } from "../schemas/time-zone.ts";
 
 /**
  * The intro call's two operations as agents see them: the free-times query and the booking. These zod schemas are the
@@ -11,12 +11,6 @@ import { canonicalTimeZone, isTimeZone } from "./zoned-time.ts";
 
 /** How far ahead free times may be asked for, in days, and how many days one query may span. */
 export const freeTimesLimits = { aheadDays: 60, spanDays: 21, defaultSpanDays: 7 } as const;
-
-const timeZone = z
-  .string({ error: "time_zone must be a string" })
-  .refine(isTimeZone, "time_zone must be an IANA time zone such as Europe/Berlin, or UTC")
-  // One name per zone, so a zone written in another case or by an old link is the same zone everywhere (and in the cache).
-  .transform((zone) => canonicalTimeZone(zone)!);
 
 const day = (name: string) => z.iso.date({ error: `${name} must be a date such as 2027-03-01` });
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { canonicalTimeZone, isTimeZone } from "../booking/zoned-time.ts";
+import { timeZone } from "../schemas/time-zone.ts";
 import { controlCharacters, invisibleCharacter, notTextCharacter, replacementCharacter, spaceOfAnyWidth } from "./visible-text.ts";
 
 /**
@@ -177,12 +177,7 @@ export function briefSchema(siteSizes: readonly [string, ...string[]]) {
           .describe(
             `About the project: what the site is for, what exists today, dates that matter. Several lines allowed, at most ${briefLimits.message} characters.`,
           ),
-        time_zone: z
-          .string({ error: "time_zone must be a string" })
-          .refine(isTimeZone, "time_zone must be an IANA time zone such as Europe/Berlin")
-          .transform((zone) => canonicalTimeZone(zone)!)
-          .optional()
-          .describe("The person's time zone, for scheduling the intro call."),
+        time_zone: timeZone.optional().describe("The person's time zone, for scheduling the intro call."),
         dry_run: z
           .boolean({ error: "dry_run must be true or false" })
           .optional()

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { httpsUrl, line, prose } from "./common.ts";
+import { timeZone } from "./time-zone.ts";
 
 export const weekdays = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const;
 const clock = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "use a 24-hour time such as 09:00");
@@ -14,7 +15,7 @@ export const contactSchema = z.strictObject({
   response_time: line(80),
   hours: z
     .strictObject({
-      time_zone: z.string().regex(/^[A-Za-z_]+\/[A-Za-z_]+$/, "use an IANA time zone, e.g. America/Los_Angeles"),
+      time_zone: timeZone,
       summary: line(80),
       days: z.array(z.enum(weekdays, { error: `use ${weekdays.join(", ")}` })).min(1, "name at least one day"),
       opens: clock,

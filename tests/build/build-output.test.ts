@@ -203,6 +203,8 @@ async function buildEdited(edit: (dir: string) => Promise<void>, files: string[]
     await rm(work, { recursive: true, force: true });
   }
 }
+/** The sample studio's zone as content/contact.yaml writes it. */
+const studioZone = "time_zone: America/Los_Angeles";
 const replaceIn = async (file: string, from: string, to: string) => {
   const text = await readFile(file, "utf8");
   if (!text.includes(from)) throw new Error(`${file} has no "${from}"`);
@@ -225,6 +227,32 @@ describe("a content error", () => {
     );
     expect(code).not.toBe(0);
     expect(output).toMatch(/case-studies\/brightline-analytics\.md: offer: "mega-site" is not an offer/);
+  });
+
+  it("fails the build on a studio time zone the runtime does not know, naming the file, the field and the reason", async () => {
+    const { code, output } = await buildEdited((dir) => replaceIn(join(dir, "contact.yaml"), studioZone, "time_zone: Mars/Olympus"));
+    expect(code).not.toBe(0);
+    expect(output).toContain("contact.yaml");
+    expect(output).toContain("hours.time_zone: time_zone must be an IANA time zone such as Europe/Berlin, or UTC");
+  });
+});
+
+describe("the studio's time zone", () => {
+  // Any zone the runtime knows builds the site, and the site, the functions' copy and the twin answer its one name. One
+  // build at a time: builds of one checkout share its .astro/ folder.
+  it.each([
+    ["America/Argentina/Buenos_Aires", "America/Argentina/Buenos_Aires"],
+    ["utc", "UTC"],
+  ])("builds the site with %s, answered as %s", async (zone, answered) => {
+    const { code, output, files } = await buildEdited(
+      (dir) => replaceIn(join(dir, "contact.yaml"), studioZone, `time_zone: ${zone}`),
+      ["api/v1/contact.json", "api/v1/prebuilt.json", "contact.md"],
+    );
+    expect(code, output).toBe(0);
+    type Hours = { hours: { time_zone: string } };
+    expect((JSON.parse(files["api/v1/contact.json"]!) as Hours).hours.time_zone).toBe(answered);
+    expect((JSON.parse(files["api/v1/prebuilt.json"]!) as { contact: Hours }).contact.hours.time_zone).toBe(answered);
+    expect(files["contact.md"]!.split("\n").find((line) => line.startsWith("- Hours: "))).toMatch(new RegExp(`\\(${answered}\\)$`));
   });
 });
 
