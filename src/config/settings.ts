@@ -13,6 +13,11 @@ export interface About {
   kind: "product" | "runtime" | "internal" | "netlify";
   requiredInProduction?: boolean;
   secret?: boolean;
+  /**
+   * The site the build writes depends on it: npm start hands it to the build and rebuilds dist/ when it changes, `npm run
+   * build` checks it before Astro starts, and on Netlify it needs the Builds scope as well as Functions.
+   */
+  readByBuild?: boolean;
   /** Why it cannot work unset, for the configuration error: "<NAME> is not set: <unset>". */
   unset?: string;
 }
@@ -44,8 +49,8 @@ export const defaultDailyEmailLimit = 50;
 
 /**
  * Every variable the product and its local runtime read: the one list. The functions read it through `settingsFrom`,
- * scripts/runtime/ forwards and clears variables by it, and tests/unit/settings.test.ts holds `.env.example` and the
- * README's table to it.
+ * scripts/runtime/ forwards, clears and hands the build variables by it, and tests/unit/settings.test.ts holds
+ * `.env.example` and the README's table to it.
  */
 export const settingsSchema = z.object({
   PORT: about(
@@ -66,6 +71,7 @@ export const settingsSchema = z.object({
       kind: "product",
       requiredInProduction: true,
       default: "`http://localhost:$PORT`",
+      readByBuild: true,
       unset: "it must be the public base URL of the site",
       description: "The public base URL used in every absolute link. Netlify sets it on each deploy; leave it unset locally.",
     },
@@ -98,6 +104,7 @@ export const settingsSchema = z.object({
   }),
   CAL_EVENT_TYPE_ID: about(wholeNumber("(the id of a Cal.com event type)").optional(), {
     kind: "product",
+    readByBuild: true,
     description:
       "The Cal.com event type of the intro call: with it, agents can list free times and book the call. Unset in production: booking is not offered, and the contact resource keeps its link. Locally, `npm start` runs a Cal.com stand-in and sets it.",
   }),
@@ -109,6 +116,7 @@ export const settingsSchema = z.object({
   CAL_API_KEY: string({
     kind: "product",
     secret: true,
+    readByBuild: true,
     unset:
       "booking looks the person's booking up before booking and after a call that got no answer (Cal.com's GET /v2/bookings needs an API key), so it is required with CAL_EVENT_TYPE_ID",
     description:
@@ -118,6 +126,7 @@ export const settingsSchema = z.object({
     kind: "product",
     requiredInProduction: true,
     secret: true,
+    readByBuild: true,
     description: "The access-token signing keys, a JSON JWK Set of private ES256 keys (checked by src/tokens/keys.ts).",
   }),
   MCP_REGISTRY_NAME: about(
@@ -132,12 +141,14 @@ export const settingsSchema = z.object({
     {
       kind: "product",
       default: "the server card's name",
+      readByBuild: true,
       description:
         "The MCP server's name in the MCP Registry, in the build's server.json. Unset: the server card's, `<the site's host reversed>/<server name>`, the namespace the registry's HTTP login on that host grants. Set it for another namespace, such as `io.github.<user>/…` with a GitHub login.",
     },
   ),
   MCP_REGISTRY_AUTH_PUBLIC_KEY: about(ed25519PublicKey.optional(), {
     kind: "product",
+    readByBuild: true,
     description:
       "The base64 Ed25519 public key that proves the domain to the MCP Registry: with it, the build serves /.well-known/mcp-registry-auth. Unset: that path is not served.",
   }),
@@ -176,6 +187,8 @@ export type Settings = z.output<typeof settingsSchema>;
 export type SettingName = keyof Settings;
 export const settingNames = Object.keys(settingsSchema.shape) as SettingName[];
 export const aboutSetting = (name: SettingName) => settingsSchema.shape[name].meta() as unknown as About;
+/** The variables the build reads: npm start's build and its fingerprint, `npm run build`'s check and the tests take them from here. */
+export const buildSettingNames = settingNames.filter((name) => aboutSetting(name).readByBuild);
 
 /** One setting from its text (blank is unset); a ConfigurationError names the variable and what is wrong with it. */
 export function parseSetting<N extends SettingName>(name: N, value: string | undefined): Settings[N] {

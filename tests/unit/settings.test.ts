@@ -1,10 +1,13 @@
-import { readdir, readFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { buildFingerprint, type BuildVariables } from "../../scripts/runtime/build.ts";
 import { functionVariables, productVariables, resolveConfig } from "../../scripts/runtime/config.ts";
 import { ConfigurationError } from "../../src/config/env.ts";
-import { aboutSetting, settingNames, settingsFrom } from "../../src/config/settings.ts";
+import { aboutSetting, buildSettingNames, settingNames, settingsFrom } from "../../src/config/settings.ts";
+import { generateKeySet } from "../../src/tokens/keys.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const sorted = (names: Iterable<string>) => [...new Set(names)].sort();
@@ -41,6 +44,25 @@ describe("the settings schema is the one list of variables", () => {
       }
     }
     expect(readers).toEqual(["src/http/netlify-dev.ts"]);
+  });
+});
+
+describe("the variables the build reads", () => {
+  it("rebuild dist/ when one changes, not when another does, nor for the Cal.com stand-in's new key", async () => {
+    const noSources = await mkdtemp(join(tmpdir(), "frontdoor-fingerprint-"));
+    const fingerprint = (variables: BuildVariables) => buildFingerprint(noSources, "https://studio.example", variables);
+    try {
+      const none = await fingerprint({});
+      const keys = JSON.stringify(await generateKeySet());
+      for (const name of buildSettingNames.filter((name) => name !== "URL")) {
+        expect(await fingerprint({ [name]: name === "OAUTH_SIGNING_KEYS" ? keys : "1" }), name).not.toBe(none);
+      }
+      expect(await fingerprint({ LEADS_TO: "leads@studio.example" })).toBe(none);
+      const booking = { CAL_EVENT_TYPE_ID: "1", CAL_API_KEY: "cal_local_a" };
+      expect(await fingerprint({ ...booking, CAL_API_KEY: "cal_local_b" })).toBe(await fingerprint(booking));
+    } finally {
+      await rm(noSources, { recursive: true, force: true });
+    }
   });
 });
 
