@@ -2,12 +2,12 @@ import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { buildSettingNames, type SettingName } from "../../src/config/settings.ts";
 import { parseKeySet, publicJwk } from "../../src/tokens/keys.ts";
 
 /**
- * What a build depends on: every source file's path, size and modification time, the base URL, the public parts
- * of the signing keys (the agent card is signed at build time, so a new key set means a new card), whether agents can
- * book the intro call (the tools, skills and pages say so), and the MCP Registry's name and domain key.
+ * What a build depends on: every source file's path, size and modification time, the base URL, and what the build takes
+ * from each other variable it reads (the settings the schema marks `readByBuild`).
  */
 const inputs = ["content", "src", "public", "astro.config.mjs", "package-lock.json"];
 
@@ -21,21 +21,29 @@ async function* files(path: string): AsyncGenerator<string> {
   for (const entry of (await readdir(path)).sort()) yield* files(join(path, entry));
 }
 
-/** The variables the build reads beyond the base URL; every one of them is a setting of src/config/settings.ts. */
-export interface BuildVariables {
-  OAUTH_SIGNING_KEYS?: string;
-  CAL_EVENT_TYPE_ID?: string;
-  CAL_API_KEY?: string;
-  MCP_REGISTRY_NAME?: string;
-  MCP_REGISTRY_AUTH_PUBLIC_KEY?: string;
-}
+/** The variables the build reads that are set: the settings the schema marks `readByBuild`. */
+export type BuildVariables = Partial<Record<SettingName, string>>;
+
+export const buildVariablesOf = (env: Record<string, string | undefined>): BuildVariables =>
+  Object.fromEntries(buildSettingNames.flatMap((name) => (env[name] === undefined ? [] : [[name, env[name]]])));
+
+/** What the build takes from a variable, where that is less than its value; the fingerprint hashes only that. */
+const whatTheBuildTakes: Partial<Record<SettingName, (value: string) => string>> = {
+  // The agent card is signed at build time, so a new key set means a new card; only the public parts are written.
+  OAUTH_SIGNING_KEYS: (keys) => JSON.stringify(parseKeySet(keys).map(publicJwk)),
+  // The build asks only whether agents can book; npm start's Cal.com stand-in has a new key on every start.
+  CAL_EVENT_TYPE_ID: () => "set",
+  CAL_API_KEY: () => "set",
+};
 
 export async function buildFingerprint(root: string, baseUrl: string, variables: BuildVariables = {}): Promise<string> {
   const hash = createHash("sha256").update(baseUrl);
-  const { OAUTH_SIGNING_KEYS: signingKeys, CAL_EVENT_TYPE_ID: eventType } = variables;
-  if (signingKeys) hash.update(`\0${JSON.stringify(parseKeySet(signingKeys).map(publicJwk))}`);
-  hash.update(`\0booking:${eventType !== undefined}`);
-  hash.update(`\0registry:${variables.MCP_REGISTRY_NAME ?? ""}:${variables.MCP_REGISTRY_AUTH_PUBLIC_KEY ?? ""}`);
+  for (const name of buildSettingNames) {
+    const value = variables[name];
+    // The base URL is hashed above: npm start always builds for one.
+    if (name === "URL" || value === undefined) continue;
+    hash.update(`\0${name}=${whatTheBuildTakes[name]?.(value) ?? value}`);
+  }
   for (const input of inputs) {
     for await (const file of files(join(root, input))) {
       const info = await stat(file);
@@ -71,7 +79,7 @@ export async function buildIfNeeded(
   await new Promise<void>((resolve, reject) => {
     const child = spawn(process.execPath, [join(root, "node_modules/astro/bin/astro.mjs"), "build"], {
       cwd: root,
-      env: { ...withoutBuildVariables(process.env), URL: baseUrl, ASTRO_TELEMETRY_DISABLED: "1", ...definedOnly(variables) },
+      env: { ...withoutBuildVariables(process.env), URL: baseUrl, ASTRO_TELEMETRY_DISABLED: "1", ...variables },
       stdio: ["ignore", output ? "pipe" : "inherit", output ? "pipe" : "inherit"],
     });
     child.stdout?.setEncoding("utf8").on("data", (chunk: string) => output?.(chunk));
@@ -83,16 +91,5 @@ export async function buildIfNeeded(
 }
 
 /** The shell's own values of the build's variables give way to the runtime's (which read them, with .env's, first). */
-const withoutBuildVariables = (env: NodeJS.ProcessEnv) => {
-  const {
-    OAUTH_SIGNING_KEYS: _keys,
-    CAL_EVENT_TYPE_ID: _eventType,
-    CAL_API_KEY: _key,
-    MCP_REGISTRY_NAME: _registryName,
-    MCP_REGISTRY_AUTH_PUBLIC_KEY: _registryKey,
-    ...rest
-  } = env;
-  return rest;
-};
-
-const definedOnly = (variables: BuildVariables) => Object.fromEntries(Object.entries(variables).filter(([, v]) => v !== undefined));
+const withoutBuildVariables = (env: NodeJS.ProcessEnv) =>
+  Object.fromEntries(Object.entries(env).filter(([name]) => !(buildSettingNames as string[]).includes(name)));

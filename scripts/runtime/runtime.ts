@@ -5,7 +5,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { buildDoors, type DoorBuild } from "../lib/doors.ts";
 import { startLocalStore, type LocalStore } from "../local-store/store.ts";
-import { buildIfNeeded } from "./build.ts";
+import { buildIfNeeded, buildVariablesOf } from "./build.ts";
 import { formatEnv, readDotEnv, resolveConfig, setLocalRuntimeVariables, type RuntimeConfig } from "./config.ts";
 import { freePort } from "../lib/free-port.ts";
 import { startFront, type Front } from "./front.ts";
@@ -71,16 +71,8 @@ export async function startRuntime({
     await mkdir(join(root, ".data"), { recursive: true });
     // Without Cal.com, a stand-in that speaks its API books the intro call (see ./cal-com.ts); the build knows agents can book.
     const localCal = planLocalCalCom(config.env);
-    // The build signs the agent card with the same key set the functions sign tokens with.
-    const { OAUTH_SIGNING_KEYS, CAL_EVENT_TYPE_ID, CAL_API_KEY, MCP_REGISTRY_NAME, MCP_REGISTRY_AUTH_PUBLIC_KEY } = config.env;
-    await buildIfNeeded(
-      root,
-      config.baseUrl,
-      join(root, ".data", "build-fingerprint"),
-      log,
-      { OAUTH_SIGNING_KEYS, CAL_EVENT_TYPE_ID, CAL_API_KEY, MCP_REGISTRY_NAME, MCP_REGISTRY_AUTH_PUBLIC_KEY },
-      output,
-    );
+    // The build takes its variables from the functions' (so it signs the agent card with the key set they sign tokens with).
+    await buildIfNeeded(root, config.baseUrl, join(root, ".data", "build-fingerprint"), log, buildVariablesOf(config.env), output);
     // Each function imports its door from build/doors/; rebuilt on every change while netlify dev runs, which then
     // rebuilds the function as it does when a function's own source changes.
     doors = await buildDoors(root, { watch: true, log });

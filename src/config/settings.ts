@@ -1,9 +1,11 @@
 import { z } from "zod";
 import { ConfigurationError, type Env } from "./env.ts";
 
-/** What the README and `.env.example` say about a setting, and who sets it. */
+/**
+ * Who sets a setting and who reads it. The README's table says what it means and shows every field but `kind` and `unset`;
+ * `.env.example` lists those an operator may set (by `kind`); tests/unit/settings.test.ts holds both files to these.
+ */
 export interface About {
-  description: string;
   /** The default as the README shows it; absent: none. */
   default?: string;
   /**
@@ -13,6 +15,11 @@ export interface About {
   kind: "product" | "runtime" | "internal" | "netlify";
   requiredInProduction?: boolean;
   secret?: boolean;
+  /**
+   * The site the build writes depends on it: npm start hands it to the build and rebuilds dist/ when it changes, `npm run
+   * build` checks it before Astro starts, and on Netlify it needs the Builds scope as well as Functions.
+   */
+  readByBuild?: boolean;
   /** Why it cannot work unset, for the configuration error: "<NAME> is not set: <unset>". */
   unset?: string;
 }
@@ -44,8 +51,8 @@ export const defaultDailyEmailLimit = 50;
 
 /**
  * Every variable the product and its local runtime read: the one list. The functions read it through `settingsFrom`,
- * scripts/runtime/ forwards and clears variables by it, and tests/unit/settings.test.ts holds `.env.example` and the
- * README's table to it.
+ * scripts/runtime/ forwards, clears and hands the build variables by it, and tests/unit/settings.test.ts holds
+ * `.env.example` and the README's table to it.
  */
 export const settingsSchema = z.object({
   PORT: about(
@@ -55,7 +62,7 @@ export const settingsSchema = z.object({
       .transform(Number)
       .refine((port) => port >= 1 && port <= 65535, { error: "must be a port number from 1 to 65535" })
       .optional(),
-    { kind: "runtime", default: "`8888`", description: "The local runtime listens on 8888." },
+    { kind: "runtime", default: "`8888`" },
   ),
   URL: about(
     z
@@ -66,60 +73,39 @@ export const settingsSchema = z.object({
       kind: "product",
       requiredInProduction: true,
       default: "`http://localhost:$PORT`",
+      readByBuild: true,
       unset: "it must be the public base URL of the site",
-      description: "The public base URL used in every absolute link. Netlify sets it on each deploy; leave it unset locally.",
     },
   ),
   UPSTASH_REDIS_REST_URL: string({
     kind: "product",
     requiredInProduction: true,
     unset: "production needs an Upstash Redis database; locally, `npm start` runs the local store and sets it",
-    description: "The Upstash Redis database (quotas, leads, tasks, OAuth clients).",
   }),
   UPSTASH_REDIS_REST_TOKEN: string({
     kind: "product",
     requiredInProduction: true,
     secret: true,
     unset: "production needs an Upstash Redis database; locally, `npm start` runs the local store and sets it",
-    description: "Its token.",
   }),
-  POSTMARK_SERVER_TOKEN: string({ kind: "product", requiredInProduction: true, secret: true, description: "Postmark (lead e-mails)." }),
-  POSTMARK_API_URL: about(z.string().default("https://api.postmarkapp.com"), {
-    kind: "product",
-    default: "`https://api.postmarkapp.com`",
-    description: "Where the Postmark client sends; a stand-in in tests.",
-  }),
-  LEADS_TO: string({ kind: "product", description: "The lead inbox; required with POSTMARK_SERVER_TOKEN." }),
-  LEADS_FROM: string({ kind: "product", description: "The Postmark sender signature; required with POSTMARK_SERVER_TOKEN." }),
+  POSTMARK_SERVER_TOKEN: string({ kind: "product", requiredInProduction: true, secret: true }),
+  POSTMARK_API_URL: about(z.string().default("https://api.postmarkapp.com"), { kind: "product", default: "`https://api.postmarkapp.com`" }),
+  LEADS_TO: string({ kind: "product" }),
+  LEADS_FROM: string({ kind: "product" }),
   LEADS_EMAIL_DAILY_LIMIT: about(wholeNumber("of leads a day (0 holds every lead)").default(defaultDailyEmailLimit), {
     kind: "product",
     default: "`50`",
-    description: "How many leads a UTC day are e-mailed one by one; later ones are recorded and held.",
   }),
-  CAL_EVENT_TYPE_ID: about(wholeNumber("(the id of a Cal.com event type)").optional(), {
-    kind: "product",
-    description:
-      "The Cal.com event type of the intro call: with it, agents can list free times and book the call. Unset in production: booking is not offered, and the contact resource keeps its link. Locally, `npm start` runs a Cal.com stand-in and sets it.",
-  }),
-  CAL_API_URL: about(z.string().default("https://api.cal.com"), {
-    kind: "product",
-    default: "`https://api.cal.com`",
-    description: "Cal.com's API (a self-hosted Cal.com's own); a stand-in under `npm start` and in tests.",
-  }),
+  CAL_EVENT_TYPE_ID: about(wholeNumber("(the id of a Cal.com event type)").optional(), { kind: "product", readByBuild: true }),
+  CAL_API_URL: about(z.string().default("https://api.cal.com"), { kind: "product", default: "`https://api.cal.com`" }),
   CAL_API_KEY: string({
     kind: "product",
     secret: true,
+    readByBuild: true,
     unset:
       "booking looks the person's booking up before booking and after a call that got no answer (Cal.com's GET /v2/bookings needs an API key), so it is required with CAL_EVENT_TYPE_ID",
-    description:
-      "A Cal.com API key of the event type's owner; required with CAL_EVENT_TYPE_ID. Only the look-up of the person's booking at that time (before each booking, and after a call that got no answer) sends it.",
   }),
-  OAUTH_SIGNING_KEYS: string({
-    kind: "product",
-    requiredInProduction: true,
-    secret: true,
-    description: "The access-token signing keys, a JSON JWK Set of private ES256 keys (checked by src/tokens/keys.ts).",
-  }),
+  OAUTH_SIGNING_KEYS: string({ kind: "product", requiredInProduction: true, secret: true, readByBuild: true }),
   MCP_REGISTRY_NAME: about(
     z
       .string()
@@ -129,53 +115,31 @@ export const settingsSchema = z.object({
       })
       .max(200, { error: "must be at most 200 characters" })
       .optional(),
-    {
-      kind: "product",
-      default: "the server card's name",
-      description:
-        "The MCP server's name in the MCP Registry, in the build's server.json. Unset: the server card's, `<the site's host reversed>/<server name>`, the namespace the registry's HTTP login on that host grants. Set it for another namespace, such as `io.github.<user>/…` with a GitHub login.",
-    },
+    { kind: "product", default: "the server card's name", readByBuild: true },
   ),
-  MCP_REGISTRY_AUTH_PUBLIC_KEY: about(ed25519PublicKey.optional(), {
-    kind: "product",
-    description:
-      "The base64 Ed25519 public key that proves the domain to the MCP Registry: with it, the build serves /.well-known/mcp-registry-auth. Unset: that path is not served.",
-  }),
+  MCP_REGISTRY_AUTH_PUBLIC_KEY: about(ed25519PublicKey.optional(), { kind: "product", readByBuild: true }),
   FRONTDOOR_ALLOW_LOOPBACK_CIMD: about(
     z
       .string()
       .optional()
       .transform((value) => value === "1"),
-    { kind: "product", description: "Test-only: `1` lets client metadata documents live on loopback http." },
+    { kind: "product" },
   ),
-  FRONTDOOR_DATA_DIR: about(z.string().default(".data"), {
-    kind: "runtime",
-    default: "`.data`",
-    description: "Where the local runtime keeps its state.",
-  }),
-  FRONTDOOR_OUTBOX_DIR: string({ kind: "internal", description: "Set by npm start without Postmark: lead e-mails are files here." }),
-  FRONTDOOR_STORE_TIMEOUT_MS: about(wholeNumber("of milliseconds").optional(), {
-    kind: "internal",
-    default: "`1500`",
-    description: "How long an Upstash command may take; npm start sets 10000 for its local store.",
-  }),
-  FRONTDOOR_CAL_TIMEOUT_MS: about(wholeNumber("of milliseconds").optional(), {
-    kind: "internal",
-    default: "`8000`",
-    description: "How long a Cal.com call may take before booking looks the booking up; tests set less.",
-  }),
-  DEPLOY_URL: string({ kind: "netlify", description: "This deploy's own URL, an allowed Origin at /mcp." }),
-  DEPLOY_PRIME_URL: string({ kind: "netlify", description: "The branch deploy's URL, an allowed Origin at /mcp." }),
-  SITE_NAME: string({
-    kind: "netlify",
-    description: "The site's name on Netlify: `https://<name>.netlify.app` is an allowed Origin at /mcp.",
-  }),
+  FRONTDOOR_DATA_DIR: about(z.string().default(".data"), { kind: "runtime", default: "`.data`" }),
+  FRONTDOOR_OUTBOX_DIR: string({ kind: "internal" }),
+  FRONTDOOR_STORE_TIMEOUT_MS: about(wholeNumber("of milliseconds").optional(), { kind: "internal", default: "`1500`" }),
+  FRONTDOOR_CAL_TIMEOUT_MS: about(wholeNumber("of milliseconds").optional(), { kind: "internal", default: "`8000`" }),
+  DEPLOY_URL: string({ kind: "netlify" }),
+  DEPLOY_PRIME_URL: string({ kind: "netlify" }),
+  SITE_NAME: string({ kind: "netlify" }),
 });
 
 export type Settings = z.output<typeof settingsSchema>;
 export type SettingName = keyof Settings;
 export const settingNames = Object.keys(settingsSchema.shape) as SettingName[];
 export const aboutSetting = (name: SettingName) => settingsSchema.shape[name].meta() as unknown as About;
+/** The variables the build reads: npm start's build and its fingerprint, `npm run build`'s check and the tests take them from here. */
+export const buildSettingNames = settingNames.filter((name) => aboutSetting(name).readByBuild);
 
 /** One setting from its text (blank is unset); a ConfigurationError names the variable and what is wrong with it. */
 export function parseSetting<N extends SettingName>(name: N, value: string | undefined): Settings[N] {

@@ -1,16 +1,18 @@
 import { readDotEnv } from "../../scripts/runtime/config.ts";
+import { planLocalCalCom } from "../../scripts/runtime/cal-com.ts";
+import { buildSettingNames } from "../../src/config/settings.ts";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, inject } from "vitest";
+import { afterAll, beforeAll } from "vitest";
 
 /** The checkout the suite runs in. */
 export const root = fileURLToPath(new URL("../..", import.meta.url));
 
 /**
  * For a file that starts `npm start` runtimes of its own beside the suite's: they share the checkout, so they take the
- * suite's base URL and signing keys (dist/ is not rebuilt under the suite), and the .env.runtime that `npm run leads`
- * finds the suite's running store through is put back after them. Gives the variables such a runtime starts with.
+ * variables the suite's build read, its base URL and signing keys among them (dist/ is not rebuilt under the suite), and
+ * the .env.runtime that `npm run leads` finds the suite's running store through is put back after them. Gives the variables such a runtime starts with.
  */
 export function besideTheSuite(): () => NodeJS.ProcessEnv {
   const envRuntime = join(root, ".env.runtime");
@@ -18,13 +20,14 @@ export function besideTheSuite(): () => NodeJS.ProcessEnv {
   let sameSite: NodeJS.ProcessEnv;
   beforeAll(async () => {
     suiteEnvRuntime = await readFile(envRuntime, "utf8");
-    const keys = await readFile(join(inject("dataDir"), "signing-keys.json"), "utf8");
-    // Every variable the build reads as the suite's runtime had it, so the same dist/ serves both (no rebuild under the suite).
+    // Every variable the build reads as the suite's runtime had it, so the same dist/ serves both (no rebuild under the
+    // suite); but those npm start sets for its Cal.com stand-in: given them, this runtime would take Cal.com as configured
+    // and call the real one. It plans a stand-in of its own, and its build sees booking offered as the suite's did.
+    const standIn: Record<string, string> = {};
+    planLocalCalCom(standIn);
     const suite = await readDotEnv(envRuntime);
-    const registry = Object.fromEntries(
-      (["MCP_REGISTRY_NAME", "MCP_REGISTRY_AUTH_PUBLIC_KEY"] as const).flatMap((name) => (suite[name] ? [[name, suite[name]]] : [])),
-    );
-    sameSite = { URL: inject("baseUrl"), OAUTH_SIGNING_KEYS: JSON.stringify(JSON.parse(keys)), ...registry };
+    const taken = buildSettingNames.filter((name) => suite[name] !== undefined && !(name in standIn));
+    sameSite = Object.fromEntries(taken.map((name) => [name, suite[name]]));
   });
   afterAll(async () => {
     await writeFile(envRuntime, suiteEnvRuntime, { mode: 0o600 });

@@ -1,23 +1,57 @@
-import { readdir, readFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { buildFingerprint, type BuildVariables } from "../../scripts/runtime/build.ts";
 import { functionVariables, productVariables, resolveConfig } from "../../scripts/runtime/config.ts";
 import { ConfigurationError } from "../../src/config/env.ts";
-import { aboutSetting, settingNames, settingsFrom } from "../../src/config/settings.ts";
+import { aboutSetting, buildSettingNames, settingNames, settingsFrom, type SettingName } from "../../src/config/settings.ts";
+import { generateKeySet } from "../../src/tokens/keys.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const sorted = (names: Iterable<string>) => [...new Set(names)].sort();
 
+/** The README's configuration table: its header, and each row's names and cells after the first. */
+async function readmeTable() {
+  const readme = await readFile(join(root, "README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("## Configuration"), readme.indexOf("\n## ", readme.indexOf("## Configuration") + 1));
+  const lines = section.split("\n").filter((line) => line.startsWith("| "));
+  const cells = (line: string) =>
+    line
+      .split("|")
+      .slice(1, -1)
+      .map((cell) => cell.trim());
+  const rows = lines
+    .filter((line) => line.startsWith("| `"))
+    .map(cells)
+    .map(([first, ...rest]) => ({ names: [...first!.matchAll(/`([A-Z_]+)`/g)].map((m) => m[1]! as SettingName), cells: rest }));
+  return { header: cells(lines[0]!), rows };
+}
+
 describe("the settings schema is the one list of variables", () => {
   it("matches the README's configuration table, row for row", async () => {
-    const readme = await readFile(join(root, "README.md"), "utf8");
-    const section = readme.slice(readme.indexOf("## Configuration"), readme.indexOf("\n## ", readme.indexOf("## Configuration") + 1));
-    const firstCells = section
-      .split("\n")
-      .filter((line) => line.startsWith("| `"))
-      .map((line) => line.split("|")[1]!);
-    expect(sorted(firstCells.flatMap((cell) => [...cell.matchAll(/`([A-Z_]+)`/g)].map((m) => m[1]!)))).toEqual(sorted(settingNames));
+    const { rows } = await readmeTable();
+    expect(sorted(rows.flatMap((row) => row.names))).toEqual(sorted(settingNames));
+  });
+
+  it("is what the README's table shows of each: its default, whether production needs it, it is secret, the build reads it", async () => {
+    const { header, rows } = await readmeTable();
+    expect(header).toEqual(["Name", "Default", "Required in production", "Secret", "Read by the build", "When unset"]);
+    const yes = (flag: boolean | undefined) => (flag ? "yes" : "");
+    for (const row of rows) {
+      const [shownDefault, required, secret, build] = row.cells;
+      for (const name of row.names) {
+        const about = aboutSetting(name);
+        // A default may add what npm start sets instead: "none (locally ...)".
+        expect([shownDefault!.replace(/ \(locally .+\)$/, ""), required, secret, build], name).toEqual([
+          about.default ?? (about.kind === "netlify" ? "set by Netlify" : "none"),
+          yes(about.requiredInProduction),
+          yes(about.secret),
+          yes(about.readByBuild),
+        ]);
+      }
+    }
   });
 
   it("matches .env.example: every variable an operator may set, none npm start or Netlify sets", async () => {
@@ -27,9 +61,9 @@ describe("the settings schema is the one list of variables", () => {
     expect(sorted(names)).toEqual(sorted(settable));
   });
 
-  it("is what npm start forwards, and every variable has its documentation", () => {
+  it("is what npm start forwards, and every variable has its documentation", async () => {
     expect(productVariables.every((name) => functionVariables.includes(name))).toBe(true);
-    for (const name of settingNames) expect(aboutSetting(name).description, name).toBeTruthy();
+    for (const { names, cells } of (await readmeTable()).rows) expect(cells.at(-1), names.join(", ")).toBeTruthy();
   });
 
   it("leaves NETLIFY_DEV to the one wrapper of netlify dev", async () => {
@@ -41,6 +75,25 @@ describe("the settings schema is the one list of variables", () => {
       }
     }
     expect(readers).toEqual(["src/http/netlify-dev.ts"]);
+  });
+});
+
+describe("the variables the build reads", () => {
+  it("rebuild dist/ when one changes, not when another does, nor for the Cal.com stand-in's new key", async () => {
+    const noSources = await mkdtemp(join(tmpdir(), "frontdoor-fingerprint-"));
+    const fingerprint = (variables: BuildVariables) => buildFingerprint(noSources, "https://studio.example", variables);
+    try {
+      const none = await fingerprint({});
+      const keys = JSON.stringify(await generateKeySet());
+      for (const name of buildSettingNames.filter((name) => name !== "URL")) {
+        expect(await fingerprint({ [name]: name === "OAUTH_SIGNING_KEYS" ? keys : "1" }), name).not.toBe(none);
+      }
+      expect(await fingerprint({ LEADS_TO: "leads@studio.example" })).toBe(none);
+      const booking = { CAL_EVENT_TYPE_ID: "1", CAL_API_KEY: "cal_local_a" };
+      expect(await fingerprint({ ...booking, CAL_API_KEY: "cal_local_b" })).toBe(await fingerprint(booking));
+    } finally {
+      await rm(noSources, { recursive: true, force: true });
+    }
   });
 });
 
