@@ -2,7 +2,7 @@ import type { Part } from "@a2a-js/sdk";
 import type { BookingServices } from "../operations/booking.ts";
 import { bookingSkillIds } from "../booking/names.ts";
 import { asRefusal } from "../http/refusal.ts";
-import { anyone, idempotencyKey, keyAsArgument, perform, type Caller } from "../operations/operation.ts";
+import { anyone, callerOf, idempotencyKey, keyAsArgument, perform, type Caller } from "../operations/operation.ts";
 import type { AuthenticatedCaller } from "./caller.ts";
 import { completed, dataPart, textPart, type TaskOutcome } from "./parts.ts";
 import { refusalParts, refusedTask, validFields } from "./refused.ts";
@@ -19,12 +19,10 @@ export interface BookingWork extends BookingServices {
 
 const operations = () => import("../operations/booking.ts");
 
-const callerOf = (user: AuthenticatedCaller): Caller => ({ clientId: user.clientId, owner: user.grantId, address: user.address });
-
 /** The free-times skill's answer: the same JSON as GET /api/v1/free-times for the data part's from, to and time_zone. */
 export async function freeTimesAnswer(query: Record<string, unknown>, work: BookingWork): Promise<Part[]> {
   try {
-    const free = await perform((await operations()).listFreeTimes, query, { caller: anyone, services: work });
+    const free = await perform((await operations()).listFreeTimes, query, { caller: anyone, channel: "a2a", services: work });
     const text =
       `${work.studio}: ${free.times.length} free times for the intro call from ${free.from} to ${free.to} ` +
       `(${free.time_zone}), the same JSON as GET ${work.freeTimesUrl}.`;
@@ -54,9 +52,12 @@ export async function bookingTask(
 
 async function book(body: Record<string, unknown>, caller: Caller, work: BookingWork): Promise<TaskOutcome> {
   const { idempotency_key: key, ...fields } = body;
-  const outcome = await perform((await operations()).bookIntroCall, fields, { caller, idempotencyKey: key, services: work }).catch(
-    (error: unknown) => Promise.reject(keyAsArgument(error)),
-  );
+  const outcome = await perform((await operations()).bookIntroCall, fields, {
+    caller,
+    idempotencyKey: key,
+    channel: "a2a",
+    services: work,
+  }).catch((error: unknown) => Promise.reject(keyAsArgument(error)));
   if (outcome.kind === "dry_run") return completed("dry-run", outcome.result.message, outcome.result);
   const { booking } = outcome;
   const said = outcome.kind === "replayed" ? "Already booked" : "Booked";
@@ -65,7 +66,7 @@ async function book(body: Record<string, unknown>, caller: Caller, work: Booking
 }
 
 async function cancel(body: Record<string, unknown>, caller: Caller, work: BookingWork): Promise<TaskOutcome> {
-  const cancelled = await perform((await operations()).cancelIntroCall, body, { caller, services: work });
+  const cancelled = await perform((await operations()).cancelIntroCall, body, { caller, channel: "a2a", services: work });
   const text = `Cancelled: booking ${cancelled.booking_id}, ${cancelled.start} (${cancelled.time_zone}).`;
   return completed("booking", text, cancelled);
 }

@@ -1,9 +1,9 @@
 import { TaskState, type Part, type Task } from "@a2a-js/sdk";
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
 import { bookingSkillIds } from "../booking/names.ts";
-import { outcomeOf } from "../briefs/receipt.ts";
-import { asRefusal, Refusal } from "../http/refusal.ts";
-import type { PipelineDeps } from "../briefs/pipeline.ts";
+import { asRefusal } from "../http/refusal.ts";
+import { fileBriefOperation, type BriefServices } from "../operations/briefs.ts";
+import { callerOf, perform } from "../operations/operation.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
 import { bookingTask, freeTimesAnswer, type BookingWork } from "./booking.ts";
 import { bookingOffered, bookingSkills } from "./booking-skills.ts";
@@ -16,8 +16,8 @@ import { absolute, caseStudyResourcePath, freeTimesPath, resourcePaths } from ".
 
 export interface ExecutorDeps {
   prebuilt: PrebuiltResources;
-  /** The brief pipeline; built on first use, so reads never touch the lead store's configuration. */
-  pipeline: () => PipelineDeps;
+  /** Filing briefs; built on first use, so reads never touch the lead store's configuration. */
+  briefs: () => BriefServices;
   /** Booking as the deployment runs it, built on first use; undefined where Cal.com is not configured. */
   booking: BookingWork["booking"];
 }
@@ -38,7 +38,7 @@ const skillOfTask = (task: Task | undefined): TaskSkillId => {
 };
 
 /** Reads answer with a message (data part + short text, no task stored); a write is a task kept in the task store. */
-export function createAgentExecutor({ prebuilt, pipeline, booking }: ExecutorDeps): AgentExecutor {
+export function createAgentExecutor({ prebuilt, briefs, booking }: ExecutorDeps): AgentExecutor {
   const url = (path: string) => absolute(prebuilt.site.base_url, path);
   const offered = { booking: bookingOffered(prebuilt) };
   const work: BookingWork = { booking, studio: prebuilt.site.name, freeTimesUrl: url(freeTimesPath) };
@@ -87,31 +87,23 @@ export function createAgentExecutor({ prebuilt, pipeline, booking }: ExecutorDep
   }
 
   async function fileFrom(body: Record<string, unknown>, user: AuthenticatedCaller, context: RequestContext): Promise<TaskOutcome> {
-    // The pipeline's code loads with the first brief: a read never needs it.
-    const { fileBrief } = await import("../briefs/pipeline.ts");
-    const filing = {
-      body,
-      channel: "a2a",
-      clientId: user.clientId,
-      owner: user.grantId,
-      address: user.address,
-      waitUntil: waitUntilOf(context.context),
-    } as const;
-    let outcome: ReturnType<typeof outcomeOf>;
+    let services: BriefServices | undefined;
     try {
-      outcome = outcomeOf(await fileBrief(filing, pipeline()), { studio: pipeline().studio, responseTime: prebuilt.site.response_time });
+      services = briefs();
+      const caller = callerOf(user, waitUntilOf(context.context));
+      const outcome = await perform(fileBriefOperation(services.schema), body, { caller, channel: "a2a", services });
+      if (outcome.kind === "dry_run") return completed("dry-run", outcome.result.message, outcome.result);
+      const { receipt } = outcome;
+      const text = `${outcome.kind === "repeat" ? "Already received" : "Filed"} as lead ${receipt.lead_id}. ${receipt.next_steps}`;
+      return completed("receipt", text, receipt);
     } catch (error) {
-      outcome = asRefusal(error, console.error, "A2A brief");
+      const schema = services?.schema;
+      return refusedTask(asRefusal(error, console.error, "A2A brief"), () => (schema ? validFields(schema, body) : {}));
     }
-    if (outcome instanceof Refusal) return refusedTask(outcome, () => validFields(pipeline().schema, body));
-    if (outcome.kind === "dry_run") return completed("dry-run", outcome.result.message, outcome.result);
-    const { receipt } = outcome;
-    const text = `${outcome.kind === "repeat" ? "Already received" : "Filed"} as lead ${receipt.lead_id}. ${receipt.next_steps}`;
-    return completed("receipt", text, receipt);
   }
 
   /** A write's work: the fields of this message added to those the task carries, then the skill's own. */
-  function perform(skill: TaskSkillId, context: RequestContext): Promise<TaskOutcome> {
+  function write(skill: TaskSkillId, context: RequestContext): Promise<TaskOutcome> {
     const user = context.context.user;
     if (!(user instanceof AuthenticatedCaller)) throw new Error("a write reached the executor without an authenticated caller");
     // A follow-up to an input-required task adds to the fields the task carries from its earlier messages.
@@ -151,7 +143,7 @@ export function createAgentExecutor({ prebuilt, pipeline, booking }: ExecutorDep
         metadata: { skill },
       };
       bus.publish(AgentEvent.task(task));
-      const outcome = await perform(skill, context);
+      const outcome = await write(skill, context);
       if (outcome.artifact) {
         bus.publish(
           AgentEvent.artifactUpdate({

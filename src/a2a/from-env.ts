@@ -3,6 +3,7 @@ import { DefaultRequestHandler } from "@a2a-js/sdk/server";
 import type { BookingDeps } from "../booking/book.ts";
 import { pipelineFromEnv } from "../briefs/config.ts";
 import type { PipelineDeps } from "../briefs/pipeline.ts";
+import { briefServices, type BriefServices } from "../operations/briefs.ts";
 import type { Env } from "../config/env.ts";
 import { settingsFrom } from "../config/settings.ts";
 import { upstashLimiter } from "../limits/limiter.ts";
@@ -28,9 +29,12 @@ export function a2aRequestHandler(
   booking: () => Promise<BookingDeps | undefined>,
 ) {
   const card = agentCard(baseUrl, prebuilt);
+  let services: BriefServices | undefined;
+  const wording = { studio: prebuilt.site.name, responseTime: prebuilt.site.response_time };
+  const briefs = () => (services ??= briefServices(pipeline(), wording));
   return {
     card,
-    requestHandler: new DefaultRequestHandler(AgentCard.fromJSON(card), taskStore, createAgentExecutor({ prebuilt, pipeline, booking })),
+    requestHandler: new DefaultRequestHandler(AgentCard.fromJSON(card), taskStore, createAgentExecutor({ prebuilt, briefs, booking })),
   };
 }
 

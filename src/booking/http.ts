@@ -7,7 +7,7 @@ import { quotaReport } from "../limits/headers.ts";
 import { usageHeaders } from "../discovery/policy.ts";
 import { bookingsPath, freeTimesPath } from "../paths.ts";
 import { bookIntroCall, cancelIntroCall, listFreeTimes, readBooking, type BookingServices } from "../operations/booking.ts";
-import { anyone, invalidInput, perform, type Caller } from "../operations/operation.ts";
+import { anyone, callerOf, invalidInput, perform } from "../operations/operation.ts";
 import type { BookingDeps } from "./book.ts";
 import { noSuchBooking } from "./refusals.ts";
 import { freeStartsTtlSeconds } from "./store.ts";
@@ -31,11 +31,6 @@ export function createBookingHandler({ baseUrl, verifier, booking, studio }: Boo
   const app = door(problemJson(baseUrl));
   const where = { baseUrl, resource: "origin" } as const;
   const services: BookingServices = { booking: () => booking, studio };
-  const callerOf = (token: ReturnType<typeof requireToken>): Caller => ({
-    clientId: token.clientId,
-    owner: token.grantId,
-    address: token.address,
-  });
   app.use(identify(verifier));
   // Where Cal.com is not configured, every route answers booking_not_offered, before anything else is asked.
   app.use(async (_, next) => {
@@ -46,7 +41,7 @@ export function createBookingHandler({ baseUrl, verifier, booking, studio }: Boo
   app.get(freeTimesPath, async (c) => {
     const query = queryOf(new URL(c.req.url).searchParams);
     // Published content, as every /api read: how it may be used goes with it.
-    return Response.json(await perform(listFreeTimes, query, { caller: anyone, services }), {
+    return Response.json(await perform(listFreeTimes, query, { caller: anyone, channel: "rest", services }), {
       headers: { "Cache-Control": `public, max-age=${freeStartsTtlSeconds}`, ...Object.fromEntries(usageHeaders) },
     });
   });
@@ -54,7 +49,12 @@ export function createBookingHandler({ baseUrl, verifier, booking, studio }: Boo
   app.post(bookingsPath, async (c) => {
     const caller = callerOf(requireToken(c, { ...where, scopes: [bookIntroCall.scope] }));
     const body = jsonObject(await readJson(c.req.raw, { limit: maxBookingBytes, refuseAs: { wrongType: "invalid_json" } }));
-    const outcome = await perform(bookIntroCall, body, { caller, idempotencyKey: c.req.header("idempotency-key"), services });
+    const outcome = await perform(bookIntroCall, body, {
+      caller,
+      idempotencyKey: c.req.header("idempotency-key"),
+      channel: "rest",
+      services,
+    });
     if (outcome.kind === "dry_run") return Response.json(outcome.result, { headers: noStore });
     const location = `${baseUrl}${bookingsPath}/${outcome.booking.booking_id}`;
     const replayed: Record<string, string> = outcome.kind === "replayed" ? { "Idempotent-Replayed": "true" } : {};
@@ -73,7 +73,7 @@ export function createBookingHandler({ baseUrl, verifier, booking, studio }: Boo
     const id = c.req.param("id");
     // The id is in the path: a path that names no booking is not found, as any other.
     if (!cancelIntroCall.input.shape.booking_id.safeParse(id).success) throw noSuchBooking();
-    return Response.json(await perform(cancelIntroCall, { booking_id: id }, { caller, services }), { headers: noStore });
+    return Response.json(await perform(cancelIntroCall, { booking_id: id }, { caller, channel: "rest", services }), { headers: noStore });
   });
   return handlerOf(app);
 }

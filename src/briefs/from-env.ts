@@ -5,6 +5,7 @@ import { problemJson } from "../http/formats.ts";
 import { publicJwksFromEnv } from "../tokens/keys.ts";
 import { createAccessTokenVerifier } from "../tokens/verify.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
+import { briefServices } from "../operations/briefs.ts";
 import { pipelineFromEnv } from "./config.ts";
 import { createBriefsHandler } from "./http.ts";
 
@@ -17,8 +18,10 @@ export function briefsHandlerFromEnv(env: Env, prebuilt: PrebuiltResources) {
       return createBriefsHandler({
         baseUrl,
         verifier: createAccessTokenVerifier({ baseUrl, jwks: publicJwksFromEnv(settings) }),
-        pipeline: pipelineFromEnv(settings, prebuilt),
-        responseTime: prebuilt.site.response_time,
+        briefs: briefServices(pipelineFromEnv(settings, prebuilt), {
+          studio: prebuilt.site.name,
+          responseTime: prebuilt.site.response_time,
+        }),
       });
     },
     (refusal, c) => problemJson(new URL(c.req.url).origin)(refusal, c),

@@ -4,45 +4,32 @@ import type { Handler } from "../http/context.ts";
 import { door, handlerOf } from "../http/door.ts";
 import { problemJson } from "../http/formats.ts";
 import { quotaReport } from "../limits/headers.ts";
-import { Refusal } from "../http/refusal.ts";
+import { fileBriefOperation, type BriefServices } from "../operations/briefs.ts";
+import { callerOf, perform } from "../operations/operation.ts";
 import { briefsPath } from "../paths.ts";
 import { maxBriefBytes } from "./limits.ts";
-import { fileBrief, type PipelineDeps } from "./pipeline.ts";
-import { outcomeOf } from "./receipt.ts";
 
 export interface BriefsHandlerDeps {
   baseUrl: string;
   verifier: Verifier;
-  pipeline: PipelineDeps;
-  /** "A person replies within one business day." (content/contact.yaml) */
-  responseTime: string;
+  briefs: BriefServices;
 }
 
 const noStore = { "Cache-Control": "no-store" };
 
 /** POST /api/v1/briefs, behind the /api gateway (which counts the request and checks the method). */
-export function createBriefsHandler({ baseUrl, verifier, pipeline, responseTime }: BriefsHandlerDeps): Handler {
+export function createBriefsHandler({ baseUrl, verifier, briefs }: BriefsHandlerDeps): Handler {
   const app = door(problemJson(baseUrl));
+  const fileBrief = fileBriefOperation(briefs.schema);
   app.use(identify(verifier));
   // Its own path exactly: the platform may route another spelling here (netlify dev matches paths in any case), which the
   // /api gateway, matching exactly, never counted.
   app.post(briefsPath, async (c) => {
-    const caller = requireToken(c, { baseUrl, resource: "origin", scopes: ["svc:brief"] });
+    const token = requireToken(c, { baseUrl, resource: "origin", scopes: [fileBrief.scope] });
     const body = jsonObject(await readJson(c.req.raw, { limit: maxBriefBytes, refuseAs: { wrongType: "invalid_json" } }));
+    const caller = callerOf(token, (work) => c.env.waitUntil(work));
     const idempotencyKey = c.req.header("idempotency-key");
-    const waitUntil = (work: Promise<unknown>) => c.env.waitUntil(work);
-    const filing = {
-      body,
-      channel: "rest",
-      clientId: caller.clientId,
-      owner: caller.grantId,
-      address: caller.address,
-      idempotencyKey,
-      waitUntil,
-    } as const;
-    const result = await fileBrief(filing, pipeline);
-    const outcome = outcomeOf(result, { studio: pipeline.studio, responseTime });
-    if (outcome instanceof Refusal) throw outcome;
+    const outcome = await perform(fileBrief, body, { caller, channel: "rest", idempotencyKey, services: briefs });
     if (outcome.kind === "dry_run") return Response.json(outcome.result, { status: 200, headers: noStore });
     // A repeat is the earlier lead (200); a new lead and its idempotent replay are the same 201.
     // A new lead reports the brief quotas it counted against, beside the gateway's own.

@@ -2,11 +2,10 @@ import type { Limiter, QuotaResult } from "../limits/limiter.ts";
 import { sha256Hex } from "../store/ids.ts";
 import { turnAfter } from "../store/turns.ts";
 import { attemptOwed, type DeliveryDeps } from "./deliver.ts";
-import { idempotencyKeyPattern } from "./limits.ts";
 import { newLeadId, type Channel, type Lead } from "./lead.ts";
+import { briefQuotaExceeded, keyReused } from "./refusals.ts";
 import type { Brief, BriefSchema } from "./schema.ts";
 import type { LeadStore } from "./store.ts";
-import { validateBrief, type FieldError } from "./validate.ts";
 
 export interface PipelineDeps extends DeliveryDeps {
   schema: BriefSchema;
@@ -20,7 +19,6 @@ export interface PipelineDeps extends DeliveryDeps {
 }
 
 export interface FilingRequest {
-  body: Record<string, unknown>;
   channel: Channel;
   /** The OAuth client filing it, or `form:<ip>` for the contact form: recorded, for the studio. */
   clientId: string;
@@ -35,8 +33,8 @@ export interface FilingRequest {
    * together have a ceiling, and a share of the day's e-mail. Recorded with the lead.
    */
   address: string;
-  /** As the client sent it (REST: the Idempotency-Key header; MCP: idempotency_key); validated here, once. */
-  idempotencyKey?: unknown;
+  /** As the client sent it (REST: the Idempotency-Key header; MCP: idempotency_key), validated. */
+  idempotencyKey?: string;
   /**
    * The request's waitUntil: the first e-mail attempt runs there, after the answer, so a slow Postmark never delays
    * it. Every door passes its own; without one (scripts, tests) the attempt is awaited before the result.
@@ -45,18 +43,12 @@ export interface FilingRequest {
 }
 
 /**
- * What became of a brief. A refusal is named as its condition in src/http/conditions.ts, so no door renames it.
- * `already_filed` only ever names a lead the same owner filed: a replayed Idempotency-Key, or the very same brief sent
- * again within the repeat window.
+ * What became of a brief; every refusal is thrown, named as its condition (src/briefs/refusals.ts). `already_filed`
+ * only ever names a lead the same owner filed: a replayed Idempotency-Key, or the very same brief sent again within the
+ * repeat window.
  */
 export type FilingResult =
-  | { kind: "invalid_brief"; errors: FieldError[] }
-  | { kind: "invalid_idempotency_key" }
-  | { kind: "dry_run"; brief: Brief }
-  | { kind: "brief_quota_exceeded"; quota: QuotaResult }
-  | { kind: "idempotency_key_reused" }
-  | { kind: "filed"; lead: Lead; counted?: QuotaResult[] }
-  | { kind: "already_filed"; lead: Lead; reason: "idempotency_key" | "repeat" };
+  { kind: "filed"; lead: Lead; counted?: QuotaResult[] } | { kind: "already_filed"; lead: Lead; reason: "idempotency_key" | "repeat" };
 
 /** The same brief, whatever the order of its fields. */
 const fingerprint = (brief: Brief) =>
@@ -72,23 +64,15 @@ const fingerprint = (brief: Brief) =>
 const personOf = (brief: Brief) => sha256Hex(`${brief.work_email.toLowerCase()}\n${brief.company_name.toLowerCase()}`);
 
 /**
- * Filing a brief, once, for every channel (REST, MCP, A2A, the contact form): validate and normalise, stop for a
- * dry run, honour an Idempotency-Key, collapse an owner's exact repeat, count the owner's quota (and its address's
- * ceiling for every owner together), record the lead
- * durably, and only then try the e-mail (in the background; the retry job owns failures).
+ * Filing a validated brief, once, for every channel (REST, MCP, A2A, the contact form): honour an Idempotency-Key,
+ * collapse an owner's exact repeat, count the owner's quota (and its address's ceiling for every owner together), record
+ * the lead durably, and only then try the e-mail (in the background; the retry job owns failures).
  *
  * Everything that can answer with an earlier lead is keyed by the owner, so no answer ever carries another person's
  * brief and no brief is ever dropped because of another's, even when both came through the same client.
  */
-export async function fileBrief(request: FilingRequest, deps: PipelineDeps): Promise<FilingResult> {
+export async function fileBrief(brief: Brief, request: FilingRequest, deps: PipelineDeps): Promise<FilingResult> {
   const { idempotencyKey } = request;
-  if (idempotencyKey !== undefined && (typeof idempotencyKey !== "string" || !idempotencyKeyPattern.test(idempotencyKey)))
-    return { kind: "invalid_idempotency_key" };
-  const validation = validateBrief(deps.schema, request.body);
-  if (!validation.ok) return { kind: "invalid_brief", errors: validation.errors };
-  const { brief } = validation;
-  if (validation.dryRun) return { kind: "dry_run", brief };
-
   const { store } = deps;
   const leadId = newLeadId();
   const print = await fingerprint(brief);
@@ -97,7 +81,7 @@ export async function fileBrief(request: FilingRequest, deps: PipelineDeps): Pro
   if (keyHash) {
     const claim = await store.claimIdempotencyKey(request.owner, keyHash, { fingerprint: print, lead_id: leadId });
     if (claim) {
-      if (claim.fingerprint !== print) return { kind: "idempotency_key_reused" };
+      if (claim.fingerprint !== print) throw keyReused();
       const original = await waitForLead(store, claim.lead_id);
       if (original) return { kind: "already_filed", lead: original, reason: "idempotency_key" };
       // The first request claimed the key but never recorded its lead: this one files it, under the same id.
@@ -146,7 +130,7 @@ async function recordOnce(r: Recording, deps: PipelineDeps): Promise<FilingResul
   const { store } = deps;
   const counted = await deps.limiter.consumeGrant("briefs-per-grant", r.owner, "briefs-per-address", r.address);
   const refused = counted.find((quota) => !quota.allowed);
-  if (refused) return { kind: "brief_quota_exceeded", quota: refused };
+  if (refused) throw briefQuotaExceeded(refused);
   // This request holds the brief's turn, so a repeat slot held by another lead names one already recorded, or one whose
   // request died before it recorded it: that slot is this lead's to take over.
   const holder = await store.claimRepeat(r.owner, r.print, r.leadId);

@@ -1,12 +1,10 @@
 import type { QuotaResult } from "../limits/limiter.ts";
 import { z } from "zod";
-import { Refusal } from "../http/refusal.ts";
-import { quotaHeaders } from "../limits/headers.ts";
 import type { FilingResult } from "./pipeline.ts";
 import { inWords } from "../limits/policies.ts";
 import { leadIdPattern } from "./lead.ts";
 import { repeatWindowSeconds } from "./store.ts";
-import type { BriefSchema } from "./schema.ts";
+import type { Brief, BriefSchema } from "./schema.ts";
 
 /**
  * What a client is told about its brief, whatever the door: the receipt of a filed brief, or the result of a dry run.
@@ -52,43 +50,19 @@ export const dryRunMessage = "Dry run: the brief is valid and the token may file
 /**
  * A brief's accepted outcome as the client sees it: `filed` (a new lead), `replayed` (the same Idempotency-Key and
  * brief again: the original receipt), `repeat` (this client's very same brief within the repeat window), or a dry run.
- * Refusals (invalid fields, quota, a reused key) are conditions, rendered by each door from the conditions table.
+ * Refusals (invalid fields, quota, a reused key) are thrown, rendered by each door from the conditions table.
  */
 export type Accepted =
   { kind: "filed" | "replayed" | "repeat"; receipt: Receipt; counted?: QuotaResult[] } | { kind: "dry_run"; result: DryRunResult };
 
-/**
- * The outcome of a filing as every door tells it: an accepted brief (a receipt or a dry run), or a Refusal with its
- * condition, which each door renders in its own protocol.
- */
-export function outcomeOf(result: FilingResult, wording: ReceiptWording): Accepted | Refusal {
-  switch (result.kind) {
-    case "invalid_brief": {
-      const n = result.errors.length;
-      return new Refusal("invalid_brief", {
-        detail: `${n} field${n === 1 ? " is" : "s are"} missing or invalid: ${result.errors.map((e) => e.message).join("; ")}.`,
-        extensions: { errors: result.errors },
-      });
-    }
-    case "invalid_idempotency_key":
-      return new Refusal("invalid_idempotency_key");
-    case "idempotency_key_reused":
-      return new Refusal("idempotency_key_reused");
-    case "brief_quota_exceeded":
-      return new Refusal("brief_quota_exceeded", {
-        detail: `${result.quota.policy === "briefs-per-address" ? "Briefs from this address, every grant together, have reached" : "This grant has filed"} its ${result.quota.limit} briefs for now; retry in ${Math.max(1, result.quota.resetSeconds)} seconds.`,
-        headers: quotaHeaders(result.quota),
-      });
-    default:
-      return accepted(result, wording);
-  }
-}
+/** A dry run's answer: the brief as it would be recorded; nothing filed. */
+export const dryRunOf = (brief: Brief): Accepted => ({
+  kind: "dry_run",
+  result: { dry_run: true, valid: true, message: dryRunMessage, brief },
+});
 
-type AcceptedResult = Extract<FilingResult, { kind: "filed" | "already_filed" | "dry_run" }>;
-
-function accepted(result: AcceptedResult, { studio, responseTime }: ReceiptWording): Accepted {
-  if (result.kind === "dry_run")
-    return { kind: "dry_run", result: { dry_run: true, valid: true, message: dryRunMessage, brief: result.brief } };
+/** A filed brief (or the owner's earlier one, answered again) as the client is told of it. */
+export function receiptOf(result: FilingResult, { studio, responseTime }: ReceiptWording): Extract<Accepted, { receipt: Receipt }> {
   const { lead } = result;
   const kind = result.kind === "filed" ? "filed" : result.reason === "idempotency_key" ? "replayed" : "repeat";
   return {

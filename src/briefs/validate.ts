@@ -1,5 +1,4 @@
 import { z } from "zod";
-import type { Brief, BriefSchema } from "./schema.ts";
 
 /**
  * One entry of `errors` in an invalid_brief problem: where (a JSON Pointer into the request body), a stable code to
@@ -16,8 +15,6 @@ export const fieldErrorSchema = z
   .describe("One offending field of an invalid brief.");
 
 export type FieldError = z.infer<typeof fieldErrorSchema>;
-
-export type Validation = { ok: true; brief: Brief; dryRun: boolean } | { ok: false; errors: FieldError[] };
 
 const pointer = (path: PropertyKey[]) => `/${path.map((p) => String(p).replace(/~/g, "~0").replace(/\//g, "~1")).join("/")}`;
 
@@ -51,12 +48,4 @@ export function fieldErrorsOf(error: z.ZodError, body: Record<string, unknown>, 
   const errors = error.issues.flatMap((issue) => toFieldErrors(issue, body, noun));
   const seen = new Set<string>();
   return errors.filter((e) => !seen.has(e.field) && seen.add(e.field));
-}
-
-/** Validates and normalises a parsed JSON body; every offending field is reported at once. */
-export function validateBrief(schema: BriefSchema, body: Record<string, unknown>): Validation {
-  const result = schema.safeParse(body);
-  if (!result.success) return { ok: false, errors: fieldErrorsOf(result.error, body, "brief") };
-  const { dry_run, ...brief } = result.data;
-  return { ok: true, brief: brief as Brief, dryRun: dry_run === true };
 }

@@ -1,4 +1,5 @@
 import { pipelineFromEnv } from "../briefs/config.ts";
+import { briefServices } from "../operations/briefs.ts";
 import type { Env } from "../config/env.ts";
 import { settingsFrom } from "../config/settings.ts";
 import { builtOnFirstUse } from "../http/door.ts";
@@ -20,9 +21,12 @@ export function contactHandlerFromEnv(env: Env, prebuilt: PrebuiltResources) {
         baseUrl: settings.required("URL"),
         shell: pageShell(),
         fields: contactFields(prebuilt.offers.site_sizes),
-        pipeline: pipelineFromEnv(settings, prebuilt),
+        briefs: briefServices(pipelineFromEnv(settings, prebuilt), {
+          studio: prebuilt.site.name,
+          responseTime: prebuilt.site.response_time,
+        }),
         limiter: upstashLimiter(redisFromEnv(settings)),
-        contact: { email, confirmation: prebuilt.site.contact_confirmation, responseTime: prebuilt.site.response_time },
+        contact: { email, confirmation: prebuilt.site.contact_confirmation },
       }),
     contactPages({ shell: pageShell(), email, maxFormBytes }),
   );

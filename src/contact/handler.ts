@@ -1,6 +1,5 @@
 import { honeypot, type FormField } from "../briefs/form-fields.ts";
-import { fileBrief, type PipelineDeps } from "../briefs/pipeline.ts";
-import { outcomeOf } from "../briefs/receipt.ts";
+import type { FieldError } from "../briefs/validate.ts";
 import { readForm } from "../http/body.ts";
 import type { Handler } from "../http/context.ts";
 import { door, handlerOf } from "../http/door.ts";
@@ -9,6 +8,8 @@ import { quota } from "../http/quota.ts";
 import { Refusal } from "../http/refusal.ts";
 import { sameOrigin } from "../http/same-origin.ts";
 import type { Limiter } from "../limits/limiter.ts";
+import { sendContactFormOperation, type BriefServices } from "../operations/briefs.ts";
+import { perform } from "../operations/operation.ts";
 import { pagePaths } from "../paths.ts";
 import { contactFormAnchor as formAnchor } from "../resources/contact.ts";
 import { escapeHtml as e, type PageShell } from "../site/function-page.ts";
@@ -19,9 +20,9 @@ export interface ContactDeps {
   baseUrl: string;
   shell: PageShell;
   fields: FormField[];
-  pipeline: PipelineDeps;
+  briefs: BriefServices;
   limiter: Limiter;
-  contact: { email: string; confirmation: string; responseTime: string };
+  contact: { email: string; confirmation: string };
   log?: (line: string) => void;
 }
 
@@ -33,8 +34,9 @@ export const maxFormBytes = 32 * 1024;
  * it per address, reads the form; refusals are pages (pages.ts), and its answers are the form again with its errors, or
  * a confirmation.
  */
-export function createContactHandler({ baseUrl, shell, fields, pipeline, limiter, contact, log = console.error }: ContactDeps): Handler {
+export function createContactHandler({ baseUrl, shell, fields, briefs, limiter, contact, log = console.error }: ContactDeps): Handler {
   const app = door(contactPages({ shell, email: contact.email, maxFormBytes }), log);
+  const send = sendContactFormOperation(briefs.schema);
   // A form filed by a script with no page behind it is no person's brief: the page must be this site's.
   app.use(sameOrigin([new URL(baseUrl).origin], { pageRequired: true }));
   app.use(quota(limiter, "contact-form", { whenUnreachable: "refuse", log }));
@@ -50,23 +52,22 @@ export function createContactHandler({ baseUrl, shell, fields, pipeline, limiter
     }
     const ip = c.env.ip;
     const body = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== ""));
-    const waitUntil = (work: Promise<unknown>) => c.env.waitUntil(work);
-    const result = await fileBrief(
-      { body, channel: "form", clientId: `form:${ip}`, owner: `form:${ip}`, address: ip, waitUntil },
-      pipeline,
-    );
-    if (result.kind === "invalid_brief")
-      return contactPage(
-        shell,
-        422,
-        "Check the form",
-        `<h1>Almost there</h1><h2 id="${formAnchor}">Send a project brief</h2>${contactFormHtml(fields, { values, errors: result.errors })}`,
-      );
-    const outcome = outcomeOf(result, { studio: pipeline.studio, responseTime: contact.responseTime });
-    if (outcome instanceof Refusal) throw outcome;
-    // The form has no dry_run field, so a dry run is a form this page did not send.
-    if (outcome.kind === "dry_run") throw new Refusal("invalid_request", { detail: "The contact form files briefs; it has no dry run." });
-    return confirmation(outcome.receipt.brief.full_name, outcome.receipt.brief.work_email, outcome.receipt.lead_id);
+    // First-party and without a token: the person's address is its owner, and what it counts against.
+    const caller = {
+      clientId: `form:${ip}`,
+      owner: `form:${ip}`,
+      address: ip,
+      waitUntil: (work: Promise<unknown>) => c.env.waitUntil(work),
+    };
+    try {
+      const { receipt } = await perform(send, body, { caller, channel: "form", services: briefs });
+      return confirmation(receipt.brief.full_name, receipt.brief.work_email, receipt.lead_id);
+    } catch (error) {
+      if (!(error instanceof Refusal && error.condition === "invalid_brief")) throw error;
+      const errors = error.options.extensions?.errors as FieldError[];
+      const form = contactFormHtml(fields, { values, errors });
+      return contactPage(shell, 422, "Check the form", `<h1>Almost there</h1><h2 id="${formAnchor}">Send a project brief</h2>${form}`);
+    }
   });
 
   app.all(pagePaths.contact, refuseOtherMethods(["POST"], "The contact form is sent with POST."));
@@ -77,7 +78,7 @@ export function createContactHandler({ baseUrl, shell, fields, pipeline, limiter
       200,
       "Brief sent",
       `<h1>Thank you${name ? `, ${e(name.split(" ")[0]!)}` : ""}.</h1><p class="lede">${e(contact.confirmation)}</p>${
-        email ? `<p>We will write to <strong>${e(email)}</strong>. ${e(contact.responseTime)}</p>` : ""
+        email ? `<p>We will write to <strong>${e(email)}</strong>. ${e(briefs.responseTime)}</p>` : ""
       }${leadId ? `<p class="muted">Reference: ${e(leadId)}</p>` : ""}<p><a href="/">Back to the home page</a></p>`,
     );
   }

@@ -41,7 +41,7 @@ async function timeChoices(start: string | undefined, zone: string, deps: Bookin
   if (start === undefined || !Number.isFinite(Date.parse(start))) return [];
   const day = wallTimeAt(new Date(start), zone).date;
   const query = { from: day, to: day, time_zone: zone };
-  const free = await perform(listFreeTimes, query, { caller: anyone, services }).catch(() => undefined);
+  const free = await perform(listFreeTimes, query, { caller: anyone, channel: "mcp", services }).catch(() => undefined);
   const end = new Date(Date.parse(start) + deps.lengthMinutes * 60_000).toISOString();
   const times = free?.times.some((t) => Date.parse(t.start) === Date.parse(start)) ? free.times : [{ start, end }];
   return times.map((t) => ({ const: Date.parse(t.start) === Date.parse(start) ? start : t.start, title: spoken(t.start, t.end, zone) }));

@@ -12,7 +12,7 @@ import {
   type BookingOutcome,
   type BookingServices,
 } from "../operations/booking.ts";
-import { anyone, idempotencyKey, keyAsArgument, perform, type Caller as Who } from "../operations/operation.ts";
+import { anyone, callerOf, idempotencyKey, keyAsArgument, perform } from "../operations/operation.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
 import { bookingConfirmation } from "./booking-confirmation.ts";
 import { refusalResult } from "./refusal-result.ts";
@@ -44,8 +44,6 @@ const needsScope = (caller: Caller | undefined, scope: string, what: string) =>
   caller?.scopes.includes(scope)
     ? undefined
     : toolError(`${what} needs an access token with the scope ${scope}. Nothing was booked or cancelled.`);
-
-const whoCalls = (caller: Caller): Who => ({ clientId: caller.clientId, owner: caller.grantId, address: caller.address });
 
 /** book_intro_call's output: a booking or a dry run's verdict, each member optional (MCP wants one object type). */
 const bookOutputSchema = z
@@ -90,7 +88,7 @@ export function bookingTools(prebuilt: PrebuiltResources, services: BookingServi
     },
     run: (args) =>
       answering("No free times were listed:", async () => {
-        const free = await perform(listFreeTimes, args, { caller: anyone, services });
+        const free = await perform(listFreeTimes, args, { caller: anyone, channel: "mcp", services });
         return structuredResult(`${free.times.length} free times from ${free.from} to ${free.to} (${free.time_zone}):`, free);
       }),
   };
@@ -116,7 +114,7 @@ export function bookingTools(prebuilt: PrebuiltResources, services: BookingServi
       answering("The call was NOT booked:", async () => {
         const { idempotency_key: key, ...body } = args;
         const request = (body: Record<string, unknown>, idempotencyKey = key) =>
-          perform(bookIntroCall, body, { caller: whoCalls(caller!), idempotencyKey, services });
+          perform(bookIntroCall, body, { caller: callerOf(caller!), idempotencyKey, channel: "mcp", services });
         if (!(rounds && asksByForm(clientCapabilities) && body.dry_run !== true)) return bookedResult(await request(body), false);
         // The person confirms name, e-mail and time first; one form answered books once, and is answered so ever after.
         const settled = async (key: string, byForm: boolean) => {
@@ -149,7 +147,7 @@ export function bookingTools(prebuilt: PrebuiltResources, services: BookingServi
     run: async (args, { caller }) =>
       needsScope(caller, cancelIntroCall.scope, "Cancelling the intro call") ??
       answering("Nothing was cancelled:", async () => {
-        const cancelled = await perform(cancelIntroCall, args, { caller: whoCalls(caller!), services });
+        const cancelled = await perform(cancelIntroCall, args, { caller: callerOf(caller!), channel: "mcp", services });
         return structuredResult(`Cancelled: ${cancelled.booking_id}, which was ${cancelled.start}.`, cancelled);
       }),
   };

@@ -1,38 +1,22 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { idempotencyKeyMaxLength } from "../briefs/limits.ts";
-import { dryRunSchema, outcomeOf, receiptSchema } from "../briefs/receipt.ts";
-import { Refusal } from "../http/refusal.ts";
-import type { FilingRequest, FilingResult } from "../briefs/pipeline.ts";
+import { briefToolName, briefToolScope } from "../briefs/names.ts";
+import { dryRunSchema, receiptOf, receiptSchema, type Accepted } from "../briefs/receipt.ts";
 import type { BriefSchema } from "../briefs/schema.ts";
 import type { FieldError } from "../briefs/validate.ts";
+import { asRefusal, Refusal } from "../http/refusal.ts";
+import { fileBriefOperation, type BriefServices } from "../operations/briefs.ts";
+import { callerOf, idempotencyKey, keyAsArgument, perform } from "../operations/operation.ts";
 import { confirmationForm, confirmedFields, confirmedOf, type Confirmed } from "./brief-confirmation.ts";
 import { asksByForm, confirmationKey, confirmByForm, type Confirmation } from "./confirmation.ts";
 import { jsonSchemaOf } from "./json-schema.ts";
 import { fieldLines, refusalResult } from "./refusal-result.ts";
 import { structuredResult, toolError, type Tool } from "./tool.ts";
 
-export const briefToolName = "submit_project_brief";
-export const briefToolScope = "svc:brief";
+export { briefToolName, briefToolScope };
 
-/** Files a brief through the one pipeline (channel "mcp"), with what the receipt says about the studio. */
-export interface BriefFiling {
-  schema: BriefSchema;
-  file(request: Omit<FilingRequest, "channel">): Promise<FilingResult>;
-  /** What an owner's idempotency key filed, as a replay of it (src/briefs/pipeline.ts `filedUnder`), if it filed anything. */
-  filedUnder(owner: string, idempotencyKey: string): Promise<FilingResult | null>;
-  studio: string;
-  responseTime: string;
-}
-
-/** Beyond the brief's own fields: the tool's equivalent of the REST Idempotency-Key header. */
-const idempotencyKeyProperty = {
-  type: "string",
-  minLength: 1,
-  maxLength: idempotencyKeyMaxLength,
-  description:
-    "Optional. Any unique string (a UUID, say) that you reuse when you retry the same brief: the retry returns the original receipt instead of filing twice.",
-};
+/** Files a brief through the one operation (channel "mcp"). */
+export type BriefFiling = BriefServices;
 
 /**
  * MCP wants one object type for a tool's output: the receipt's fields and the dry run's, each optional, generated from
@@ -57,8 +41,8 @@ const invalid = (errors: FieldError[]) =>
     `The brief was NOT filed: ${errors.length} field${errors.length === 1 ? " is" : "s are"} missing or invalid. Fix ${errors.length === 1 ? "it" : "them"} (ask the person if you need to) and call ${briefToolName} again.\n${fieldLines(errors)}\n\n${JSON.stringify({ errors }, null, 2)}`,
   );
 
-/** What the pipeline answered, or that it could not be reached. */
-type Filing = FilingResult | { kind: "store_unavailable" };
+/** What a filing came to: accepted, or refused (an outage included). */
+type Filing = Accepted | Refusal;
 
 const confirmationReused =
   "This form was already answered and its brief filed; an answer with other values was NOT filed. To send another brief, call submit_project_brief again without requestState, and the person is asked again.";
@@ -67,26 +51,13 @@ const confirmationReused =
  * What a filing came to, as a tool result: the receipt, the dry run, or why nothing was filed. `replayedBy` says what
  * made a replay one: the call's idempotency_key, or the form the person already answered.
  */
-function resultOf(
-  result: Filing,
-  filing: BriefFiling,
-  confirmed = false,
-  replayedBy: "idempotency_key" | "confirmation" = "idempotency_key",
-): CallToolResult {
-  if (result.kind === "store_unavailable")
-    return toolError("The lead store is unavailable, so the brief was NOT recorded. Try again in 30 seconds.");
-  if (result.kind === "invalid_brief") return invalid(result.errors);
-  if (result.kind === "invalid_idempotency_key")
-    return invalid([
-      {
-        field: "/idempotency_key",
-        code: "invalid_format",
-        message: `idempotency_key must be 1 to ${idempotencyKeyMaxLength} visible ASCII characters`,
-      },
-    ]);
-  const outcome = outcomeOf(result, filing);
+function resultOf(outcome: Filing, confirmed = false, replayedBy: "idempotency_key" | "confirmation" = "idempotency_key"): CallToolResult {
   // A refusal the model can act on is a tool result with isError, not a protocol error (MCP: tools).
-  if (outcome instanceof Refusal) return refusalResult(outcome, "The brief was NOT filed:");
+  if (outcome instanceof Refusal) {
+    const errors = (outcome.options.extensions?.errors ?? []) as FieldError[];
+    const fixable = outcome.condition === "invalid_brief" || outcome.condition === "invalid_idempotency_key";
+    return fixable && errors.length > 0 ? invalid(errors) : refusalResult(outcome, "The brief was NOT filed:");
+  }
   if (outcome.kind === "dry_run") return structuredResult(outcome.result.message, outcome.result);
   const { receipt } = outcome;
   const said = {
@@ -110,73 +81,73 @@ const notFiled = {
     "The person declined this form before, so the brief was NOT filed, and a later answer to the same form files nothing. If they now want to send it, call submit_project_brief again without requestState, and they are asked again.",
 };
 
-/** The person confirms their own brief: the three contact fields, checked by a dry run of the pipeline. */
+/** The person confirms their own brief: the three contact fields, checked by a dry run of the operation. */
 const briefConfirmation = (
-  filing: BriefFiling,
+  services: BriefServices,
   check: (body: Record<string, unknown>) => Promise<Filing>,
   owner: string,
 ): Confirmation<keyof Confirmed> => ({
   tool: briefToolName,
   fields: confirmedFields,
-  form: async (values, problems) => confirmationForm(filing.studio, values, problems),
+  form: async (values, problems) => confirmationForm(services.studio, values, problems),
   async check(body) {
     const checked = await check(body);
-    if (checked.kind === "dry_run") return { kind: "ok", values: confirmedOf(checked.brief) };
-    const answer = resultOf(checked, filing);
-    return checked.kind === "invalid_brief" ? { kind: "invalid", errors: checked.errors, answer } : { kind: "refused", answer };
+    if (!(checked instanceof Refusal) && checked.kind === "dry_run") return { kind: "ok", values: confirmedOf(checked.result.brief) };
+    const answer = resultOf(checked);
+    const errors = checked instanceof Refusal && checked.condition === "invalid_brief" ? checked.options.extensions?.errors : undefined;
+    return errors ? { kind: "invalid", errors: errors as FieldError[], answer } : { kind: "refused", answer };
   },
   declined: notFiled,
   async settled(key, byForm) {
-    const filed = await filing.filedUnder(owner, key);
-    return filed ? resultOf(filed, filing, true, byForm ? "confirmation" : "idempotency_key") : undefined;
+    const filed = await services.filedUnder(owner, key);
+    return filed ? resultOf(receiptOf(filed, services), true, byForm ? "confirmation" : "idempotency_key") : undefined;
   },
 });
 
-/** submit_project_brief: the one write, its input schema generated from the brief's zod schema. */
-export function briefTool(filing: BriefFiling): Tool {
-  const brief = jsonSchemaOf(filing.schema, "input");
-  const properties = brief.properties as Record<string, unknown>;
+/** submit_project_brief: the one write, its input schema the operation's, with its idempotency key. */
+export function briefTool(services: BriefServices): Tool {
+  const operation = fileBriefOperation(services.schema);
+  const args = operation.input.extend({
+    idempotency_key: idempotencyKey
+      .optional()
+      .describe(
+        "Optional. Any unique string (a UUID, say) that you reuse when you retry the same brief: the retry returns the original receipt instead of filing twice.",
+      ),
+  });
   return {
-    name: briefToolName,
+    name: operation.name,
     title: "File a project brief",
     description: [
-      `Files a project brief with ${filing.studio}. This creates a real lead, and a person at the studio answers by e-mail.`,
+      `Files a project brief with ${services.studio}. This creates a real lead, and a person at the studio answers by e-mail.`,
       "Call it ONLY when the person you act for asked to be contacted and has confirmed their full name, company name and work e-mail; ask for them, never guess or invent them, and read the brief back before filing.",
       "Where your client can show forms (elicitation, MCP 2026-07-28), the server also asks the person to confirm those three fields in a form before anything is filed; if they decline, nothing is filed.",
       "full_name, company_name and work_email are required; every other field is optional (site_size takes an id from get_offers).",
       "Set dry_run to true to check a brief first: it is authenticated and validated like a real one, then nothing is filed and nobody is e-mailed.",
-      `Needs an OAuth access token with the scope ${briefToolScope}: without one the server answers HTTP 401 and the client starts the OAuth flow.`,
+      `Needs an OAuth access token with the scope ${operation.scope}: without one the server answers HTTP 401 and the client starts the OAuth flow.`,
       "Not idempotent unless you pass idempotency_key: a retry with the same key and brief returns the original receipt.",
       "Invalid fields come back as an error naming each field; fix them and call again.",
     ].join(" "),
-    inputSchema: { ...brief, properties: { ...properties, idempotency_key: idempotencyKeyProperty } },
-    outputSchema: jsonSchemaOf(briefOutputSchema(filing.schema), "output"),
+    inputSchema: jsonSchemaOf(args, "input"),
+    outputSchema: jsonSchemaOf(briefOutputSchema(services.schema), "output"),
     annotations: { title: "File a project brief", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     run: async (args, { caller, clientCapabilities, rounds }) => {
       // The HTTP layer already answered 401/403 for these; this keeps the tool safe on its own.
-      if (!caller?.scopes.includes(briefToolScope))
-        return toolError(`Filing a brief needs an access token with the scope ${briefToolScope}. Nothing was filed.`);
-      const { idempotency_key: idempotencyKey, ...body } = args;
-      const file = async (body: Record<string, unknown>, key = idempotencyKey): Promise<Filing> => {
+      if (!caller?.scopes.includes(operation.scope))
+        return toolError(`Filing a brief needs an access token with the scope ${operation.scope}. Nothing was filed.`);
+      const { idempotency_key: key, ...body } = args;
+      const file = async (body: Record<string, unknown>, idempotencyKey = key): Promise<Filing> => {
         try {
-          return await filing.file({
-            body,
-            clientId: caller.clientId,
-            owner: caller.grantId,
-            address: caller.address,
-            idempotencyKey: key,
-            waitUntil: caller.waitUntil,
-          });
+          const call = { caller: callerOf(caller, caller.waitUntil), channel: "mcp", idempotencyKey, services } as const;
+          return await perform(operation, body, call);
         } catch (error) {
-          console.error(`MCP brief not accepted, the lead store failed: ${String(error)}`);
-          return { kind: "store_unavailable" };
+          return keyAsArgument(asRefusal(error, console.error, "MCP brief")) as Refusal;
         }
       };
       let confirmed: Confirmed | undefined;
       // Where the client can show the person a form, it does, before anything is filed; a dry run files nothing to confirm.
       if (rounds && asksByForm(clientCapabilities) && body.dry_run !== true) {
         const asked = await confirmByForm(
-          briefConfirmation(filing, (b) => file({ ...b, dry_run: true }), caller.grantId),
+          briefConfirmation(services, (b) => file({ ...b, dry_run: true }), caller.grantId),
           args,
           body,
           rounds,
@@ -184,12 +155,14 @@ export function briefTool(filing: BriefFiling): Tool {
         if ("answer" in asked) return asked.answer;
         confirmed = asked.confirmed;
         // One form answered files once: a retry of the accepted answer replays its receipt, another answer is refused.
-        if (idempotencyKey === undefined) {
+        if (key === undefined) {
           const result = await file({ ...body, ...confirmed }, confirmationKey(asked.form));
-          return result.kind === "idempotency_key_reused" ? toolError(confirmationReused) : resultOf(result, filing, true, "confirmation");
+          return result instanceof Refusal && result.condition === "idempotency_key_reused"
+            ? toolError(confirmationReused)
+            : resultOf(result, true, "confirmation");
         }
       }
-      return resultOf(await file({ ...body, ...confirmed }), filing, confirmed !== undefined);
+      return resultOf(await file({ ...body, ...confirmed }), confirmed !== undefined);
     },
   };
 }

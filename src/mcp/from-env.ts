@@ -1,5 +1,6 @@
 import { bookingFromEnv } from "../booking/from-env.ts";
 import { pipelineFromEnv } from "../briefs/config.ts";
+import { briefServices } from "../operations/briefs.ts";
 import type { Env } from "../config/env.ts";
 import { settingsFrom } from "../config/settings.ts";
 import { builtOnFirstUse } from "../http/door.ts";
@@ -32,17 +33,10 @@ export function mcpHandlerFromEnv(env: Env, prebuilt: PrebuiltResources, card: o
     const redis = redisFromEnv(settings);
     const parts = mcpServerParts(
       prebuilt,
-      mcpTools(
-        prebuilt,
-        {
-          schema: pipeline.schema,
-          studio: prebuilt.site.name,
-          responseTime: prebuilt.site.response_time,
-          file: async (request) => (await import("../briefs/pipeline.ts")).fileBrief({ ...request, channel: "mcp" }, pipeline),
-          filedUnder: async (owner, key) => (await import("../briefs/pipeline.ts")).filedUnder(owner, key, pipeline.store),
-        },
-        { booking: () => booking, studio: prebuilt.site.name },
-      ),
+      mcpTools(prebuilt, briefServices(pipeline, { studio: prebuilt.site.name, responseTime: prebuilt.site.response_time }), {
+        booking: () => booking,
+        studio: prebuilt.site.name,
+      }),
       // The confirmation form's state, signed with keys derived from the token signing keys, and the person's decisions.
       { state: requestStateCodec(() => requestStateKeys(settings.get("OAUTH_SIGNING_KEYS"))), decisions: formDecisions(redis) },
       await skillsCatalog(skillFiles),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { Channel } from "../briefs/lead.ts";
 import { idempotencyKeyMaxLength, idempotencyKeyPattern } from "../briefs/limits.ts";
 import { fieldErrorsOf, type FieldError } from "../briefs/validate.ts";
 import type { ConditionName } from "../http/conditions.ts";
@@ -43,10 +44,18 @@ export interface Caller {
 
 export interface Call<Services> {
   caller: Caller;
+  /** The door the call came through, recorded with what it writes. */
+  channel: Channel;
   /** Validated by `perform`. */
   idempotencyKey?: string;
   services: Services;
 }
+
+/** The caller a verified token names: its grant is the owner. */
+export const callerOf = (
+  token: { clientId: string; grantId: string; address: string },
+  waitUntil?: (work: Promise<unknown>) => void,
+): Caller => ({ clientId: token.clientId, owner: token.grantId, address: token.address, ...(waitUntil ? { waitUntil } : {}) });
 
 /** A read's caller: nobody in particular (a read needs no token, and counts nothing of its own). */
 export const anyone: Caller = { clientId: "", owner: "", address: "" };
@@ -70,13 +79,13 @@ export function invalidInput(condition: ConditionName, errors: FieldError[]): Re
 export async function perform<Schema extends z.ZodObject, Output, Services>(
   operation: Operation<Schema, Output, Services>,
   input: Record<string, unknown>,
-  { caller, idempotencyKey: key, services }: { caller: Caller; idempotencyKey?: unknown; services: Services },
+  { caller, channel, idempotencyKey: key, services }: { caller: Caller; channel: Channel; idempotencyKey?: unknown; services: Services },
 ): Promise<Output> {
   await operation.ready?.(services);
   if (key !== undefined && !(operation.idempotent && idempotencyKey.safeParse(key).success)) throw new Refusal("invalid_idempotency_key");
   const parsed = operation.input.safeParse(input);
   if (!parsed.success) throw invalidInput(operation.invalid, fieldErrorsOf(parsed.error, input, operation.noun));
-  return operation.run(parsed.data, { caller, ...(typeof key === "string" ? { idempotencyKey: key } : {}), services });
+  return operation.run(parsed.data, { caller, channel, ...(typeof key === "string" ? { idempotencyKey: key } : {}), services });
 }
 
 /** Where the key travels among a call's arguments (MCP, A2A), a bad one is refused as the field it is. */

@@ -6,9 +6,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { leadMessage } from "../../src/briefs/mail.ts";
 import { outboxMailer } from "../../src/briefs/mailer.ts";
 import { consentGrantId } from "../../src/oauth/grants.ts";
-import { fileBrief, type FilingResult } from "../../src/briefs/pipeline.ts";
+
 import { startLocalStore } from "../../scripts/local-store/store.ts";
-import { freshBrief, pipelineDeps, standInMailer } from "../support/briefs.ts";
+import { freshBrief, pipelineDeps, standInMailer, fileBody, type Filed } from "../support/briefs.ts";
 import { startPostmarkStandIn, type PostmarkStandIn } from "../support/postmark-standin.ts";
 import { realRedisAvailable, startRedisGateway } from "../support/upstash-gateway.ts";
 
@@ -23,8 +23,8 @@ const stores: [string, () => Promise<{ url: string; token: string; close(): Prom
 if (await realRedisAvailable()) stores.push(["real Redis", () => startRedisGateway(14)]);
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-const filed = (r: FilingResult) => {
-  if (r.kind !== "filed") throw new Error(`expected a filed brief, got ${r.kind}`);
+const filed = (r: Filed) => {
+  if (r.kind !== "filed" || !("lead" in r)) throw new Error(`expected a filed brief, got ${r.kind}`);
   return r.lead;
 };
 
@@ -49,7 +49,7 @@ describe.each(stores)("filing a brief (%s)", (_name, start) => {
 
   it("records the lead, then e-mails it once with every field escaped", async () => {
     const body = freshBrief({ message: "<img src=x onerror=alert(1)> & more", current_website: "https://engines.example/?a=1&b=2" });
-    const lead = filed(await fileBrief({ body, channel: "rest", ...person() }, deps));
+    const lead = filed(await fileBody({ body, channel: "rest", ...person() }, deps));
     expect(lead.id).toMatch(/^lead_[0-9a-z]{20}$/);
     expect((await deps.store.get(lead.id))?.delivery).toMatchObject({ state: "delivered", attempts: 1 });
     expect(postmark.sent).toHaveLength(1);
@@ -69,7 +69,7 @@ describe.each(stores)("filing a brief (%s)", (_name, start) => {
   it("files nothing and sends nothing for a dry run", async () => {
     const before = (await deps.store.list(1000)).length;
     const attempts = postmark.attempts;
-    const result = await fileBrief({ body: freshBrief({ dry_run: true }), channel: "rest", ...person() }, deps);
+    const result = await fileBody({ body: freshBrief({ dry_run: true }), channel: "rest", ...person() }, deps);
     expect(result.kind).toBe("dry_run");
     expect((await deps.store.list(1000)).length).toBe(before);
     expect(postmark.attempts).toBe(attempts);
@@ -78,8 +78,8 @@ describe.each(stores)("filing a brief (%s)", (_name, start) => {
   it("refuses the same Idempotency-Key with a different brief", async () => {
     const who = person();
     const key = randomUUID();
-    filed(await fileBrief({ body: freshBrief(), channel: "rest", ...who, idempotencyKey: key }, deps));
-    expect((await fileBrief({ body: freshBrief(), channel: "rest", ...who, idempotencyKey: key }, deps)).kind).toBe(
+    filed(await fileBody({ body: freshBrief(), channel: "rest", ...who, idempotencyKey: key }, deps));
+    expect((await fileBody({ body: freshBrief(), channel: "rest", ...who, idempotencyKey: key }, deps)).kind).toBe(
       "idempotency_key_reused",
     );
   });
@@ -87,8 +87,8 @@ describe.each(stores)("filing a brief (%s)", (_name, start) => {
   it("collapses an exact repeat from the same client into its original lead", async () => {
     const who = person();
     const body = freshBrief({ message: "Our launch is in May." });
-    const first = filed(await fileBrief({ body, channel: "rest", ...who }, deps));
-    const again = await fileBrief({ body: { ...body, full_name: `  ${body.full_name}  ` }, channel: "mcp", ...who }, deps);
+    const first = filed(await fileBody({ body, channel: "rest", ...who }, deps));
+    const again = await fileBody({ body: { ...body, full_name: `  ${body.full_name}  ` }, channel: "mcp", ...who }, deps);
     expect(again).toMatchObject({ kind: "already_filed", reason: "repeat", lead: { id: first.id } });
     expect(postmark.sent).toHaveLength(1);
   });
@@ -96,24 +96,24 @@ describe.each(stores)("filing a brief (%s)", (_name, start) => {
   it("files a changed brief from the same client about the same person as a new lead, noting the earlier one", async () => {
     const who = person();
     const body = freshBrief();
-    const first = filed(await fileBrief({ body, channel: "rest", ...who }, deps));
-    const second = filed(await fileBrief({ body: { ...body, message: "Also this." }, channel: "rest", ...who }, deps));
+    const first = filed(await fileBody({ body, channel: "rest", ...who }, deps));
+    const second = filed(await fileBody({ body: { ...body, message: "Also this." }, channel: "rest", ...who }, deps));
     expect(second.id).not.toBe(first.id);
     expect(second.possibly_same_person_as).toBe(first.id);
   });
 
   it("never answers one person with another's brief, and never drops a brief because another filed first", async () => {
     const secret = freshBrief({ phone: "+1 555 0100", budget_range: "50k_100k", message: "Confidential: acquisition in Q3." });
-    const a = filed(await fileBrief({ body: secret, channel: "rest", ...person() }, deps));
+    const a = filed(await fileBody({ body: secret, channel: "rest", ...person() }, deps));
     const probe = { full_name: "x", company_name: secret.company_name, work_email: secret.work_email };
-    const b = await fileBrief({ body: probe, channel: "a2a", ...person() }, deps);
+    const b = await fileBody({ body: probe, channel: "a2a", ...person() }, deps);
     expect(b.kind).toBe("filed");
     const bLead = filed(b);
     expect(bLead.id).not.toBe(a.id);
     expect(JSON.stringify(bLead)).not.toContain("Confidential");
     expect(bLead.possibly_same_person_as).toBe(a.id);
     // The same probe again from a third person is a third lead, not B's.
-    expect(filed(await fileBrief({ body: probe, channel: "mcp", ...person() }, deps)).id).not.toBe(bLead.id);
+    expect(filed(await fileBody({ body: probe, channel: "mcp", ...person() }, deps)).id).not.toBe(bLead.id);
     // Each e-mail goes out; the later ones tell the studio it may be the same person.
     expect(postmark.sent).toHaveLength(3);
     expect(postmark.sent[1]!.body.TextBody).toContain(`Possibly the same person as ${a.id}`);
@@ -124,26 +124,35 @@ describe.each(stores)("filing a brief (%s)", (_name, start) => {
     const [alice, mallory] = [person(clientId), person(clientId)];
     const key = randomUUID();
     const secret = freshBrief({ message: "Confidential: acquisition in Q3." });
-    const original = filed(await fileBrief({ body: secret, channel: "mcp", ...alice, idempotencyKey: key }, deps));
+    const original = filed(await fileBody({ body: secret, channel: "mcp", ...alice, idempotencyKey: key }, deps));
     // The same key, and the very same brief, from another person of the same client: a lead of their own.
-    const replay = filed(await fileBrief({ body: secret, channel: "mcp", ...mallory, idempotencyKey: key }, deps));
+    const replay = filed(await fileBody({ body: secret, channel: "mcp", ...mallory, idempotencyKey: key }, deps));
     expect(replay.id).not.toBe(original.id);
     expect(replay.owner).toBe(mallory.owner);
-    const other = await fileBrief({ body: freshBrief(), channel: "mcp", ...mallory, idempotencyKey: key }, deps);
+    const other = await fileBody({ body: freshBrief(), channel: "mcp", ...mallory, idempotencyKey: key }, deps);
     expect(other.kind).toBe("idempotency_key_reused");
     // Mallory's quota runs out; Alice's does not.
-    for (let i = 0; i < 9; i++) filed(await fileBrief({ body: freshBrief(), channel: "mcp", ...mallory }, deps));
-    const refused = await fileBrief({ body: freshBrief(), channel: "mcp", ...mallory }, deps);
-    expect(refused).toMatchObject({ kind: "brief_quota_exceeded", quota: { policy: "briefs-per-grant" } });
-    expect((await fileBrief({ body: freshBrief(), channel: "mcp", ...alice }, deps)).kind).toBe("filed");
+    for (let i = 0; i < 9; i++) filed(await fileBody({ body: freshBrief(), channel: "mcp", ...mallory }, deps));
+    const refused = await fileBody({ body: freshBrief(), channel: "mcp", ...mallory }, deps);
+    expect(refused).toMatchObject({
+      kind: "brief_quota_exceeded",
+      refusal: { options: { headers: { RateLimit: expect.stringMatching(/^"briefs-per-grant"/) } } },
+    });
+    expect((await fileBody({ body: freshBrief(), channel: "mcp", ...alice }, deps)).kind).toBe("filed");
   });
 
   it("holds each grant to 10 briefs an hour", async () => {
     const who = person();
-    for (let i = 0; i < 10; i++) filed(await fileBrief({ body: freshBrief(), channel: "rest", ...who }, deps));
-    const refused = await fileBrief({ body: freshBrief(), channel: "rest", ...who }, deps);
-    expect(refused).toMatchObject({ kind: "brief_quota_exceeded", quota: { policy: "briefs-per-grant", remaining: 0, allowed: false } });
-    expect((await fileBrief({ body: freshBrief({ dry_run: true }), channel: "rest", ...who }, deps)).kind).toBe("dry_run");
+    for (let i = 0; i < 10; i++) filed(await fileBody({ body: freshBrief(), channel: "rest", ...who }, deps));
+    const refused = await fileBody({ body: freshBrief(), channel: "rest", ...who }, deps);
+    // Refused (Retry-After), with none left of the grant's quota.
+    expect(refused).toMatchObject({
+      kind: "brief_quota_exceeded",
+      refusal: {
+        options: { headers: { RateLimit: expect.stringMatching(/^"briefs-per-grant";r=0;/), "Retry-After": expect.any(String) } },
+      },
+    });
+    expect((await fileBody({ body: freshBrief({ dry_run: true }), channel: "rest", ...who }, deps)).kind).toBe("dry_run");
   });
 });
 
@@ -154,7 +163,7 @@ describe("the local outbox (no Postmark configured)", () => {
     try {
       const deps = pipelineDeps(store, outboxMailer(outbox));
       const lead = filed(
-        await fileBrief(
+        await fileBody(
           {
             body: freshBrief({ full_name: "Zoë Ø" }),
             channel: "form",

@@ -7,10 +7,10 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { attemptDelivery, deliverDue } from "../../src/briefs/deliver.ts";
 import { emailShares, heldReasons, type HeldAlert } from "../../src/briefs/held.ts";
 import type { Lead } from "../../src/briefs/lead.ts";
-import { fileBrief, type FilingResult, type PipelineDeps } from "../../src/briefs/pipeline.ts";
+import type { PipelineDeps } from "../../src/briefs/pipeline.ts";
 import { consentGrantId } from "../../src/oauth/grants.ts";
 import { startLocalStore } from "../../scripts/local-store/store.ts";
-import { freshBrief, pipelineDeps, standInMailer } from "../support/briefs.ts";
+import { freshBrief, pipelineDeps, standInMailer, fileBody, type Filed } from "../support/briefs.ts";
 import { startPostmarkStandIn, type PostmarkStandIn } from "../support/postmark-standin.ts";
 import { realRedisAvailable, startRedisGateway } from "../support/upstash-gateway.ts";
 
@@ -35,8 +35,8 @@ const freshAddress = () => {
   return `10.${(addresses >> 16) & 255}.${(addresses >> 8) & 255}.${addresses & 255}`;
 };
 
-const filed = (r: FilingResult) => {
-  if (r.kind !== "filed") throw new Error(`expected a filed brief, got ${r.kind}`);
+const filed = (r: Filed) => {
+  if (r.kind !== "filed" || !("lead" in r)) throw new Error(`expected a filed brief, got ${r.kind}`);
   return r.lead;
 };
 
@@ -49,7 +49,7 @@ describe.each(stores)("the day's e-mail limit (%s)", (_name, start) => {
     pipelineDeps(store, standInMailer(postmark), { now: () => clock, dailyEmailLimit: 2, ...overrides });
   /** A brief from a source of its own (a new grant from a new address) unless one is given. */
   const file = (d: PipelineDeps, extra: Record<string, unknown> = {}, from: { owner?: string; address?: string } = {}) =>
-    fileBrief(
+    fileBody(
       {
         body: freshBrief(extra),
         channel: "rest",
@@ -61,7 +61,7 @@ describe.each(stores)("the day's e-mail limit (%s)", (_name, start) => {
     );
   /** The contact form, whose owner is `form:<ip>`. */
   const fileForm = (d: PipelineDeps, ip: string) =>
-    fileBrief({ body: freshBrief(), channel: "form", clientId: `form:${ip}`, owner: `form:${ip}`, address: ip }, d);
+    fileBody({ body: freshBrief(), channel: "form", clientId: `form:${ip}`, owner: `form:${ip}`, address: ip }, d);
   const emailedFrom = (field: string) => redis.hget<number>("leads:emailed:2031-03-14:sources", field);
   const heldFrom = (field: string) => redis.hget<number>("leads:held:2031-03-14:sources", field);
   const leadMails = (id: string) => postmark.sent.filter((m) => (m.body.Metadata as { lead_id?: string }).lead_id === id);
@@ -279,7 +279,7 @@ describe.each(stores)("the day's e-mail limit (%s)", (_name, start) => {
       Promise.all(Array.from({ length: 10 }, () => file(d, {}, loop))),
       Promise.all(Array.from({ length: 8 }, () => file(d))),
     ]);
-    const pending = (results: FilingResult[]) => results.filter((r) => filed(r).delivery.state === "pending").length;
+    const pending = (results: Filed[]) => results.filter((r) => filed(r).delivery.state === "pending").length;
     expect([pending(fromFlood), pending(fromLoop), pending(others)]).toEqual([10, 2, 8]);
     expect(await redis.get("leads:emailed:2031-03-14")).toBe(20);
     expect(await emailedFrom(`address:${flood}`)).toBe(10);
@@ -403,7 +403,7 @@ describe.each(stores)("the day's e-mail limit (%s)", (_name, start) => {
     const d = deps({ dailyEmailLimit: 20 });
     const address = "203.0.113.30";
     const looping = consentGrantId();
-    const states = async (filings: Promise<FilingResult>[]) =>
+    const states = async (filings: Promise<Filed>[]) =>
       (await Promise.all(filings)).map((r) => filed(r).delivery.state).filter((state) => state === "pending").length;
 
     // One grant's 10 at once: 2 e-mailed, 8 held for its share, one alert.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { briefSchema } from "../../src/briefs/schema.ts";
-import { validateBrief } from "../../src/briefs/validate.ts";
+import { validateBrief } from "../support/briefs.ts";
 
 const schema = briefSchema(["launch-site", "growth-site", "platform-site"]);
 const valid = { full_name: "Ada Lovelace", company_name: "Analytical Engines Ltd", work_email: "ada@Engines.EXAMPLE" };

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { briefSchema } from "../../src/briefs/schema.ts";
+import { Refusal } from "../../src/http/refusal.ts";
 import type { Limiter, QuotaResult } from "../../src/limits/limiter.ts";
 import type { PolicyName } from "../../src/limits/policies.ts";
 import { createMcpHandler } from "../../src/mcp/http.ts";
@@ -10,6 +11,7 @@ import { generateKeySet, importSigningKeys } from "../../src/tokens/keys.ts";
 import { createAccessTokenVerifier } from "../../src/tokens/verify.ts";
 import { prebuiltResources, siteSizeIds, type PrebuiltResources } from "../../src/resources/prebuilt.ts";
 import { buildSite } from "../../src/site/model.ts";
+import { freshBrief } from "../support/briefs.ts";
 import { loadContentDir } from "../support/content.ts";
 
 const base = "https://studio.example";
@@ -59,7 +61,11 @@ function door(limiter: Limiter) {
       schema: briefSchema(siteSizeIds(prebuilt)),
       studio: prebuilt.site.name,
       responseTime: prebuilt.site.response_time,
-      file: async (request) => (filed.push(request), { kind: "invalid_brief", errors: [] }),
+      // Counts the filings that reach the pipeline; what they answer does not matter here.
+      file: async (_, request) => {
+        filed.push(request);
+        throw new Refusal("idempotency_key_reused");
+      },
       filedUnder: async () => null,
     },
     { booking: () => undefined, studio: prebuilt.site.name },
@@ -94,7 +100,8 @@ function door(limiter: Limiter) {
 const settle = async () => {
   for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
 };
-const briefCall = { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "submit_project_brief", arguments: { full_name: "A" } } };
+// A valid brief: only a valid one reaches the pipeline, which is what this counts.
+const briefCall = { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "submit_project_brief", arguments: freshBrief() } };
 
 // The /mcp quota is counted while a read is answered, so a read does not wait for the store's round trip first; the
 // answer still waits for the count, and a brief is filed only once the count allowed it.
