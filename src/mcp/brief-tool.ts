@@ -4,6 +4,7 @@ import { briefToolName, briefToolScope } from "../briefs/names.ts";
 import { dryRunSchema, receiptOf, receiptSchema, type Accepted } from "../briefs/receipt.ts";
 import type { BriefSchema } from "../briefs/schema.ts";
 import type { FieldError } from "../briefs/validate.ts";
+import { conditionOf } from "../http/conditions.ts";
 import { asRefusal, Refusal } from "../http/refusal.ts";
 import { fileBriefOperation, type BriefServices } from "../operations/briefs.ts";
 import { callerOf, idempotencyKey, keyAsArgument, perform } from "../operations/operation.ts";
@@ -56,7 +57,12 @@ function resultOf(outcome: Filing, confirmed = false, replayedBy: "idempotency_k
   if (outcome instanceof Refusal) {
     const errors = (outcome.options.extensions?.errors ?? []) as FieldError[];
     const fixable = outcome.condition === "invalid_brief" || outcome.condition === "invalid_idempotency_key";
-    return fixable && errors.length > 0 ? invalid(errors) : refusalResult(outcome, "The brief was NOT filed:");
+    if (fixable && errors.length > 0) return invalid(errors);
+    // An outage recorded nothing, and says so (its words say when to retry).
+    return refusalResult(
+      outcome,
+      conditionOf(outcome.condition).status === 503 ? "The brief was NOT recorded:" : "The brief was NOT filed:",
+    );
   }
   if (outcome.kind === "dry_run") return structuredResult(outcome.result.message, outcome.result);
   const { receipt } = outcome;
