@@ -2,6 +2,7 @@ import { Task, TaskState, type ListTasksRequest, type ListTasksResponse } from "
 import { RequestMalformedError } from "@a2a-js/sdk/errors";
 import type { ServerCallContext, TaskStore } from "@a2a-js/sdk/server";
 import type { Redis } from "@upstash/redis";
+import { parseRecord } from "../store/records.ts";
 import { markStoreFailed } from "./caller.ts";
 import { listPageSize, maxIndexedTasks, maxStoredHistoryBytes, taskLifetimeSeconds } from "./constants.ts";
 import type { PageTokens } from "./page-token.ts";
@@ -29,8 +30,6 @@ async function reaching<T>(context: ServerCallContext, call: () => Promise<T>): 
     throw new TaskStoreUnavailable("The task store is briefly unavailable; nothing was changed. Retry in 30 seconds.");
   }
 }
-
-const parsed = (stored: StoredTask | string | null) => (typeof stored === "string" ? (JSON.parse(stored) as StoredTask) : stored);
 
 /**
  * Tasks in Upstash (the local store locally), so any function instance can answer GetTask, CancelTask and ListTasks. A
@@ -70,7 +69,7 @@ export class UpstashTaskStore implements TaskStore {
   }
 
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
-    const record = parsed(await reaching(context, () => this.redis.get<StoredTask | string>(taskKey(taskId))));
+    const record = parseRecord(await reaching(context, () => this.redis.get<StoredTask | string>(taskKey(taskId))));
     if (!record || record.owner !== ownerOf(context)) return undefined;
     return Task.fromJSON(record.task);
   }
@@ -112,7 +111,7 @@ export class UpstashTaskStore implements TaskStore {
       if (entries.length > 0) {
         const stored = await reaching(context, () => this.redis.mget<(StoredTask | string | null)[]>(...entries.map((e) => taskKey(e.id))));
         stored.forEach((value, i) => {
-          const record = parsed(value);
+          const record = parseRecord(value);
           if (record?.owner !== owner) return;
           const task = Task.fromJSON(record.task);
           if (wanted(task)) found.push({ task, at: entries[i]! });
@@ -136,7 +135,7 @@ export class UpstashTaskStore implements TaskStore {
     if (ids.length === 0) return 0;
     const stored = await reaching(context, () => this.redis.mget<(StoredTask | string | null)[]>(...ids.map(taskKey)));
     return stored.filter((value) => {
-      const record = parsed(value);
+      const record = parseRecord(value);
       return record !== null && wanted(Task.fromJSON(record.task));
     }).length;
   }

@@ -1,5 +1,6 @@
 import type { Redis } from "@upstash/redis";
 import { idPattern, randomId } from "../store/ids.ts";
+import { claimOnce, parseRecord, recordMember, releaseIfOwner } from "../store/records.ts";
 import { takeBusy, type Turn } from "../store/turns.ts";
 
 /**
@@ -44,8 +45,6 @@ const keptAfterCallSeconds = 30 * 24 * 3600;
 export const newBookingId = () => randomId("bk");
 export const bookingIdPattern = idPattern("bk");
 
-const parsed = <T>(value: string | T | null): T | null => (typeof value === "string" ? (JSON.parse(value) as T) : value);
-
 export class BookingStore {
   readonly #redis: Redis;
   constructor(redis: Redis) {
@@ -53,7 +52,7 @@ export class BookingStore {
   }
 
   async get(id: string): Promise<Booking | null> {
-    return parsed(await this.#redis.get<string | Booking>(`booking:${id}`));
+    return parseRecord(await this.#redis.get<string | Booking>(`booking:${id}`));
   }
 
   async save(booking: Booking, now: number): Promise<void> {
@@ -73,19 +72,18 @@ export class BookingStore {
 
   /** What an Idempotency-Key of the grant booked under, if it claimed anything (within its 24 hours). */
   async keyRecord(owner: string, keyHash: string): Promise<BookingKeyRecord | null> {
-    return parsed(await this.#redis.get<string | BookingKeyRecord>(`booking:idem:${owner}:${keyHash}`));
+    return parseRecord(await this.#redis.get<string | BookingKeyRecord>(idemKey(owner, keyHash)));
   }
 
   /** Points a key this request claimed at the booking it was answered with (another key's, made at the same time). */
   async pointKey(owner: string, keyHash: string, record: BookingKeyRecord): Promise<void> {
-    await this.#redis.set(`booking:idem:${owner}:${keyHash}`, JSON.stringify(record), { ex: bookingKeyTtlSeconds });
+    await this.#redis.set(idemKey(owner, keyHash), JSON.stringify(record), { ex: bookingKeyTtlSeconds });
   }
 
   /** Claims an Idempotency-Key for `record`; the record already there when another request claimed it first. */
   async claimKey(owner: string, keyHash: string, record: BookingKeyRecord): Promise<BookingKeyRecord | null> {
-    const key = `booking:idem:${owner}:${keyHash}`;
-    if ((await this.#redis.set(key, JSON.stringify(record), { nx: true, ex: bookingKeyTtlSeconds })) === "OK") return null;
-    return parsed(await this.#redis.get<string | BookingKeyRecord>(key));
+    const key = idemKey(owner, keyHash);
+    return parseRecord(await claimOnce<string | BookingKeyRecord>(this.#redis, key, JSON.stringify(record), { ex: bookingKeyTtlSeconds }));
   }
 
   /**
@@ -103,11 +101,12 @@ export class BookingStore {
 
   /** Gives back a key this request claimed and booked nothing under, so that it can book another time. */
   async releaseKey(owner: string, keyHash: string, bookingId: string): Promise<void> {
-    await this.#redis.eval(releaseScript, [`booking:idem:${owner}:${keyHash}`], [`"booking_id":${JSON.stringify(bookingId)}`]);
+    // Only the claim of the request booking under `bookingId`: a key pointed at another booking since stays.
+    await releaseIfOwner(this.#redis, idemKey(owner, keyHash), recordMember("booking_id", bookingId));
   }
 
   async cachedFreeStarts(query: string): Promise<string[] | null> {
-    return parsed(await this.#redis.get<string | string[]>(`booking:free:${query}`));
+    return parseRecord(await this.#redis.get<string | string[]>(`booking:free:${query}`));
   }
 
   async cacheFreeStarts(query: string, starts: string[]): Promise<void> {
@@ -121,13 +120,4 @@ export class BookingStore {
 
 const atKey = (owner: string, start: string, workEmail: string) =>
   `booking:at:${owner}:${new Date(start).toISOString()}:${workEmail.toLowerCase()}`;
-
-/**
- * KEYS: the key's record. ARGV: `"booking_id":"<id>"` as the record writes it: only the claim of the request that made it
- * is deleted (a plain find: the record is our own JSON, and an id is only letters, digits and "_").
- */
-const releaseScript = `
-local record = redis.call("GET", KEYS[1])
-if record and string.find(record, ARGV[1], 1, true) then redis.call("DEL", KEYS[1]) end
-return 1
-`;
+const idemKey = (owner: string, keyHash: string) => `booking:idem:${owner}:${keyHash}`;

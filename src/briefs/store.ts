@@ -3,6 +3,7 @@ import { emailShares, heldAlertId, heldReasons, sourceFields, utcDay, type HeldA
 import type { CallNotice } from "./call-notice.ts";
 import type { Delivery, Lead } from "./lead.ts";
 import { insertScript, releaseScript } from "./store-scripts.ts";
+import { claimOnce, parseRecord, releaseIfOwner, setIfAbsent } from "../store/records.ts";
 import { takeBusy, type Turn } from "../store/turns.ts";
 
 /**
@@ -52,6 +53,8 @@ export const isAlertKey = (id: string) => id.startsWith("leads:alert:");
 export const callNoticeKey = (bookingId: string) => `leads:call:${bookingId}`;
 export const isCallNoticeKey = (id: string) => id.startsWith("leads:call:");
 const lockKey = (id: string) => (isAlertKey(id) || isCallNoticeKey(id) ? `${id}:lock` : `lead:${id}:lock`);
+const idemKey = (owner: string, keyHash: string) => `brief:idem:${owner}:${keyHash}`;
+const repeatKey = (owner: string, fingerprint: string) => `brief:repeat:${owner}:${fingerprint}`;
 const finishedNoticeSeconds = 30 * 24 * 3600;
 
 export class LeadStore {
@@ -154,7 +157,7 @@ export class LeadStore {
   }
 
   async getAlert(key: string): Promise<HeldAlert | null> {
-    return parse(await this.#redis.get<string | HeldAlert>(key));
+    return parseRecord(await this.#redis.get<string | HeldAlert>(key));
   }
 
   /** Saves an alert's delivery state (under its key in `leads:due`) and its place in the queue; once sent (or refused for
@@ -164,7 +167,7 @@ export class LeadStore {
   }
 
   async getCallNotice(key: string): Promise<CallNotice | null> {
-    return parse(await this.#redis.get<string | CallNotice>(key));
+    return parseRecord(await this.#redis.get<string | CallNotice>(key));
   }
 
   /** Owes (and then saves the delivery of) the e-mail that a call was booked for a lead; once sent it expires. */
@@ -194,7 +197,7 @@ export class LeadStore {
   }
 
   async get(id: string): Promise<Lead | null> {
-    return parse(await this.#redis.get<string | Lead>(`lead:${id}`));
+    return parseRecord(await this.#redis.get<string | Lead>(`lead:${id}`));
   }
 
   /** Saves a lead's new delivery state and its place in the queue. */
@@ -217,42 +220,39 @@ export class LeadStore {
     const ids = await this.#redis.zrange<string[]>("leads", 0, limit - 1, { rev: true });
     if (ids.length === 0) return [];
     const values = await this.#redis.mget<(string | Lead | null)[]>(...ids.map((id) => `lead:${id}`));
-    return values.map(parse).filter((l): l is Lead => l !== null);
+    return values.map(parseRecord).filter((l): l is Lead => l !== null);
   }
 
   /** Takes the delivery lock of a lead or an alert (an id from `dueIds`); false when another attempt holds it. */
-  async lock(id: string, owner: string): Promise<boolean> {
-    return (await this.#redis.set(lockKey(id), owner, { nx: true, ex: 60 })) === "OK";
+  lock(id: string, owner: string): Promise<boolean> {
+    return setIfAbsent(this.#redis, lockKey(id), owner, { ex: 60 });
   }
 
+  /** Gives back the lock `owner` took; nothing when it expired and another attempt holds it now. */
   async unlock(id: string, owner: string): Promise<void> {
-    // Only the owner releases, in one step.
-    await this.#redis.eval(
-      "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0",
-      [lockKey(id)],
-      [owner],
-    );
+    await releaseIfOwner(this.#redis, lockKey(id), owner);
   }
 
   /** Claims an owner's Idempotency-Key for a new lead; returns the existing claim when there is one. */
   async claimIdempotencyKey(owner: string, keyHash: string, record: IdempotencyRecord): Promise<IdempotencyRecord | null> {
-    const key = `brief:idem:${owner}:${keyHash}`;
-    if ((await this.#redis.set(key, JSON.stringify(record), { nx: true, ex: idempotencyTtlSeconds })) === "OK") return null;
-    return parse(await this.#redis.get<string | IdempotencyRecord>(key));
+    const key = idemKey(owner, keyHash);
+    return parseRecord(
+      await claimOnce<string | IdempotencyRecord>(this.#redis, key, JSON.stringify(record), { ex: idempotencyTtlSeconds }),
+    );
   }
 
   /** What an owner's Idempotency-Key filed, if it filed anything (within its 24 hours). */
   async idempotencyRecord(owner: string, keyHash: string): Promise<IdempotencyRecord | null> {
-    return parse(await this.#redis.get<string | IdempotencyRecord>(`brief:idem:${owner}:${keyHash}`));
+    return parseRecord(await this.#redis.get<string | IdempotencyRecord>(idemKey(owner, keyHash)));
   }
 
   async pointIdempotencyKey(owner: string, keyHash: string, record: IdempotencyRecord): Promise<void> {
-    await this.#redis.set(`brief:idem:${owner}:${keyHash}`, JSON.stringify(record), { ex: idempotencyTtlSeconds });
+    await this.#redis.set(idemKey(owner, keyHash), JSON.stringify(record), { ex: idempotencyTtlSeconds });
   }
 
   /** The lead of this owner's identical brief in the repeat window, if any. */
   repeatLead(owner: string, fingerprint: string): Promise<string | null> {
-    return this.#redis.get<string>(`brief:repeat:${owner}:${fingerprint}`);
+    return this.#redis.get<string>(repeatKey(owner, fingerprint));
   }
 
   /** Takes the right to file this owner's very brief while one request files it; undefined while another does. */
@@ -261,15 +261,13 @@ export class LeadStore {
   }
 
   /** Claims the repeat slot of this owner's brief for a new lead; returns the lead already holding it, if any. */
-  async claimRepeat(owner: string, fingerprint: string, leadId: string): Promise<string | null> {
-    const key = `brief:repeat:${owner}:${fingerprint}`;
-    if ((await this.#redis.set(key, leadId, { nx: true, ex: repeatWindowSeconds })) === "OK") return null;
-    return this.#redis.get<string>(key);
+  claimRepeat(owner: string, fingerprint: string, leadId: string): Promise<string | null> {
+    return claimOnce(this.#redis, repeatKey(owner, fingerprint), leadId, { ex: repeatWindowSeconds });
   }
 
   /** Gives the repeat slot to a new lead: its holder died before it recorded its own (the caller holds the brief's turn). */
   async replaceRepeat(owner: string, fingerprint: string, leadId: string): Promise<void> {
-    await this.#redis.set(`brief:repeat:${owner}:${fingerprint}`, leadId, { ex: repeatWindowSeconds });
+    await this.#redis.set(repeatKey(owner, fingerprint), leadId, { ex: repeatWindowSeconds });
   }
 
   /** The latest recorded lead about a person and company, from any client. */
@@ -281,10 +279,4 @@ export class LeadStore {
   async noteLeadAbout(person: string, leadId: string): Promise<void> {
     await this.#redis.set(`brief:person:${person}`, leadId, { ex: samePersonWindowSeconds });
   }
-}
-
-/** @upstash/redis parses JSON values itself; a string is parsed here. */
-function parse<T>(value: string | T | null): T | null {
-  if (value === null || value === undefined) return null;
-  return typeof value === "string" ? (JSON.parse(value) as T) : value;
 }

@@ -1,4 +1,5 @@
 import type { Redis } from "@upstash/redis";
+import { claimOnce } from "../store/records.ts";
 import { requestStateTtlSeconds } from "./constants.ts";
 
 export type Decision = "accept" | "decline";
@@ -15,9 +16,7 @@ export interface FormDecisions {
 export function formDecisions(redis: Redis): FormDecisions {
   return {
     async decide(grant, form, decision) {
-      const key = `mcp:form:${grant}:${form}`;
-      if ((await redis.set(key, decision, { nx: true, ex: requestStateTtlSeconds + 60 })) === "OK") return decision;
-      return (await redis.get<Decision>(key)) ?? decision;
+      return (await claimOnce<Decision>(redis, `mcp:form:${grant}:${form}`, decision, { ex: requestStateTtlSeconds + 60 })) ?? decision;
     },
   };
 }

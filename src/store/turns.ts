@@ -1,4 +1,5 @@
 import type { Redis } from "@upstash/redis";
+import { releaseIfOwner, setIfAbsent } from "./records.ts";
 
 /**
  * Requests that must not do the same work at once take turns under a busy marker: SET NX PX with a token of the
@@ -10,17 +11,11 @@ export interface Turn {
   done(): Promise<void>;
 }
 
-/** KEYS: the marker. ARGV: the holder's token. */
-const releaseScript = `
-if redis.call("GET", KEYS[1]) == ARGV[1] then redis.call("DEL", KEYS[1]) end
-return 1
-`;
-
 /** Takes `marker` for at most `ms`, until `done`; undefined while another request holds it. */
 export async function takeBusy(redis: Redis, marker: string, ms: number): Promise<Turn | undefined> {
   const token = crypto.randomUUID();
-  if ((await redis.set(marker, token, { px: ms, nx: true })) !== "OK") return undefined;
-  return { done: async () => void (await redis.eval(releaseScript, [marker], [token])) };
+  if (!(await setIfAbsent(redis, marker, token, { px: ms }))) return undefined;
+  return { done: async () => void (await releaseIfOwner(redis, marker, token)) };
 }
 
 /**
