@@ -8,16 +8,14 @@ import { usageHeaders } from "../discovery/policy.ts";
 import { bookingsPath, freeTimesPath } from "../paths.ts";
 import { bookIntroCall, cancelIntroCall, listFreeTimes, readBooking, type BookingServices } from "../operations/booking.ts";
 import { anyone, callerOf, invalidInput, perform } from "../operations/operation.ts";
-import type { BookingDeps } from "./book.ts";
 import { noSuchBooking } from "./refusals.ts";
 import { freeStartsTtlSeconds } from "./store.ts";
 
 export interface BookingHandlerDeps {
   baseUrl: string;
   verifier: Verifier;
-  /** Undefined where no Cal.com event type is configured: every route answers booking_not_offered. */
-  booking: BookingDeps | undefined;
-  studio: string;
+  /** Booking as the deployment runs it; without Cal.com, every route answers booking_not_offered. */
+  booking: BookingServices;
 }
 
 const maxBookingBytes = 8 * 1024;
@@ -27,10 +25,9 @@ const noStore = { "Cache-Control": "no-store" };
  * The intro call under /api/v1, behind the /api gateway (which counts the request and checks the method): free times (a
  * public read), a booking (svc:brief, as a brief), the grant's own booking, and its cancellation.
  */
-export function createBookingHandler({ baseUrl, verifier, booking, studio }: BookingHandlerDeps): Handler {
+export function createBookingHandler({ baseUrl, verifier, booking: services }: BookingHandlerDeps): Handler {
   const app = door(problemJson(baseUrl));
   const where = { baseUrl, resource: "origin" } as const;
-  const services: BookingServices = { booking: () => booking, studio };
   app.use(identify(verifier));
   // Where Cal.com is not configured, every route answers booking_not_offered, before anything else is asked.
   app.use(async (_, next) => {

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { ConfigurationError } from "../config/env.ts";
+import { lazy } from "../lazy.ts";
 import type { DoorEnv, Handler } from "./context.ts";
 import type { Format } from "./formats.ts";
 import { asRefusal, Refusal } from "./refusal.ts";
@@ -27,20 +28,18 @@ export const handlerOf =
  * the configuration again.
  */
 export function builtOnFirstUse(build: () => Promise<Handler>, format: Format, log: (line: string) => void = console.error): Handler {
-  let built: Promise<Handler> | undefined;
+  const built = lazy(build);
   const failing = door(format, log);
   failing.all("*", () => {
     throw new Refusal("misconfigured");
   });
   return async (request, context) => {
     try {
-      built ??= build();
       return await (
-        await built
+        await built()
       )(request, context);
     } catch (error) {
       if (!(error instanceof ConfigurationError)) throw error;
-      built = undefined;
       log(`CONFIGURATION ERROR: ${error.message}`);
       return failing.fetch(request, context);
     }

@@ -63,6 +63,9 @@ export const problemJson =
     });
   };
 
+/** problem+json where the base URL is not known (a misconfigured deployment): the request's own origin. */
+export const problemJsonAtOrigin: Format = (refusal, c) => problemJson(new URL(c.req.url).origin)(refusal, c);
+
 /** RFC 6749 §5.2 (and RFC 7591, RFC 6750 where they apply): `{ error, error_description }`, never cached. */
 export const oauthJson: Format = (refusal) => {
   const condition = definition(refusal);

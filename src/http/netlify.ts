@@ -1,6 +1,7 @@
 import type { Context as FunctionContext } from "@netlify/functions";
 import type { Context as EdgeContext } from "@netlify/edge-functions";
 import type { Env } from "../config/env.ts";
+import { lazy } from "../lazy.ts";
 import type { Handler } from "./context.ts";
 import { memoryMemo, servedWhereItRuns } from "./netlify-dev.ts";
 import { fileMemo } from "./netlify-dev-file-memo.ts";
@@ -12,14 +13,8 @@ import { fileMemo } from "./netlify-dev-file-memo.ts";
  */
 
 function loaded(load: () => Promise<Handler>): Handler {
-  let handler: Promise<Handler> | undefined;
-  return async (request, context) => {
-    handler ??= load().catch((error: unknown) => {
-      handler = undefined;
-      throw error;
-    });
-    return (await handler)(request, context);
-  };
+  const handler = lazy(load);
+  return async (request, context) => (await handler())(request, context);
 }
 
 /** Under netlify dev every function call runs in a fresh worker: the memo is in files, one folder per runtime. */

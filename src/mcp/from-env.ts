@@ -1,14 +1,7 @@
-import { bookingFromEnv } from "../booking/from-env.ts";
-import { pipelineFromEnv } from "../briefs/config.ts";
-import { briefServices } from "../operations/briefs.ts";
 import type { Env } from "../config/env.ts";
-import { settingsFrom } from "../config/settings.ts";
+import { deployment, writes } from "../deployment.ts";
 import { builtOnFirstUse } from "../http/door.ts";
-import { upstashLimiter } from "../limits/limiter.ts";
-import { publicJwksFromEnv } from "../tokens/keys.ts";
-import { createAccessTokenVerifier } from "../tokens/verify.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
-import { redisFromEnv } from "../store/node-requester.ts";
 import { mcpErrors } from "./errors.ts";
 import { createMcpHandler } from "./http.ts";
 import { allowedOriginsFrom } from "./origins.ts";
@@ -18,25 +11,23 @@ import { mcpServerFrom, mcpServerParts, mcpTools } from "./server.ts";
 import { skillsCatalog } from "./skills.ts";
 
 /**
- * /mcp wired to the deployment: the shared token verifier, the quota store, the brief pipeline, the signed state of the
- * confirmation form, the skills (`skillFiles`, the build's prebuilt-skills.json). The pipeline's configuration is
- * checked here; its code (and jose, and Postmark) loads only when a request needs it, and the state's keys are derived
- * the first time a form is asked or answered.
+ * /mcp wired to the deployment (src/deployment.ts): the shared token verifier, the quota store, the brief pipeline, the
+ * signed state of the confirmation form, the skills (`skillFiles`, the build's prebuilt-skills.json). The pipeline's and
+ * Cal.com's configuration is checked here; the pipeline's code (and jose, and Postmark) loads only when a request needs
+ * it, and the state's keys are derived the first time a form is asked or answered.
  */
 export function mcpHandlerFromEnv(env: Env, prebuilt: PrebuiltResources, card: object, skillFiles: Record<string, string>) {
-  const settings = settingsFrom(env);
+  const d = deployment(env);
+  const { settings } = d;
+  const { briefs, booking } = writes(d, prebuilt);
   const build = async () => {
-    const baseUrl = settings.required("URL");
-    const pipeline = pipelineFromEnv(settings, prebuilt);
+    const baseUrl = d.baseUrl();
     // A half-configured Cal.com is a ConfigurationError here, as a half-configured Postmark is: /mcp answers misconfigured.
-    const booking = bookingFromEnv(settings, prebuilt);
-    const redis = redisFromEnv(settings);
+    booking.booking();
+    const redis = d.redis();
     const parts = mcpServerParts(
       prebuilt,
-      mcpTools(prebuilt, briefServices(pipeline, { studio: prebuilt.site.name, responseTime: prebuilt.site.response_time }), {
-        booking: () => booking,
-        studio: prebuilt.site.name,
-      }),
+      mcpTools(prebuilt, briefs(), booking),
       // The confirmation form's state, signed with keys derived from the token signing keys, and the person's decisions.
       { state: requestStateCodec(() => requestStateKeys(settings.get("OAUTH_SIGNING_KEYS"))), decisions: formDecisions(redis) },
       await skillsCatalog(skillFiles),
@@ -44,8 +35,8 @@ export function mcpHandlerFromEnv(env: Env, prebuilt: PrebuiltResources, card: o
     return createMcpHandler({
       baseUrl,
       allowedOrigins: allowedOriginsFrom(settings, baseUrl),
-      limiter: upstashLimiter(redis),
-      verifier: createAccessTokenVerifier({ baseUrl, jwks: publicJwksFromEnv(settings) }),
+      limiter: d.limiter(),
+      verifier: d.verifier(),
       createServer: (era) => mcpServerFrom(parts, era),
       tools: parts.listed,
       card,

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { Redis } from "@upstash/redis";
 import { startLocalStore } from "../../scripts/local-store/store.ts";
 import { a2aRequestHandler } from "../../src/a2a/from-env.ts";
+import { briefServices } from "../../src/operations/briefs.ts";
 import { createA2AHandler } from "../../src/a2a/http.ts";
 import { pageTokenLabel, pageTokens } from "../../src/a2a/page-token.ts";
 import { UpstashTaskStore } from "../../src/a2a/task-store.ts";
@@ -45,7 +46,7 @@ export async function inProcessAgent({ bare = false, agentBooking = false } = {}
       redis,
       pageTokens(() => derivedSecrets(keySet, pageTokenLabel)),
     ),
-    () => pipeline,
+    () => briefServices(pipeline, { studio: prebuilt.site.name, responseTime: prebuilt.site.response_time }),
     async () => undefined,
   );
   const handler = createA2AHandler({
