@@ -8,7 +8,7 @@ import {
   freeTimesSchema,
 } from "../booking/schema.ts";
 import { bookingIdPattern, bookingKeyTtlSeconds, freeStartsTtlSeconds } from "../booking/store.ts";
-import { idempotencyKeyMaxLength, idempotencyKeyPattern } from "../briefs/limits.ts";
+import { idempotencyKey } from "../operations/operation.ts";
 import { inWords } from "../limits/policies.ts";
 import { bookingsPath, freeTimesPath } from "../paths.ts";
 import { bookingOperations } from "../resources/operations.ts";
@@ -93,7 +93,7 @@ export function bookingPaths(quotaHeaders: Record<string, unknown>) {
             in: "header",
             required: false,
             description: `Retrying with the same key and body within ${inWords(bookingKeyTtlSeconds)} answers the same booking and books once; the same key with another body is refused.`,
-            schema: { type: "string", minLength: 1, maxLength: idempotencyKeyMaxLength, pattern: idempotencyKeyPattern.source },
+            schema: schemaObject(idempotencyKey, "input"),
           },
         ],
         requestBody: { required: true, content: json("Booking") },

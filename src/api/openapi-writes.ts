@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { idempotencyKeyMaxLength, idempotencyKeyPattern, maxBriefBytes } from "../briefs/limits.ts";
+import { maxBriefBytes } from "../briefs/limits.ts";
+import { idempotencyKey } from "../operations/operation.ts";
 import { dryRunSchema, receiptSchema } from "../briefs/receipt.ts";
 import { briefSchema } from "../briefs/schema.ts";
 import { idempotencyTtlSeconds, repeatWindowSeconds } from "../briefs/store.ts";
@@ -190,7 +191,7 @@ export function writePaths(quotaHeaders: Record<string, unknown>) {
             in: "header",
             required: false,
             description: `Retrying with the same key and body within ${inWords(idempotencyTtlSeconds)} returns the same response and files one lead; the same key with another body is refused.`,
-            schema: { type: "string", minLength: 1, maxLength: idempotencyKeyMaxLength, pattern: idempotencyKeyPattern.source },
+            schema: schemaObject(idempotencyKey, "input"),
           },
         ],
         requestBody: { required: true, content: { "application/json": { schema: ref("schemas", "Brief") } } },

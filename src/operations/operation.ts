@@ -65,6 +65,8 @@ export const idempotencyKeyRule = `idempotency_key must be 1 to ${idempotencyKey
 /** An idempotency key: 1 to 255 visible ASCII characters, spaces allowed after the first. */
 export const idempotencyKey = z
   .string({ error: "idempotency_key must be a string" })
+  .min(1, idempotencyKeyRule)
+  .max(idempotencyKeyMaxLength, idempotencyKeyRule)
   .regex(idempotencyKeyPattern, idempotencyKeyRule)
   .describe("Any unique string (a UUID, say) that you reuse when you retry the same write: it is made once.");
 
