@@ -1,6 +1,7 @@
 import { RequestMalformedError } from "@a2a-js/sdk/errors";
 import { fromBase64url, toBase64url } from "../base64url.ts";
 import type { Cursor } from "./task-index.ts";
+import { lazy } from "../lazy.ts";
 
 /**
  * ListTasks' `pageToken`: the agent's own, never a position a client can spell. A token is the cursor (the last task a
@@ -50,17 +51,15 @@ function cursorOf(text: string): Cursor | undefined {
 
 /** Page tokens under the secrets `secrets` gives (imported as HMAC keys on first use, again after a failure). */
 export function pageTokens(secrets: () => Promise<Uint8Array[]>): PageTokens {
-  let keys: Promise<CryptoKey[]> | undefined;
-  const imported = () =>
-    (keys ??= secrets()
-      .then((all) =>
-        Promise.all(
-          all.map((secret) =>
-            crypto.subtle.importKey("raw", secret as Uint8Array<ArrayBuffer>, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]),
-          ),
+  const imported = lazy(() =>
+    secrets().then((all) =>
+      Promise.all(
+        all.map((secret) =>
+          crypto.subtle.importKey("raw", secret as Uint8Array<ArrayBuffer>, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]),
         ),
-      )
-      .catch((error: unknown) => ((keys = undefined), Promise.reject(error))));
+      ),
+    ),
+  );
 
   return {
     async issue({ score, id }, owner) {

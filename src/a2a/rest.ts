@@ -14,8 +14,8 @@ import { maxA2ABodyBytes } from "./constants.ts";
 import { a2aJsonTypes } from "./media-type.ts";
 import { a2aRestErrors } from "./errors.ts";
 import { requestHeaders, requestedVersion, type A2AGate } from "./gate.ts";
-import type { SdkRest } from "./rest-bridge.ts";
 import { restMethods, restOperation, restOperations } from "./rest-routes.ts";
+import { lazy } from "../lazy.ts";
 
 /** GET at the binding's base URL: a short description, its operations, and the agent card to start from. */
 function bindingDescription(card: AgentCard) {
@@ -53,7 +53,8 @@ export function restBinding(
   const pathOf = (c: DoorContext) => new URL(c.req.url).pathname;
   rest.use(publicCors((c) => restMethods(pathOf(c)), requestHeaders));
   for (const gate of middleware) rest.use(gate);
-  let sdkRest: Promise<SdkRest> | undefined;
+  // Express and the SDK's REST handler load with the first REST call: a JSON-RPC instance never pays for them.
+  const sdkRest = lazy(() => import("./rest-bridge.ts").then(({ sdkRestHandler }) => sdkRestHandler(requestHandler, a2aRestPath)));
   // The binding's base URL, which the agent card publishes: what it is, and where to start.
   rest.get("/", () => Response.json(bindingDescription(sdkCard), { headers: { "Cache-Control": "public, max-age=300" } }));
   // OPTIONS never reaches the route: CORS answers it.
@@ -77,11 +78,9 @@ export function restBinding(
       throw new Refusal("invalid_params", { detail: "The body must be a SendMessageRequest object with a message." });
     const message = sends ? ((body as { message?: unknown }).message ?? null) : undefined;
     const context = await admit(c, version, message, operation === "list", "message");
-    // Express and the SDK's REST handler load with the first REST call: a JSON-RPC instance never pays for them.
-    sdkRest ??= import("./rest-bridge.ts").then(({ sdkRestHandler }) => sdkRestHandler(requestHandler, a2aRestPath));
     // A HEAD is the GET's answer, its body dropped by Hono: the SDK's handler is asked the GET.
     const request = c.req.method === "HEAD" ? new Request(c.req.raw, { method: "GET" }) : c.req.raw;
-    const answer = await (await sdkRest)({ request, body, context });
+    const answer = await (await sdkRest())({ request, body, context });
     if (storeFailed(context)) throw new Refusal("service_unavailable");
     if (!answer)
       throw new Refusal("not_found", { detail: `${c.req.method} ${c.req.path} is not an operation of A2A's HTTP+JSON binding.` });

@@ -2,6 +2,7 @@ import { access, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ServerClient } from "postmark";
 import type { MailMessage } from "./mail.ts";
+import { lazy } from "../lazy.ts";
 
 /**
  * What happened to one send: delivered (with Postmark's message id), transient (try again later: network, timeout,
@@ -29,12 +30,12 @@ export interface PostmarkConfig {
 export function postmarkMailer({ token, apiUrl, timeoutSeconds = 10 }: PostmarkConfig): Mailer {
   const url = new URL(apiUrl ?? "https://api.postmarkapp.com");
   // Postmark's package loads with the first e-mail: most requests that wire a mailer send none.
-  let client: Promise<ServerClient> | undefined;
-  const connected = () =>
-    (client ??= import("postmark").then(
+  const connected = lazy(() =>
+    import("postmark").then(
       ({ ServerClient }) =>
         new ServerClient(token, { useHttps: url.protocol === "https:", requestHost: url.host, timeout: timeoutSeconds }),
-    ));
+    ),
+  );
   return {
     kind: "postmark",
     async send(m) {

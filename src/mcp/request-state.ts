@@ -7,6 +7,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { derivedSecrets } from "../tokens/derived-keys.ts";
 import { requestStateTtlSeconds } from "./constants.ts";
+import { lazy } from "../lazy.ts";
 
 /** The state a 2026-07-28 round carries to the next: signed, bound to the calling grant, verified before any handler runs. */
 export interface StateCodec {
@@ -27,9 +28,8 @@ export const requestStateKeys = (signingKeys: string | undefined): Promise<Uint8
  * another person using the same client.
  */
 export function requestStateCodec(keys: () => Promise<Uint8Array[]>): StateCodec {
-  let codecs: Promise<RequestStateCodec[]> | undefined;
-  const built = () =>
-    (codecs ??= keys().then((all) =>
+  const built = lazy(() =>
+    keys().then((all) =>
       all.map((key) =>
         createRequestStateCodec({
           key,
@@ -37,7 +37,8 @@ export function requestStateCodec(keys: () => Promise<Uint8Array[]>): StateCodec
           bind: (ctx) => `${ctx.mcpReq.method}\n${(ctx.http?.authInfo?.extra?.grantId as string | undefined) ?? ""}`,
         }),
       ),
-    ));
+    ),
+  );
   return {
     mint: async (payload, ctx) => (await built())[0]!.mint(payload, ctx),
     async verify(state, ctx) {

@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
 import ipaddr from "ipaddr.js";
 import { derivedSecrets } from "../tokens/derived-keys.ts";
+import { lazy } from "../lazy.ts";
 
 /**
  * Where a person approved a client: the address of their own browser at the consent form. Every ceiling one address
@@ -31,9 +32,9 @@ export function addressBlock(ip: string): string {
  * changes the digest of every address: a person's grants from before and after it count apart for one window at most.
  */
 export function consentAddresses(signingKeys: string | undefined): (ip: string) => Promise<string> {
-  let key: Promise<Uint8Array> | undefined;
+  const key = lazy(() => derivedSecrets(signingKeys, label).then(([first]) => first!));
   return async (ip) => {
-    const secret = await (key ??= derivedSecrets(signingKeys, label).then(([first]) => first!));
+    const secret = await key();
     return `ca_${createHmac("sha256", secret).update(addressBlock(ip)).digest("base64url").slice(0, 22)}`;
   };
 }

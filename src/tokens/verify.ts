@@ -1,5 +1,6 @@
 import type { JSONWebKeySet, JWTVerifyGetKey } from "jose";
 import { resourceIdentifiers, type Scope } from "./metadata.ts";
+import { lazy } from "../lazy.ts";
 
 /**
  * A grant is one person's approval of one client (a consent), or a client that proves itself at the token endpoint and
@@ -56,9 +57,9 @@ const maxTokenLength = 4096;
 export function createAccessTokenVerifier({ baseUrl, jwks, clockToleranceSeconds = 30, now = Date.now }: VerifierOptions) {
   const audiences = resourceIdentifiers(baseUrl);
   // jose loads with the first token, not with the door: a request without a token never needs it.
-  let loaded: Promise<{ jose: typeof import("./jose.ts"); getKey: JWTVerifyGetKey }> | undefined;
-  const load = () =>
-    (loaded ??= import("./jose.ts").then((jose) => ({ jose, getKey: typeof jwks === "function" ? jwks : jose.createLocalJWKSet(jwks) })));
+  const load = lazy(() =>
+    import("./jose.ts").then((jose) => ({ jose, getKey: typeof jwks === "function" ? jwks : jose.createLocalJWKSet(jwks) })),
+  );
 
   /** Verifies a bare token; `requiredScopes` are what the operation needs. */
   async function verifyToken(token: string, requiredScopes: Scope[] = []): Promise<AccessTokenCheck> {
