@@ -12,38 +12,22 @@ import {
   type BookingOutcome,
   type BookingServices,
 } from "../operations/booking.ts";
-import { anyone, callerOf, idempotencyKey, keyAsArgument, perform } from "../operations/operation.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
 import { bookingConfirmation } from "./booking-confirmation.ts";
 import { refusalResult } from "./refusal-result.ts";
-import { asksByForm, confirmationKey, confirmByForm } from "./confirmation.ts";
 import { jsonSchemaOf } from "./json-schema.ts";
-import { structuredResult, toolError, type Caller, type Tool } from "./tool.ts";
+import { performedFor, scopeRefused, toolArguments, writeConfirmed } from "./operation-tool.ts";
+import { structuredResult, type Tool } from "./tool.ts";
 
 const { freeTimes: freeTimesTool, book: bookTool, cancel: cancelTool } = bookingToolNames;
 
 /** book_intro_call's arguments: the booking, and its idempotency key (REST's Idempotency-Key). */
-const bookArguments = bookIntroCall.input.extend({
-  idempotency_key: idempotencyKey
-    .optional()
-    .describe("Optional. Any unique string (a UUID, say) that you reuse when you retry the same booking: it books once."),
-});
+const bookArguments = toolArguments(
+  bookIntroCall.input,
+  "Optional. Any unique string (a UUID, say) that you reuse when you retry the same booking: it books once.",
+);
 
-/** Runs an operation, its refusals (a bad idempotency_key named as the argument it is) as tool errors. */
-async function answering(what: string, operation: () => Promise<CallToolResult>): Promise<CallToolResult> {
-  try {
-    return await operation();
-  } catch (error) {
-    const refused = keyAsArgument(error);
-    if (refused instanceof Refusal) return refusalResult(refused, what);
-    throw refused;
-  }
-}
-
-const needsScope = (caller: Caller | undefined, scope: string, what: string) =>
-  caller?.scopes.includes(scope)
-    ? undefined
-    : toolError(`${what} needs an access token with the scope ${scope}. Nothing was booked or cancelled.`);
+const notBooked = "The call was NOT booked:";
 
 /** book_intro_call's output: a booking or a dry run's verdict, each member optional (MCP wants one object type). */
 const bookOutputSchema = z
@@ -52,7 +36,8 @@ const bookOutputSchema = z
     `The booking made (${Object.keys(bookingReceiptSchema.shape).join(", ")}), or a dry run's verdict (dry_run, valid, free, message).`,
   );
 
-function bookedResult(outcome: BookingOutcome, confirmed: boolean, byForm = false): CallToolResult {
+function bookedResult(outcome: BookingOutcome | Refusal, confirmed: boolean, byForm = false): CallToolResult {
+  if (outcome instanceof Refusal) return refusalResult(outcome, notBooked);
   if (outcome.kind === "dry_run") return structuredResult(outcome.result.message, outcome.result);
   const { booking } = outcome;
   const said =
@@ -86,11 +71,11 @@ export function bookingTools(prebuilt: PrebuiltResources, services: BookingServi
       idempotentHint: true,
       openWorldHint: true,
     },
-    run: (args) =>
-      answering("No free times were listed:", async () => {
-        const free = await perform(listFreeTimes, args, { caller: anyone, channel: "mcp", services });
-        return structuredResult(`${free.times.length} free times from ${free.from} to ${free.to} (${free.time_zone}):`, free);
-      }),
+    run: async (args) => {
+      const free = await performedFor(listFreeTimes, args, undefined, services);
+      if (free instanceof Refusal) return refusalResult(free, "No free times were listed:");
+      return structuredResult(`${free.times.length} free times from ${free.from} to ${free.to} (${free.time_zone}):`, free);
+    },
   };
 
   const book: Tool = {
@@ -109,32 +94,32 @@ export function bookingTools(prebuilt: PrebuiltResources, services: BookingServi
     inputSchema: jsonSchemaOf(bookArguments, "input"),
     outputSchema: jsonSchemaOf(bookOutputSchema, "output"),
     annotations: { title: "Book the intro call", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-    run: async (args, { caller, clientCapabilities, rounds }) =>
-      needsScope(caller, bookIntroCall.scope, "Booking the intro call") ??
-      answering("The call was NOT booked:", async () => {
-        const { idempotency_key: key, ...body } = args;
-        const request = (body: Record<string, unknown>, idempotencyKey = key) =>
-          perform(bookIntroCall, body, { caller: callerOf(caller!), idempotencyKey, channel: "mcp", services });
-        if (!(rounds && asksByForm(clientCapabilities) && body.dry_run !== true)) return bookedResult(await request(body), false);
-        // The person confirms name, e-mail and time first; one form answered books once, and is answered so ever after.
+    run: async (args, call) => {
+      const refused = scopeRefused(call.caller, bookIntroCall.scope, "Booking the intro call", "Nothing was booked or cancelled.");
+      if (refused) return refused;
+      const { idempotency_key: key, ...body } = args;
+      const book = (body: Record<string, unknown>, key: unknown) => performedFor(bookIntroCall, body, call.caller, services, key);
+      // The person confirms name, e-mail and time first; one form answered books once, and is answered so ever after.
+      const spec = async () => {
         const settled = async (key: string, byForm: boolean) => {
-          const booked = await bookedUnder(caller!.grantId, key, services);
+          const booked = await bookedUnder(call.caller!.grantId, key, services);
           return booked && bookedResult(booked, true, byForm);
         };
-        const deps = await offered(services);
-        const confirmation = bookingConfirmation(body, deps, services, (b) => request({ ...b, dry_run: true }), settled);
-        const asked = await confirmByForm(confirmation, args, body, rounds);
-        if ("answer" in asked) return asked.answer as CallToolResult;
-        try {
-          return bookedResult(await request({ ...body, ...asked.confirmed }, key ?? confirmationKey(asked.form)), true);
-        } catch (error) {
-          if (error instanceof Refusal && error.condition === "idempotency_key_reused" && key === undefined)
-            return toolError(
-              `This form was already answered and its call booked; an answer with other values was NOT booked. To book another time, call ${bookTool} again without requestState, and the person is asked again.`,
-            );
-          throw error;
-        }
-      }),
+        const dryRun = async (b: Record<string, unknown>) => {
+          const checked = await book({ ...b, dry_run: true }, key);
+          if (checked instanceof Refusal) throw checked;
+          return checked;
+        };
+        return bookingConfirmation(body, await offered(services), services, dryRun, settled);
+      };
+      const reused = `This form was already answered and its call booked; an answer with other values was NOT booked. To book another time, call ${bookTool} again without requestState, and the person is asked again.`;
+      try {
+        return await writeConfirmed({ spec, args, body, call, reused }, book, (result, confirmed) => bookedResult(result, confirmed));
+      } catch (error) {
+        if (error instanceof Refusal) return refusalResult(error, notBooked);
+        throw error;
+      }
+    },
   };
 
   const cancel: Tool = {
@@ -144,12 +129,13 @@ export function bookingTools(prebuilt: PrebuiltResources, services: BookingServi
     inputSchema: jsonSchemaOf(cancelIntroCall.input, "input"),
     outputSchema: jsonSchemaOf(bookingViewSchema, "output"),
     annotations: { title: "Cancel the intro call", readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
-    run: async (args, { caller }) =>
-      needsScope(caller, cancelIntroCall.scope, "Cancelling the intro call") ??
-      answering("Nothing was cancelled:", async () => {
-        const cancelled = await perform(cancelIntroCall, args, { caller: callerOf(caller!), channel: "mcp", services });
-        return structuredResult(`Cancelled: ${cancelled.booking_id}, which was ${cancelled.start}.`, cancelled);
-      }),
+    run: async (args, { caller }) => {
+      const refused = scopeRefused(caller, cancelIntroCall.scope, "Cancelling the intro call", "Nothing was booked or cancelled.");
+      if (refused) return refused;
+      const cancelled = await performedFor(cancelIntroCall, args, caller, services);
+      if (cancelled instanceof Refusal) return refusalResult(cancelled, "Nothing was cancelled:");
+      return structuredResult(`Cancelled: ${cancelled.booking_id}, which was ${cancelled.start}.`, cancelled);
+    },
   };
 
   return [listFree, book, cancel];

@@ -5,11 +5,11 @@ import { dryRunSchema, receiptOf, receiptSchema, type Accepted } from "../briefs
 import type { BriefSchema } from "../briefs/schema.ts";
 import type { FieldError } from "../briefs/validate.ts";
 import { conditionOf } from "../http/conditions.ts";
-import { asRefusal, Refusal } from "../http/refusal.ts";
+import { Refusal } from "../http/refusal.ts";
 import { fileBriefOperation, type BriefServices } from "../operations/briefs.ts";
-import { callerOf, idempotencyKey, keyAsArgument, perform } from "../operations/operation.ts";
 import { confirmationForm, confirmedFields, confirmedOf, type Confirmed } from "./brief-confirmation.ts";
-import { asksByForm, confirmationKey, confirmByForm, type Confirmation } from "./confirmation.ts";
+import type { Confirmation } from "./confirmation.ts";
+import { performedFor, scopeRefused, toolArguments, writeConfirmed } from "./operation-tool.ts";
 import { jsonSchemaOf } from "./json-schema.ts";
 import { fieldLines, refusalResult } from "./refusal-result.ts";
 import { structuredResult, toolError, type Tool } from "./tool.ts";
@@ -113,13 +113,10 @@ const briefConfirmation = (
 /** submit_project_brief: the one write, its input schema the operation's, with its idempotency key. */
 export function briefTool(services: BriefServices): Tool {
   const operation = fileBriefOperation(services.schema);
-  const args = operation.input.extend({
-    idempotency_key: idempotencyKey
-      .optional()
-      .describe(
-        "Optional. Any unique string (a UUID, say) that you reuse when you retry the same brief: the retry returns the original receipt instead of filing twice.",
-      ),
-  });
+  const args = toolArguments(
+    operation.input,
+    "Optional. Any unique string (a UUID, say) that you reuse when you retry the same brief: the retry returns the original receipt instead of filing twice.",
+  );
   return {
     name: operation.name,
     title: "File a project brief",
@@ -136,39 +133,16 @@ export function briefTool(services: BriefServices): Tool {
     inputSchema: jsonSchemaOf(args, "input"),
     outputSchema: jsonSchemaOf(briefOutputSchema(services.schema), "output"),
     annotations: { title: "File a project brief", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-    run: async (args, { caller, clientCapabilities, rounds }) => {
-      // The HTTP layer already answered 401/403 for these; this keeps the tool safe on its own.
-      if (!caller?.scopes.includes(operation.scope))
-        return toolError(`Filing a brief needs an access token with the scope ${operation.scope}. Nothing was filed.`);
+    run: async (args, call) => {
+      const { caller } = call;
+      const refused = scopeRefused(caller, operation.scope, "Filing a brief", "Nothing was filed.");
+      if (refused) return refused;
       const { idempotency_key: key, ...body } = args;
-      const file = async (body: Record<string, unknown>, idempotencyKey = key): Promise<Filing> => {
-        try {
-          const call = { caller: callerOf(caller, caller.waitUntil), channel: "mcp", idempotencyKey, services } as const;
-          return await perform(operation, body, call);
-        } catch (error) {
-          return keyAsArgument(asRefusal(error, console.error, "MCP brief")) as Refusal;
-        }
-      };
-      let confirmed: Confirmed | undefined;
-      // Where the client can show the person a form, it does, before anything is filed; a dry run files nothing to confirm.
-      if (rounds && asksByForm(clientCapabilities) && body.dry_run !== true) {
-        const asked = await confirmByForm(
-          briefConfirmation(services, (b) => file({ ...b, dry_run: true }), caller.grantId),
-          args,
-          body,
-          rounds,
-        );
-        if ("answer" in asked) return asked.answer;
-        confirmed = asked.confirmed;
-        // One form answered files once: a retry of the accepted answer replays its receipt, another answer is refused.
-        if (key === undefined) {
-          const result = await file({ ...body, ...confirmed }, confirmationKey(asked.form));
-          return result instanceof Refusal && result.condition === "idempotency_key_reused"
-            ? toolError(confirmationReused)
-            : resultOf(result, true, "confirmation");
-        }
-      }
-      return resultOf(await file({ ...body, ...confirmed }), confirmed !== undefined);
+      const file = (body: Record<string, unknown>, key: unknown) => performedFor(operation, body, caller, services, key);
+      const spec = async () => briefConfirmation(services, (b) => file({ ...b, dry_run: true }, key), caller!.grantId);
+      return writeConfirmed({ spec, args, body, call, reused: confirmationReused }, file, (result, confirmed, byForm) =>
+        resultOf(result, confirmed, byForm ? "confirmation" : "idempotency_key"),
+      );
     },
   };
 }
