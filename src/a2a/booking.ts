@@ -2,15 +2,15 @@ import type { Part } from "@a2a-js/sdk";
 import type { BookingServices } from "../operations/booking.ts";
 import { bookingSkillIds } from "../booking/names.ts";
 import { asRefusal } from "../http/refusal.ts";
-import { anyone, callerOf, idempotencyKey, keyAsArgument, perform, type Caller } from "../operations/operation.ts";
+import { anyone, callerOf, perform } from "../operations/operation.ts";
 import type { AuthenticatedCaller } from "./caller.ts";
+import { operationTask, refusalParts } from "./operation-task.ts";
 import { completed, dataPart, textPart, type TaskOutcome } from "./parts.ts";
-import { refusalParts, refusedTask, validFields } from "./refused.ts";
 
 /**
  * The intro call's skills at work, over the operations every door adapts (src/operations/booking.ts, loaded with the
  * first call). A refusal is answered as A2A answers a skill's outcome, never as a protocol error: free times (a read)
- * with a message, booking and cancelling in their task's state (src/a2a/refused.ts).
+ * with a message, booking and cancelling in their task's state (src/a2a/operation-task.ts).
  */
 export interface BookingWork extends BookingServices {
   /** GET /api/v1/free-times, absolute, for the text of an answer. */
@@ -40,33 +40,28 @@ export async function bookingTask(
   work: BookingWork,
 ): Promise<TaskOutcome> {
   const { bookIntroCall, cancelIntroCall } = await operations();
-  try {
-    return skill === bookingSkillIds.book ? await book(body, callerOf(user), work) : await cancel(body, callerOf(user), work);
-  } catch (error) {
-    const refusal = asRefusal(error, console.error, `A2A ${skill}`);
-    // What the task keeps for a reply: the fields valid on their own, the idempotency_key among them.
-    const input = skill === bookingSkillIds.book ? bookIntroCall.input.extend({ idempotency_key: idempotencyKey }) : cancelIntroCall.input;
-    return refusedTask(refusal, () => validFields(input, body));
-  }
-}
-
-async function book(body: Record<string, unknown>, caller: Caller, work: BookingWork): Promise<TaskOutcome> {
-  const { idempotency_key: key, ...fields } = body;
-  const outcome = await perform((await operations()).bookIntroCall, fields, {
+  const caller = callerOf(user);
+  if (skill === bookingSkillIds.cancel)
+    return operationTask(cancelIntroCall, body, {
+      caller,
+      services: work,
+      takesKey: false,
+      present: (cancelled) =>
+        completed("booking", `Cancelled: booking ${cancelled.booking_id}, ${cancelled.start} (${cancelled.time_zone}).`, cancelled),
+    });
+  return operationTask(bookIntroCall, body, {
     caller,
-    idempotencyKey: key,
-    channel: "a2a",
     services: work,
-  }).catch((error: unknown) => Promise.reject(keyAsArgument(error)));
-  if (outcome.kind === "dry_run") return completed("dry-run", outcome.result.message, outcome.result);
-  const { booking } = outcome;
-  const said = outcome.kind === "replayed" ? "Already booked" : "Booked";
-  const text = `${said}: booking ${booking.booking_id}, ${booking.start} (${booking.time_zone}). ${booking.next_steps}`;
-  return completed("booking", text, booking);
-}
-
-async function cancel(body: Record<string, unknown>, caller: Caller, work: BookingWork): Promise<TaskOutcome> {
-  const cancelled = await perform((await operations()).cancelIntroCall, body, { caller, channel: "a2a", services: work });
-  const text = `Cancelled: booking ${cancelled.booking_id}, ${cancelled.start} (${cancelled.time_zone}).`;
-  return completed("booking", text, cancelled);
+    takesKey: true,
+    present(outcome) {
+      if (outcome.kind === "dry_run") return completed("dry-run", outcome.result.message, outcome.result);
+      const { booking } = outcome;
+      const said = outcome.kind === "replayed" ? "Already booked" : "Booked";
+      return completed(
+        "booking",
+        `${said}: booking ${booking.booking_id}, ${booking.start} (${booking.time_zone}). ${booking.next_steps}`,
+        booking,
+      );
+    },
+  });
 }

@@ -3,13 +3,13 @@ import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestCon
 import { bookingSkillIds } from "../booking/names.ts";
 import { asRefusal } from "../http/refusal.ts";
 import { fileBriefOperation, type BriefServices } from "../operations/briefs.ts";
-import { callerOf, perform } from "../operations/operation.ts";
+import { callerOf } from "../operations/operation.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
 import { bookingTask, freeTimesAnswer, type BookingWork } from "./booking.ts";
 import { bookingOffered, bookingSkills } from "./booking-skills.ts";
 import { AuthenticatedCaller, decidedRoute, scopesOf, waitUntilOf } from "./caller.ts";
 import { agentMessage, completed, dataPart, textPart, type TaskOutcome } from "./parts.ts";
-import { refusedTask, validFields } from "./refused.ts";
+import { operationTask, refusedTask } from "./operation-task.ts";
 import { chooseSkill, dataObjects, viewOfMessage, writeScope, type Route, type TaskSkillId } from "./route.ts";
 import { briefSkillId, readSkills } from "./skills.ts";
 import { absolute, caseStudyResourcePath, freeTimesPath, resourcePaths } from "../paths.ts";
@@ -87,19 +87,24 @@ export function createAgentExecutor({ prebuilt, briefs, booking }: ExecutorDeps)
   }
 
   async function fileFrom(body: Record<string, unknown>, user: AuthenticatedCaller, context: RequestContext): Promise<TaskOutcome> {
-    let services: BriefServices | undefined;
+    let services: BriefServices;
     try {
       services = briefs();
-      const caller = callerOf(user, waitUntilOf(context.context));
-      const outcome = await perform(fileBriefOperation(services.schema), body, { caller, channel: "a2a", services });
-      if (outcome.kind === "dry_run") return completed("dry-run", outcome.result.message, outcome.result);
-      const { receipt } = outcome;
-      const text = `${outcome.kind === "repeat" ? "Already received" : "Filed"} as lead ${receipt.lead_id}. ${receipt.next_steps}`;
-      return completed("receipt", text, receipt);
     } catch (error) {
-      const schema = services?.schema;
-      return refusedTask(asRefusal(error, console.error, "A2A brief"), () => (schema ? validFields(schema, body) : {}));
+      return refusedTask(asRefusal(error, console.error, "A2A brief"));
     }
+    return operationTask(fileBriefOperation(services.schema), body, {
+      caller: callerOf(user, waitUntilOf(context.context)),
+      services,
+      // A brief's data part has no idempotency_key: it is a field the brief does not have.
+      takesKey: false,
+      present(outcome) {
+        if (outcome.kind === "dry_run") return completed("dry-run", outcome.result.message, outcome.result);
+        const { receipt } = outcome;
+        const text = `${outcome.kind === "repeat" ? "Already received" : "Filed"} as lead ${receipt.lead_id}. ${receipt.next_steps}`;
+        return completed("receipt", text, receipt);
+      },
+    });
   }
 
   /** A write's work: the fields of this message added to those the task carries, then the skill's own. */

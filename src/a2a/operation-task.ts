@@ -3,8 +3,35 @@ import type { z } from "zod";
 import type { FieldError } from "../briefs/validate.ts";
 import { conditionOf } from "../http/conditions.ts";
 import { refusalData, retryAfterOf } from "../http/formats.ts";
-import type { Refusal } from "../http/refusal.ts";
+import { asRefusal, type Refusal } from "../http/refusal.ts";
+import { idempotencyKey, keyAsArgument, perform, type Caller, type Operation } from "../operations/operation.ts";
 import { dataPart, textPart, type TaskOutcome } from "./parts.ts";
+
+/**
+ * A task skill over its operation (src/operations/): the data parts are its input (with `idempotency_key` where the skill
+ * takes one), the value is what `present` makes of it, and any refusal is the task outcome the conditions table says.
+ */
+export async function operationTask<Schema extends z.ZodObject, Output, Services>(
+  operation: Operation<Schema, Output, Services>,
+  body: Record<string, unknown>,
+  {
+    caller,
+    services,
+    takesKey,
+    present,
+  }: { caller: Caller; services: Services; takesKey: boolean; present: (value: Output) => TaskOutcome },
+): Promise<TaskOutcome> {
+  const { idempotency_key: key, ...fields } = body;
+  const input = takesKey ? fields : body;
+  try {
+    return present(await perform(operation, input, { caller, channel: "a2a", idempotencyKey: takesKey ? key : undefined, services }));
+  } catch (error) {
+    const refusal = keyAsArgument(asRefusal(error, console.error, `A2A ${operation.name}`)) as Refusal;
+    // What the task keeps for a reply: the fields valid on their own, the idempotency_key among them.
+    const kept = takesKey ? operation.input.extend({ idempotency_key: idempotencyKey }) : operation.input;
+    return refusedTask(refusal, () => validFields(kept, body));
+  }
+}
 
 /**
  * A refused skill as A2A answers it, for every skill: in words (what happened, what to do, when to retry after an
