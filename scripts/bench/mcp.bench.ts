@@ -61,6 +61,7 @@ export default async function mcpBench() {
       responseTime: prebuilt.site.response_time,
       file: () => Promise.reject(new Error("the bench files nothing")),
       filedUnder: () => Promise.reject(new Error("the bench files nothing")),
+      checkKey: () => Promise.reject(new Error("the bench files nothing")),
     },
     { booking: () => undefined, studio: prebuilt.site.name },
   );

@@ -112,8 +112,9 @@ export function createAgentExecutor({ prebuilt, briefs, booking }: ExecutorDeps)
     const user = context.context.user;
     if (!(user instanceof AuthenticatedCaller)) throw new Error("a write reached the executor without an authenticated caller");
     // A follow-up to an input-required task adds to the fields the task carries from its earlier messages.
-    const body: Record<string, unknown> = { ...carriedFields(context.task?.metadata, carriedKeyOf(skill)) };
-    for (const data of dataObjects(viewOfMessage(context.userMessage))) Object.assign(body, data);
+    // Spread, never assigned: a member named __proto__ stays a member (an unknown field), as on REST, not a prototype.
+    let body: Record<string, unknown> = { ...carriedFields(context.task?.metadata, carriedKeyOf(skill)) };
+    for (const data of dataObjects(viewOfMessage(context.userMessage))) body = { ...body, ...data };
     delete body.skill;
     return skill === briefSkillId ? fileFrom(body, user, context) : bookingTask(skill, body, user, work);
   }

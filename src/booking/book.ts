@@ -15,7 +15,7 @@ export type { BookingDeps, BookingRequest } from "./deps.ts";
 export type BookingResult = { kind: "dry_run" } | { kind: "booked"; booking: Booking; replayed: boolean; counted?: QuotaResult[] };
 
 /** The same booking, whatever offset its start was written with. */
-const fingerprintOf = (input: BookingInput) =>
+export const fingerprintOf = (input: BookingInput) =>
   sha256Hex(
     JSON.stringify([input.full_name, input.work_email, new Date(input.start).toISOString(), input.time_zone, input.lead_id ?? null]),
   );
@@ -37,6 +37,11 @@ export async function bookCall(input: BookingInput, request: BookingRequest, dep
 
   const now = (deps.now ?? Date.now)();
   if (input.dry_run) {
+    // A dry run answers what booking it would: a key used for another booking is refused.
+    if (idempotencyKey !== undefined) {
+      const record = await deps.store.keyRecord(request.owner, await sha256Hex(idempotencyKey));
+      if (record && record.fingerprint !== (await fingerprintOf(input))) throw keyReused();
+    }
     const free = await freeAround(input, deps, { fresh: false });
     if (isListed(free, input)) return { kind: "dry_run" };
     // The grant's own booking of this person at that time is what booking it would answer: the same, again.

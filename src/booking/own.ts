@@ -27,14 +27,19 @@ export async function ownBooking(id: string, owner: string, deps: Pick<BookingDe
   return booking && booking.owner === owner ? booking : undefined;
 }
 
-/** The booking an Idempotency-Key of the grant made, if it made one (a key given back made none). */
+/**
+ * The booking an Idempotency-Key of the grant made, if it made one (a key given back made none); with `fingerprint`, only
+ * one the key made for that very booking.
+ */
 export async function bookingUnderKey(
   owner: string,
   idempotencyKey: string,
   deps: Pick<BookingDeps, "store">,
+  fingerprint?: string,
 ): Promise<Booking | undefined> {
   const record = await deps.store.keyRecord(owner, await sha256Hex(idempotencyKey));
-  return record ? ownBooking(record.booking_id, owner, deps) : undefined;
+  if (!record || (fingerprint !== undefined && record.fingerprint !== fingerprint)) return undefined;
+  return ownBooking(record.booking_id, owner, deps);
 }
 
 /** Cancels the grant's own booking (again is no error); undefined when the grant has none of that id. */

@@ -166,12 +166,20 @@ async function recordOnce(r: Recording, deps: PipelineDeps): Promise<FilingResul
 
 /**
  * The lead an owner's Idempotency-Key filed, as a replay of it, if it filed one: what any later answer to the same
- * request must report (an MCP confirmation answered again, say), never that nothing was filed.
+ * request must report (an MCP confirmation answered again, say), never that nothing was filed. With `brief`, only a lead
+ * the key filed for that very brief.
  */
-export async function filedUnder(owner: string, idempotencyKey: string, store: LeadStore): Promise<FilingResult | null> {
+export async function filedUnder(owner: string, idempotencyKey: string, store: LeadStore, brief?: Brief): Promise<FilingResult | null> {
   const record = await store.idempotencyRecord(owner, await sha256Hex(idempotencyKey));
-  const lead = record ? await store.get(record.lead_id) : null;
+  if (!record || (brief && record.fingerprint !== (await fingerprint(brief)))) return null;
+  const lead = await store.get(record.lead_id);
   return lead?.owner === owner ? { kind: "already_filed", lead, reason: "idempotency_key" } : null;
+}
+
+/** Refuses a key the owner used for another brief, as filing this one would: what a dry run must say too. */
+export async function checkKey(owner: string, idempotencyKey: string, brief: Brief, store: LeadStore): Promise<void> {
+  const record = await store.idempotencyRecord(owner, await sha256Hex(idempotencyKey));
+  if (record && record.fingerprint !== (await fingerprint(brief))) throw keyReused();
 }
 
 /** A lead claimed by a concurrent request appears within moments; waits briefly for it. */

@@ -20,6 +20,7 @@ export function mcpToolsTable(site: Site): Table {
     responseTime: prebuilt.site.response_time,
     file: () => Promise.reject(new Error("documentation only")),
     filedUnder: () => Promise.reject(new Error("documentation only")),
+    checkKey: () => Promise.reject(new Error("documentation only")),
   };
   const booking = { booking: () => undefined, studio: prebuilt.site.name };
   return {

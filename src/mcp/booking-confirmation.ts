@@ -59,7 +59,7 @@ export function bookingConfirmation(
   deps: BookingDeps,
   services: BookingServices,
   dryRun: (body: Record<string, unknown>) => Promise<BookingOutcome>,
-  settled: (key: string, byForm: boolean) => Promise<CallToolResult | undefined>,
+  settled: (key: string, byForm: boolean, sameAs?: Record<string, unknown>) => Promise<CallToolResult | undefined>,
 ): Confirmation<Field> {
   const zone = (typeof body.time_zone === "string" && canonicalTimeZone(body.time_zone)) || deps.studioTimeZone;
   return {

@@ -101,8 +101,8 @@ export function bookingTools(prebuilt: PrebuiltResources, services: BookingServi
       const book = (body: Record<string, unknown>, key: unknown) => performedFor(bookIntroCall, body, call.caller, services, key);
       // The person confirms name, e-mail and time first; one form answered books once, and is answered so ever after.
       const spec = async () => {
-        const settled = async (key: string, byForm: boolean) => {
-          const booked = await bookedUnder(call.caller!.grantId, key, services);
+        const settled = async (key: string, byForm: boolean, sameAs?: Record<string, unknown>) => {
+          const booked = await bookedUnder(call.caller!.grantId, key, services, sameAs);
           return booked && bookedResult(booked, true, byForm);
         };
         const dryRun = async (b: Record<string, unknown>) => {

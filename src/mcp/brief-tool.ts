@@ -2,9 +2,10 @@ import type { CallToolResult } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { briefToolName, briefToolScope } from "../briefs/names.ts";
 import { dryRunSchema, receiptOf, receiptSchema, type Accepted } from "../briefs/receipt.ts";
-import type { BriefSchema } from "../briefs/schema.ts";
+import type { Brief, BriefSchema } from "../briefs/schema.ts";
 import type { FieldError } from "../briefs/validate.ts";
 import { conditionOf } from "../http/conditions.ts";
+import { refusalData } from "../http/formats.ts";
 import { Refusal } from "../http/refusal.ts";
 import { fileBriefOperation, type BriefServices } from "../operations/briefs.ts";
 import { confirmationForm, confirmedFields, confirmedOf, type Confirmed } from "./brief-confirmation.ts";
@@ -37,9 +38,10 @@ export function briefOutputSchema(schema: BriefSchema) {
     );
 }
 
-const invalid = (errors: FieldError[]) =>
+/** Fields to fix, named one by one; the details are every refusal's (`refusalData`: the code beside the errors). */
+const invalid = (refusal: Refusal, errors: FieldError[]) =>
   toolError(
-    `The brief was NOT filed: ${errors.length} field${errors.length === 1 ? " is" : "s are"} missing or invalid. Fix ${errors.length === 1 ? "it" : "them"} (ask the person if you need to) and call ${briefToolName} again.\n${fieldLines(errors)}\n\n${JSON.stringify({ errors }, null, 2)}`,
+    `The brief was NOT filed: ${errors.length} field${errors.length === 1 ? " is" : "s are"} missing or invalid. Fix ${errors.length === 1 ? "it" : "them"} (ask the person if you need to) and call ${briefToolName} again.\n${fieldLines(errors)}\n\n${JSON.stringify(refusalData(refusal), null, 2)}`,
   );
 
 /** What a filing came to: accepted, or refused (an outage included). */
@@ -57,7 +59,7 @@ function resultOf(outcome: Filing, confirmed = false, replayedBy: "idempotency_k
   if (outcome instanceof Refusal) {
     const errors = (outcome.options.extensions?.errors ?? []) as FieldError[];
     const fixable = outcome.condition === "invalid_brief" || outcome.condition === "invalid_idempotency_key";
-    if (fixable && errors.length > 0) return invalid(errors);
+    if (fixable && errors.length > 0) return invalid(outcome, errors);
     // An outage recorded nothing, and says so (its words say when to retry).
     return refusalResult(
       outcome,
@@ -104,8 +106,11 @@ const briefConfirmation = (
     return errors ? { kind: "invalid", errors: errors as FieldError[], answer } : { kind: "refused", answer };
   },
   declined: notFiled,
-  async settled(key, byForm) {
-    const filed = await services.filedUnder(owner, key);
+  async settled(key, byForm, sameAs) {
+    const parsed = sameAs && services.schema.safeParse(sameAs);
+    if (parsed && !parsed.success) return undefined;
+    const { dry_run: _, ...brief } = parsed ? parsed.data : {};
+    const filed = await services.filedUnder(owner, key, parsed ? (brief as Brief) : undefined);
     return filed ? resultOf(receiptOf(filed, services), true, byForm ? "confirmation" : "idempotency_key") : undefined;
   },
 });

@@ -55,8 +55,9 @@ export interface Confirmation<F extends string> {
   /**
    * What the write under `key` came to, if it was made: the call's own idempotency key, or else the form's
    * (`confirmationKey`, `byForm`) once a form was asked. Any later answer reports it, and the person is not asked again.
+   * `sameAs`: a new call under its own key, answered only by what the key wrote for that very body.
    */
-  settled(key: string, byForm: boolean): Promise<ToolResult | undefined>;
+  settled(key: string, byForm: boolean, sameAs?: Record<string, unknown>): Promise<ToolResult | undefined>;
 }
 
 /**
@@ -89,7 +90,10 @@ export async function confirmByForm<F extends string>(
   const ownKey = typeof args.idempotency_key === "string" ? args.idempotency_key : undefined;
   const settled = () => {
     const key = ownKey ?? (state === undefined ? undefined : confirmationKey(form));
-    return key === undefined ? Promise.resolve(undefined) : spec.settled(key, ownKey === undefined);
+    // A round of this very call (its state names these arguments) is the same write; a new call under a key that wrote
+    // something else is not, and its own check refuses the key.
+    const sameAs = ownKey !== undefined && state === undefined ? body : undefined;
+    return key === undefined ? Promise.resolve(undefined) : spec.settled(key, ownKey === undefined, sameAs);
   };
   const done = await settled();
   if (done) return { answer: done };

@@ -1,4 +1,4 @@
-import { bookCall, type BookingDeps } from "../booking/book.ts";
+import { bookCall, fingerprintOf, type BookingDeps } from "../booking/book.ts";
 import { daysOf, freeTimes, type FreeTimes } from "../booking/free-times.ts";
 import { bookingScope, bookingToolNames } from "../booking/names.ts";
 import { bookingUnderKey, bookingView, cancelOwnBooking, ownBooking } from "../booking/own.ts";
@@ -104,7 +104,19 @@ export async function readBooking(id: string, caller: Pick<Caller, "owner">, ser
  * What an idempotency key of the grant booked, as a replay of it, if it booked anything: what any later answer to the
  * same request must report (an MCP confirmation answered again, say), never that nothing was booked.
  */
-export async function bookedUnder(owner: string, key: string, services: BookingServices): Promise<BookingOutcome | undefined> {
-  const booking = await bookingUnderKey(owner, key, await offered(services));
+export async function bookedUnder(
+  owner: string,
+  key: string,
+  services: BookingServices,
+  sameAs?: Record<string, unknown>,
+): Promise<BookingOutcome | undefined> {
+  // With `sameAs`, only what the key booked for that very booking: a key used for another is no answer to this one.
+  let fingerprint: string | undefined;
+  if (sameAs) {
+    const parsed = bookingSchema.safeParse(sameAs);
+    if (!parsed.success) return undefined;
+    fingerprint = await fingerprintOf(parsed.data);
+  }
+  const booking = await bookingUnderKey(owner, key, await offered(services), fingerprint);
   return booking && booked(booking, true, services.studio);
 }

@@ -11,8 +11,10 @@ import type { Caller, Operation } from "./operation.ts";
 export interface BriefServices extends ReceiptWording {
   schema: BriefSchema;
   file(brief: Brief, request: FilingRequest): Promise<FilingResult>;
-  /** What an owner's idempotency key filed (src/briefs/pipeline.ts `filedUnder`), if it filed anything. */
-  filedUnder(owner: string, idempotencyKey: string): Promise<FilingResult | null>;
+  /** What an owner's idempotency key filed (src/briefs/pipeline.ts `filedUnder`), if it filed anything (for `brief`: it). */
+  filedUnder(owner: string, idempotencyKey: string, brief?: Brief): Promise<FilingResult | null>;
+  /** Refuses a key the owner used for another brief (`checkKey`). */
+  checkKey(owner: string, idempotencyKey: string, brief: Brief): Promise<void>;
 }
 
 /** The services over the deployment's pipeline: its code loads with the first brief, so a read never needs it. */
@@ -22,7 +24,8 @@ export function briefServices(pipeline: PipelineDeps, wording: ReceiptWording): 
     schema: pipeline.schema,
     ...wording,
     file: async (brief, request) => (await code()).fileBrief(brief, request, pipeline),
-    filedUnder: async (owner, key) => (await code()).filedUnder(owner, key, pipeline.store),
+    filedUnder: async (owner, key, brief) => (await code()).filedUnder(owner, key, pipeline.store, brief),
+    checkKey: async (owner, key, brief) => (await code()).checkKey(owner, key, brief, pipeline.store),
   };
 }
 
@@ -45,7 +48,11 @@ export const fileBriefOperation = (schema: BriefSchema) =>
     invalid: "invalid_brief",
     idempotent: true,
     async run({ dry_run, ...brief }, { caller, channel, idempotencyKey, services }) {
-      if (dry_run) return dryRunOf(brief);
+      if (dry_run) {
+        // A dry run answers what sending it would: a key used for another brief is refused.
+        if (idempotencyKey !== undefined) await services.checkKey(caller.owner, idempotencyKey, brief);
+        return dryRunOf(brief);
+      }
       return receiptOf(await services.file(brief, requestOf(caller, channel, idempotencyKey)), services);
     },
   }) satisfies Operation<BriefSchema, Accepted, BriefServices>;

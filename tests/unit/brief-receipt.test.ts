@@ -46,6 +46,7 @@ const tool = (result: FilingResult | "dry_run") =>
       return result;
     },
     filedUnder: async () => null,
+    checkKey: async () => undefined,
     studio: "Kestrel Studio",
     responseTime: "A person replies within one business day.",
   });

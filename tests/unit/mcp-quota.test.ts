@@ -67,6 +67,7 @@ function door(limiter: Limiter) {
         throw new Refusal("idempotency_key_reused");
       },
       filedUnder: async () => null,
+      checkKey: async () => undefined,
     },
     { booking: () => undefined, studio: prebuilt.site.name },
   );
