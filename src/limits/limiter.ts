@@ -31,8 +31,9 @@ export interface Limiter {
   /**
    * Counts one request of a grant (or `cost` requests at once) against `policy`, and against `ceiling` for its address
    * (all grants together), in one command. A request past its grant's own limit is refused without counting against the
-   * address, so one grant's loop never uses up the others' ceiling. Gives what was counted, the grant's policy first:
-   * both, or the one that refused.
+   * address, so one grant's loop never uses up the others' ceiling; a request the address's ceiling refuses is given
+   * back to the grant, so others' use of the address never spends one grant's own allowance. Gives what was counted, the
+   * grant's policy first: both, or the one that refused.
    */
   consumeGrant(policy: PolicyName, grant: string, ceiling: PolicyName, address: string, cost?: number): Promise<QuotaResult[]>;
   /**
@@ -118,9 +119,11 @@ export function upstashLimiter(redis: Redis, { cacheBlocked = true, now = Date.n
 
 /**
  * KEYS: the grant's window, the address's. ARGV: the grant's limit and window (ms), the address's window (ms), the cost
- * (requests counted at once). The same fixed windows and keys as @upstash/ratelimit's (`rl:<policy>:<key>:<window
- * index>`), two in one script, which the library cannot do: it counts one window per command. A window is new when the
- * count is the cost, as the library's own script says.
+ * (requests counted at once), the address's limit. The same fixed windows and keys as @upstash/ratelimit's
+ * (`rl:<policy>:<key>:<window index>`), two in one script, which the library cannot do: it counts one window per command.
+ * A window is new when the count is the cost, as the library's own script says. A request the grant's own limit refuses
+ * is not counted at its address; one the address's ceiling refuses is given back to the grant, whose own allowance it
+ * did not use.
  */
 const grantScript = `
 local cost = tonumber(ARGV[4])
@@ -129,6 +132,7 @@ if grant == cost then redis.call("PEXPIRE", KEYS[1], ARGV[2]) end
 if grant > tonumber(ARGV[1]) then return {grant, -1} end
 local address = redis.call("INCRBY", KEYS[2], cost)
 if address == cost then redis.call("PEXPIRE", KEYS[2], ARGV[3]) end
+if address > tonumber(ARGV[5]) then grant = redis.call("DECRBY", KEYS[1], cost) end
 return {grant, address}
 `;
 
@@ -181,9 +185,12 @@ function grantWindowsCounter(redis: Redis, { cacheBlocked, now }: Required<Limit
     if (isBlocked(shared, at)) return uncounted(result(shared, policies[ceiling].quota + 1, at));
     const [counted, total] = await script.exec(
       [own.key, shared.key],
-      [String(policies[policy].quota), String(own.ms), String(shared.ms), String(cost)],
+      [String(policies[policy].quota), String(own.ms), String(shared.ms), String(cost), String(policies[ceiling].quota)],
     );
-    return total < 0 ? [result(own, counted, at)] : [result(own, counted, at), result(shared, total, at)];
+    if (total < 0) return [result(own, counted, at)];
+    // Refused by the address's ceiling, the script already gave the grant's count back: nothing of it is left to refund.
+    const mine = total > policies[ceiling].quota ? { ...result(own, counted, at), window: undefined } : result(own, counted, at);
+    return [mine, result(shared, total, at)];
   };
   const refund = async (counted: QuotaResult[], cost: number) => {
     const windows = counted.flatMap((r) => (r.window ? [r.window] : []));

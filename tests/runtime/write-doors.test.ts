@@ -1,14 +1,20 @@
 import type { CallToolResult } from "@modelcontextprotocol/client";
+import { Redis } from "@upstash/redis";
+import { decodeJwt } from "jose";
 import { beforeAll, describe, expect, inject, it } from "vitest";
+import { policies } from "../../src/limits/policies.ts";
 import { freshBrief } from "../support/briefs.ts";
 import { connectMcp, connectShowingForms, eras, text } from "../support/mcp-client.ts";
+import { fetchFromLoopback } from "../support/loopback.ts";
 import { clientCredentialsToken } from "../support/oauth-client.ts";
+import { countedFor, setCounted } from "../support/quota-count.ts";
 
 /**
  * The same write answers the same way at every door, through npm start: what an attack on the doors found where one
  * door differed (a member named __proto__, an idempotency key reused under a confirmation form, the shape of a refusal).
  */
 const base = inject("baseUrl");
+const store = new Redis({ url: inject("store").url, token: inject("store").token, enableTelemetry: false });
 const modern = eras.find((e) => e.era === "modern")!;
 let token: string;
 beforeAll(async () => {
@@ -93,5 +99,35 @@ describe("a brief refused field by field on MCP", () => {
     await mcp.close();
     expect(detailsOf(invalid)).toMatchObject({ code: "invalid_brief", errors: expect.any(Array) });
     expect(detailsOf(badKey)).toMatchObject({ code: "invalid_idempotency_key", errors: [{ field: "/idempotency_key" }] });
+  });
+});
+
+describe("an address whose ceiling is spent", () => {
+  it("refuses the grant's briefs without spending the grant's own allowance", async () => {
+    const { token: own } = await clientCredentialsToken(base, "svc:brief");
+    const grant = decodeJwt(own).grant_id as string;
+    const from = "127.0.0.9";
+    const file = async (id: number) => {
+      const res = await fetchFromLoopback(from)(`${base}/mcp`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2025-11-25",
+          authorization: `Bearer ${own}`,
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id,
+          method: "tools/call",
+          params: { name: "submit_project_brief", arguments: freshBrief() },
+        }),
+      });
+      return ((await res.json()) as { result: CallToolResult }).result;
+    };
+    expect((await file(1)).isError).toBeFalsy();
+    await setCounted(store, "briefs-per-address", from, policies["briefs-per-address"].quota);
+    for (const id of [2, 3, 4]) expect(detailsOf(await file(id))).toMatchObject({ code: "brief_quota_exceeded" });
+    expect(await countedFor(store, "briefs-per-grant", grant)).toBe(1);
   });
 });
