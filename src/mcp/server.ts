@@ -5,6 +5,13 @@ import {
   ProtocolErrorCode,
   type AuthInfo,
   type ClientCapabilities,
+  type GetPromptResult,
+  type HandlerResultTypeMap,
+  type Implementation,
+  type ReadResourceCallback,
+  type RequestTypeMap,
+  type ServerContext,
+  type ServerOptions,
 } from "@modelcontextprotocol/server";
 import type { SkillCatalog } from "@modelcontextprotocol/server/ext/skills";
 import { z } from "zod";
@@ -89,20 +96,40 @@ export const cacheHints = {
   "resources/read": { ttlMs: resourceTtlSeconds * 1000, cacheScope: "public" },
 } as const;
 
-/**
- * What a server is made of. None of it changes during a deploy, so the handler builds it once (each resource's JSON
- * text, the tools/list answer, each prompt's argument schema) and then a server per request from it.
- */
 /** What a tool needs to ask the person first (2026-07-28): the signed state between rounds, and their decisions. */
 export interface Confirmations {
   state: StateCodec;
   decisions: FormDecisions;
 }
 
+type RequestHandler<M extends "tools/list" | "tools/call"> = (
+  request: RequestTypeMap[M],
+  ctx: ServerContext,
+) => HandlerResultTypeMap[M] | Promise<HandlerResultTypeMap[M]>;
+
+/** A resource as the SDK registers it: its metadata, and a read answering the JSON text made once. */
+interface ResourceRegistration {
+  name: string;
+  uri: string;
+  metadata: { title: string; description: string; mimeType: string };
+  read: ReadResourceCallback;
+}
+
+/** A prompt as the SDK registers it: its metadata and argument schema, and the messages it expands to. */
+interface PromptRegistration {
+  name: string;
+  metadata: { title: string; description: string };
+  argsSchema: z.ZodObject<PromptDefinition["arguments"]> | undefined;
+  messages: (args: Record<string, string | undefined>) => GetPromptResult;
+}
+
+/**
+ * What a server is made of. None of it changes during a deploy, so the handler builds it once (each resource's JSON
+ * text, the tools/list answer, each prompt's argument schema, the server's identity and options, the tools/call handler
+ * of each era) and then a server per request from it.
+ */
 export interface McpServerParts {
   prebuilt: PrebuiltResources;
-  resources: (ResourceDefinition & { text: string })[];
-  prompts: (PromptDefinition & { argsSchema: z.ZodObject<PromptDefinition["arguments"]> | undefined })[];
   tools: Map<string, Tool>;
   listed: ToolDefinition[];
   /**
@@ -112,77 +139,72 @@ export interface McpServerParts {
   confirmations?: Confirmations;
   /** The skills (skills.ts), loaded once; without them no skill is served. */
   skills?: SkillCatalog;
+  info: Implementation;
+  options: ServerOptions;
+  resources: ResourceRegistration[];
+  prompts: PromptRegistration[];
+  listTools: RequestHandler<"tools/list">;
+  callTool: Record<Era, RequestHandler<"tools/call">>;
 }
 
-export const mcpServerParts = (
+/** Every list is fixed for the life of a deploy. */
+const fixedLists = { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } } as const;
+
+export function mcpServerParts(
   prebuilt: PrebuiltResources,
   tools: Tool[],
   confirmations?: Confirmations,
   skills?: SkillCatalog,
-): McpServerParts => ({
-  prebuilt,
-  confirmations,
-  skills,
-  resources: resourceDefinitions(prebuilt).map((r) => ({ ...r, text: jsonBody(r.value) })),
-  prompts: promptDefinitions(prebuilt).map((p) => ({
-    ...p,
+): McpServerParts {
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  const listed = tools.map(toolDefinition);
+  return {
+    prebuilt,
+    confirmations,
+    skills,
+    tools: byName,
+    listed,
+    info: serverInfo(prebuilt),
+    options: {
+      capabilities: { logging: {} },
+      instructions: serverInstructions(prebuilt, skills),
+      cacheHints,
+      // Every echoed requestState is checked before a handler runs: a state no key signed, expired, or minted for another
+      // client is answered -32602 "Invalid or expired requestState".
+      ...(confirmations ? { requestState: { verify: confirmations.state.verify } } : {}),
+      // The shim would push elicitation/create down a 2025-era response stream and wait for the answer, which a stateless
+      // deployment delivers to another instance: it could only time out. No tool asks a 2025-era client (docs/decisions.md).
+      inputRequired: { legacyShim: false },
+    },
+    resources: resourceDefinitions(prebuilt).map(resourceRegistration),
+    prompts: promptDefinitions(prebuilt).map(promptRegistration),
+    listTools: () => ({ tools: listed }),
+    callTool: { legacy: toolCaller(byName, "legacy", confirmations), modern: toolCaller(byName, "modern", confirmations) },
+  };
+}
+
+function resourceRegistration({ name, uri, title, description, mimeType, value }: ResourceDefinition): ResourceRegistration {
+  const text = jsonBody(value);
+  // A new answer for every read: the SDK adds what the era wants (2026-07-28's resultType and hints) to the answer.
+  return { name, uri, metadata: { title, description, mimeType }, read: async () => ({ contents: [{ uri, mimeType, text }] }) };
+}
+
+function promptRegistration(p: PromptDefinition): PromptRegistration {
+  return {
+    name: p.name,
+    metadata: { title: p.title, description: p.description },
     argsSchema: Object.keys(p.arguments).length > 0 ? z.object(p.arguments) : undefined,
-  })),
-  tools: new Map(tools.map((t) => [t.name, t])),
-  listed: tools.map(toolDefinition),
-});
+    messages: (args) => ({ description: p.description, messages: [{ role: "user", content: { type: "text", text: p.text(args) } }] }),
+  };
+}
 
 /**
- * The MCP server for one request of one era (the transport is stateless, so nothing outlives the request). Resources and
- * prompts go through the SDK's registries; tools are served from our own table, because the brief tool validates with
- * the brief pipeline (every offending field named in one isError result) rather than the SDK's generic argument check.
- * What 2026-07-28 adds to each answer (`resultType`, `serverInfo` in `_meta`, the cache hints) the SDK adds.
+ * tools/call for one era, from our own table, because the brief tool validates with the brief pipeline (every
+ * offending field named in one isError result) rather than the SDK's generic argument check. Whatever is the request's
+ * own (who calls, what the client declared, the rounds of a form) comes from its context, never from the server.
  */
-export function mcpServerFrom(
-  { prebuilt, resources, prompts, tools, listed, confirmations, skills }: McpServerParts,
-  era: Era = "legacy",
-): McpServer {
-  const server = new McpServer(serverInfo(prebuilt), {
-    capabilities: { logging: {} },
-    instructions: serverInstructions(prebuilt, skills),
-    cacheHints,
-    // Every echoed requestState is checked before a handler runs: a state no key signed, expired, or minted for another
-    // client is answered -32602 "Invalid or expired requestState".
-    ...(confirmations ? { requestState: { verify: confirmations.state.verify } } : {}),
-    // The shim would push elicitation/create down a 2025-era response stream and wait for the answer, which a stateless
-    // deployment delivers to another instance: it could only time out. No tool asks a 2025-era client (docs/decisions.md).
-    inputRequired: { legacyShim: false },
-  });
-
-  for (const r of resources) {
-    const contents = [{ uri: r.uri, mimeType: r.mimeType, text: r.text }];
-    server.registerResource(r.name, r.uri, { title: r.title, description: r.description, mimeType: r.mimeType }, async () => ({
-      contents,
-    }));
-  }
-
-  for (const p of prompts) {
-    const messages = (args: Record<string, string | undefined>) => ({
-      description: p.description,
-      messages: [{ role: "user" as const, content: { type: "text" as const, text: p.text(args) } }],
-    });
-    if (p.argsSchema) server.registerPrompt(p.name, { title: p.title, description: p.description, argsSchema: p.argsSchema }, messages);
-    else server.registerPrompt(p.name, { title: p.title, description: p.description }, () => messages({}));
-  }
-
-  // The skills' resource template and methods, and `capabilities.extensions["io.modelcontextprotocol/skills"]`: in both
-  // eras, whose capabilities both have `extensions` (docs/decisions.md, "Skills over MCP").
-  skills?.attach(server);
-
-  // Every list is fixed for the life of a deploy. Said last: the SDK declares listChanged for what it registers (the
-  // skills' template too) unless it was already declared.
-  server.server.registerCapabilities({
-    tools: { listChanged: false },
-    resources: { listChanged: false },
-    prompts: { listChanged: false },
-  });
-  server.server.setRequestHandler("tools/list", () => ({ tools: listed }));
-  server.server.setRequestHandler("tools/call", async (request, ctx) => {
+function toolCaller(tools: Map<string, Tool>, era: Era, confirmations: Confirmations | undefined): RequestHandler<"tools/call"> {
+  return async (request, ctx) => {
     const tool = tools.get(request.params.name);
     if (!tool) {
       throw new ProtocolError(
@@ -209,10 +231,31 @@ export function mcpServerFrom(
             }
           : undefined,
     });
-  });
+  };
+}
+
+/**
+ * The MCP server for one request of one era (the transport is stateless, so nothing outlives the request), registered
+ * from the parts: resources and prompts through the SDK's registries, tools from our own table. What 2026-07-28 adds to
+ * each answer (`resultType`, `serverInfo` in `_meta`, the cache hints) the SDK adds.
+ */
+export function mcpServerFrom(parts: McpServerParts, era: Era = "legacy"): McpServer {
+  const server = new McpServer(parts.info, parts.options);
+  for (const r of parts.resources) server.registerResource(r.name, r.uri, r.metadata, r.read);
+  for (const p of parts.prompts) {
+    if (p.argsSchema) server.registerPrompt(p.name, { ...p.metadata, argsSchema: p.argsSchema }, p.messages);
+    else server.registerPrompt(p.name, p.metadata, () => p.messages({}));
+  }
+  // The skills' resource template and methods, and `capabilities.extensions["io.modelcontextprotocol/skills"]`: in both
+  // eras, whose capabilities both have `extensions` (docs/decisions.md, "Skills over MCP").
+  parts.skills?.attach(server);
+  // Said last: the SDK declares listChanged for what it registers (the skills' template too) unless it was already declared.
+  server.server.registerCapabilities(fixedLists);
+  server.server.setRequestHandler("tools/list", parts.listTools);
+  server.server.setRequestHandler("tools/call", parts.callTool[era]);
   return server;
 }
 
-/** A server built from nothing: the build's listing for the server card, and the bench's bare SDK baseline. */
+/** A server built from nothing: the bench's bare SDK baseline. */
 export const createMcpServer = (prebuilt: PrebuiltResources, tools: Tool[], era: Era = "legacy"): McpServer =>
   mcpServerFrom(mcpServerParts(prebuilt, tools), era);
