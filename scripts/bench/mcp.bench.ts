@@ -1,7 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { createMcpHandler as sdkHandler, WebStandardStreamableHTTPServerTransport, type McpServer } from "@modelcontextprotocol/server";
 import { briefSchema } from "../../src/briefs/schema.ts";
-import { upstashLimiter } from "../../src/limits/limiter.ts";
+import { upstashLimiter, type Limiter, type QuotaResult } from "../../src/limits/limiter.ts";
+import type { PolicyName } from "../../src/limits/policies.ts";
 import { createMcpHandler } from "../../src/mcp/http.ts";
 import { createMcpServer, mcpServerFrom, mcpServerParts, mcpTools } from "../../src/mcp/server.ts";
 import { issueAccessToken } from "../../src/oauth/access-token.ts";
@@ -19,8 +20,9 @@ import { startStoreProcess } from "./store-process.ts";
  * built from nothing for every request: for 2026-07-28 its own entry (`createMcpHandler`, modern only), for the 2025
  * era a stateless transport per request (JSON answers, as ours). tools/list and a read tool call each. A third line
  * shows the bare SDK with a server from the shared parts, so what the handler saves by sharing them is not mistaken for
- * the cost of its HTTP layer. Production Upstash adds a network round trip per request instead of loopback. The local
- * runtime is measured by emulator.bench.ts.
+ * the cost of its HTTP layer; a fourth the same handler with a quota that allows at once, so the store's round trip is
+ * not mistaken for the cost of the rest. Production Upstash adds a network round trip per request instead of loopback.
+ * The local runtime is measured by emulator.bench.ts.
  */
 const envelope = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
 const eras = {
@@ -70,14 +72,23 @@ export default async function mcpBench() {
     const redis = store.functionsRedis();
     const keys = await importSigningKeys(JSON.stringify(await generateKeySet()));
     const parts = mcpServerParts(prebuilt, tools);
-    const handler = createMcpHandler({
-      baseUrl,
-      allowedOrigins: [new URL(baseUrl).origin],
-      limiter: upstashLimiter(redis, { cacheBlocked: false }),
-      verifier: createAccessTokenVerifier({ baseUrl, jwks: keys.publicJwks }),
-      createServer: (era) => mcpServerFrom(parts, era),
-      tools: parts.listed,
-      card: {},
+    const handlerWith = (limiter: Limiter) =>
+      createMcpHandler({
+        baseUrl,
+        allowedOrigins: [new URL(baseUrl).origin],
+        limiter,
+        verifier: createAccessTokenVerifier({ baseUrl, jwks: keys.publicJwks }),
+        createServer: (era) => mcpServerFrom(parts, era),
+        tools: parts.listed,
+        card: {},
+      });
+    const handler = handlerWith(upstashLimiter(redis, { cacheBlocked: false }));
+    // The same handler with a quota that allows every request at once, without asking a store.
+    const allowed = (policy: PolicyName): QuotaResult => ({ policy, allowed: true, limit: 1, remaining: 1, resetSeconds: 60 });
+    const withoutStore = handlerWith({
+      consume: async (policy) => allowed(policy),
+      consumeGrant: async (policy, _grant, ceiling) => [allowed(policy), allowed(ceiling)],
+      refundGrant: async () => {},
     });
     type Message = { body: object; headers: Record<string, string> };
     const request = ({ body, headers }: Message) =>
@@ -88,10 +99,11 @@ export default async function mcpBench() {
     };
     let client = 0;
     // A new client address each time, so the quota counts but never refuses.
-    const viaHandler = (message: Message) => async () =>
+    const via = (door: typeof handler) => (message: Message) => async () =>
       answered(
-        await handler(request(message), { ip: `10.${(client >> 16) & 255}.${(client >> 8) & 255}.${client++ & 255}`, waitUntil: () => {} }),
+        await door(request(message), { ip: `10.${(client >> 16) & 255}.${(client >> 8) & 255}.${client++ & 255}`, waitUntil: () => {} }),
       );
+    const viaHandler = via(handler);
     // The SDK's 2026-07-28 entry is made once, as a deployment makes it; it builds a server per request.
     const bareModern = (newServer: () => McpServer) => {
       const entry = sdkHandler(newServer, { legacy: "reject" });
@@ -116,11 +128,14 @@ export default async function mcpBench() {
       for (const [label, message] of Object.entries(messages)) {
         const { a: ours, b: sdk, ratio } = await compare(viaHandler(message), bare[era].fresh(message));
         const shared = await measure(bare[era].shared(message));
+        const { a: storeless, ratio: storelessRatio } = await compare(via(withoutStore)(message), bare[era].fresh(message));
         console.log(describeFigures(`${era} ${label}: handler (local store, own process)`, ours));
         console.log(describeFigures(`${era} ${label}: bare v2 SDK`, sdk));
         console.log(`  throughput ratio handler / bare SDK: ${ratio.toFixed(2)} (median of interleaved rounds)`);
         console.log(describeFigures(`  the bare SDK with a server from the shared parts`, shared));
-        console.log(`  throughput ratio handler / that: ${(ours.perSecond / shared.perSecond).toFixed(2)}\n`);
+        console.log(`  throughput ratio handler / that: ${(ours.perSecond / shared.perSecond).toFixed(2)}`);
+        console.log(describeFigures(`  the handler, its quota allowed without a store`, storeless));
+        console.log(`  throughput ratio that / bare SDK: ${storelessRatio.toFixed(2)} (median of interleaved rounds)\n`);
       }
     }
 
