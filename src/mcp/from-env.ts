@@ -37,7 +37,7 @@ export function mcpHandlerFromEnv(env: Env, prebuilt: PrebuiltResources, card: o
       allowedOrigins: allowedOriginsFrom(settings, baseUrl),
       limiter: d.limiter(),
       verifier: d.verifier(),
-      createServer: (era) => mcpServerFrom(parts, era),
+      createServer: (era, method) => mcpServerFrom(parts, era, method),
       tools: parts.listed,
       card,
     });

@@ -37,8 +37,11 @@ export interface McpHandlerOptions {
   allowedOrigins: string[];
   limiter: Limiter;
   verifier: Verifier;
-  /** A fresh server for each request (stateless transport), for the protocol era the request speaks. */
-  createServer: (era: Era) => McpServer;
+  /**
+   * A fresh server for each request (stateless transport), for the protocol era the request speaks and the method it
+   * calls (none for a batch).
+   */
+  createServer: (era: Era, method?: string) => McpServer;
   /** The tools as tools/list publishes them: their arguments mirrored in Mcp-Param headers are checked here. */
   tools: ToolDefinition[];
   /** The server card, the same document the build writes to /.well-known/mcp/server-card.json. */
@@ -60,8 +63,12 @@ export function createMcpHandler(options: McpHandlerOptions): Handler {
   const cardText = jsonBody(options.card);
   let cardEtag: Promise<string> | undefined;
   // The SDK's entry, modern-only (the 2025 era is ours, below): JSON unless the client prefers an event stream.
+  // The SDK asks for a server once it has checked that the request's Mcp-Method header names the body's method.
   const modern = (["auto", "sse"] as const).map((responseMode) =>
-    sdkHandler(({ era }) => options.createServer(era), { legacy: "reject", responseMode }),
+    sdkHandler(({ era, requestInfo }) => options.createServer(era, requestInfo?.headers.get("mcp-method") ?? undefined), {
+      legacy: "reject",
+      responseMode,
+    }),
   );
 
   const app = door(mcpErrors(baseUrl), log);
@@ -138,7 +145,8 @@ export function createMcpHandler(options: McpHandlerOptions): Handler {
    */
   async function answerLegacy(request: Request, body: unknown, authInfo: AuthInfo | undefined, stream: boolean) {
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !stream });
-    const server = options.createServer("legacy");
+    const method = (body as { method?: unknown }).method;
+    const server = options.createServer("legacy", typeof method === "string" ? method : undefined);
     await server.connect(transport);
     const response = await transport.handleRequest(request, { parsedBody: body, authInfo });
     // A JSON answer is complete; an event stream closes itself once the response is written.

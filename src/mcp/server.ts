@@ -235,11 +235,18 @@ function toolCaller(tools: Map<string, Tool>, era: Era, confirmations: Confirmat
 }
 
 /**
+ * Methods whose answers never involve the skills. Their servers go without: attaching the extension costs several times
+ * the rest of a server, most of it in garbage collection, since the catalog keeps a WeakRef to every server it serves.
+ */
+const withoutSkills = new Set(["tools/list", "tools/call", "prompts/list", "prompts/get", "ping"]);
+
+/**
  * The MCP server for one request of one era (the transport is stateless, so nothing outlives the request), registered
  * from the parts: resources and prompts through the SDK's registries, tools from our own table. What 2026-07-28 adds to
- * each answer (`resultType`, `serverInfo` in `_meta`, the cache hints) the SDK adds.
+ * each answer (`resultType`, `serverInfo` in `_meta`, the cache hints) the SDK adds. `method` is the request's (none
+ * for a batch).
  */
-export function mcpServerFrom(parts: McpServerParts, era: Era = "legacy"): McpServer {
+export function mcpServerFrom(parts: McpServerParts, era: Era = "legacy", method?: string): McpServer {
   const server = new McpServer(parts.info, parts.options);
   for (const r of parts.resources) server.registerResource(r.name, r.uri, r.metadata, r.read);
   for (const p of parts.prompts) {
@@ -248,7 +255,7 @@ export function mcpServerFrom(parts: McpServerParts, era: Era = "legacy"): McpSe
   }
   // The skills' resource template and methods, and `capabilities.extensions["io.modelcontextprotocol/skills"]`: in both
   // eras, whose capabilities both have `extensions` (docs/decisions.md, "Skills over MCP").
-  parts.skills?.attach(server);
+  if (method === undefined || !withoutSkills.has(method)) parts.skills?.attach(server);
   // Said last: the SDK declares listChanged for what it registers (the skills' template too) unless it was already declared.
   server.server.registerCapabilities(fixedLists);
   server.server.setRequestHandler("tools/list", parts.listTools);

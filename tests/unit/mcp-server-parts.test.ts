@@ -6,6 +6,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import { mcpServerFrom, mcpServerParts, type McpServerParts } from "../../src/mcp/server.ts";
+import { skillsCatalog } from "../../src/mcp/skills.ts";
 import type { Tool, ToolCall } from "../../src/mcp/tool.ts";
 import { prebuiltResources } from "../../src/resources/prebuilt.ts";
 import { buildSite } from "../../src/site/model.ts";
@@ -111,5 +112,51 @@ describe("servers built from shared parts", () => {
     expect(first).not.toBe(second);
     expect(first.server).not.toBe(second.server);
     expect(second.isConnected()).toBe(false);
+  });
+});
+
+describe("the skills on a request's server", () => {
+  const skillFiles = { "demo/SKILL.md": "---\nname: demo\ndescription: A skill for this test.\n---\n\nDo the demo.\n" };
+  const extensions = (parts: McpServerParts, era: "legacy" | "modern", method?: string) =>
+    mcpServerFrom(parts, era, method).server.getCapabilities().extensions;
+
+  it("are attached for every method that may need them, and left out of tools and prompts", async () => {
+    const parts = mcpServerParts(prebuilt, [], undefined, await skillsCatalog(skillFiles));
+    for (const era of ["legacy", "modern"] as const) {
+      for (const method of ["initialize", "server/discover", "resources/list", "resources/read", "skills/list", undefined])
+        expect(extensions(parts, era, method), `${era} ${method}`).toHaveProperty(["io.modelcontextprotocol/skills"]);
+      for (const method of ["tools/list", "tools/call", "prompts/list", "prompts/get", "ping"])
+        expect(extensions(parts, era, method), `${era} ${method}`).toBeUndefined();
+    }
+  });
+
+  it("are attached to a 2026-07-28 skills request whatever its header claims: the SDK refuses a header the body belies", async () => {
+    const methods: (string | undefined)[] = [];
+    const parts = mcpServerParts(prebuilt, [], undefined, await skillsCatalog(skillFiles));
+    const entry = createMcpHandler(
+      ({ era, requestInfo }) => {
+        const method = requestInfo?.headers.get("mcp-method") ?? undefined;
+        methods.push(method);
+        return mcpServerFrom(parts, era, method);
+      },
+      { legacy: "reject" },
+    );
+    const envelope = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+    const ask = (header: string) =>
+      entry.fetch(
+        new Request(`${base}/mcp`, {
+          method: "POST",
+          headers: { ...headers, "mcp-protocol-version": "2026-07-28", "mcp-method": header },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "skills/list", params: { _meta: envelope } }),
+        }),
+      );
+    expect((await ask("tools/list")).status).toBe(400);
+    expect(methods).toEqual([]);
+    const listed = await ask("skills/list");
+    expect(listed.status).toBe(200);
+    expect(((await listed.json()) as { result: { skills: { uri: string }[] } }).result.skills.map((s) => s.uri)).toEqual([
+      "skill://demo/SKILL.md",
+    ]);
+    expect(methods).toEqual(["skills/list"]);
   });
 });
