@@ -3,8 +3,11 @@ import { createMcpHandler as sdkHandler, WebStandardStreamableHTTPServerTranspor
 import { briefSchema } from "../../src/briefs/schema.ts";
 import { upstashLimiter, type Limiter, type QuotaResult } from "../../src/limits/limiter.ts";
 import type { PolicyName } from "../../src/limits/policies.ts";
+import { formDecisions } from "../../src/mcp/form-decisions.ts";
 import { createMcpHandler } from "../../src/mcp/http.ts";
+import { requestStateCodec } from "../../src/mcp/request-state.ts";
 import { createMcpServer, mcpServerFrom, mcpServerParts, mcpTools } from "../../src/mcp/server.ts";
+import { skillsCatalog } from "../../src/mcp/skills.ts";
 import { issueAccessToken } from "../../src/oauth/access-token.ts";
 import { clientGrantId } from "../../src/oauth/grants.ts";
 import { generateKeySet, importSigningKeys } from "../../src/tokens/keys.ts";
@@ -16,13 +19,14 @@ import { startStoreProcess } from "./store-process.ts";
 /**
  * /mcp cost, in both protocol eras: our handler called in-process, wired as src/mcp/from-env.ts wires it (quota through
  * the LOCAL STORE, in a process of its own as Upstash is remote, over loopback HTTP, body limit, Origin and Host, auth
- * gate, then an SDK server per request from parts built once) against the bare v2 SDK serving the same era with a server
- * built from nothing for every request: for 2026-07-28 its own entry (`createMcpHandler`, modern only), for the 2025
+ * gate, then an SDK server per request from parts built once, the skills and the form's signed state among them)
+ * against the bare v2 SDK serving the same era (the same tools, resources and prompts) with a server built from nothing
+ * for every request: for 2026-07-28 its own entry (`createMcpHandler`, modern only), for the 2025
  * era a stateless transport per request (JSON answers, as ours). tools/list and a read tool call each. A third line
  * shows the bare SDK with a server from the shared parts, so what the handler saves by sharing them is not mistaken for
  * the cost of its HTTP layer; a fourth the same handler with a quota that allows at once, so the store's round trip is
- * not mistaken for the cost of the rest. Production Upstash adds a network round trip per request instead of loopback.
- * The local runtime is measured by emulator.bench.ts.
+ * not mistaken for the cost of the rest. First, what building one request's server costs. Production Upstash adds a
+ * network round trip per request instead of loopback. The local runtime is measured by emulator.bench.ts.
  */
 const envelope = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
 const eras = {
@@ -71,6 +75,12 @@ export default async function mcpBench() {
   try {
     const redis = store.functionsRedis();
     const keys = await importSigningKeys(JSON.stringify(await generateKeySet()));
+    // The handler's parts as /mcp deploys them: the skills, and the signed state of a confirmation form.
+    const skillsPath = new URL("../../dist/api/v1/prebuilt-skills.json", import.meta.url);
+    const skillFiles: Record<string, string> = JSON.parse(await readFile(skillsPath, "utf8"));
+    const confirmations = { state: requestStateCodec(async () => [new Uint8Array(32)]), decisions: formDecisions(redis) };
+    const deployed = mcpServerParts(prebuilt, tools, confirmations, await skillsCatalog(skillFiles));
+    // The bare SDK's shared parts: the same tools, resources and prompts, without the extension.
     const parts = mcpServerParts(prebuilt, tools);
     const handlerWith = (limiter: Limiter) =>
       createMcpHandler({
@@ -78,8 +88,8 @@ export default async function mcpBench() {
         allowedOrigins: [new URL(baseUrl).origin],
         limiter,
         verifier: createAccessTokenVerifier({ baseUrl, jwks: keys.publicJwks }),
-        createServer: (era) => mcpServerFrom(parts, era),
-        tools: parts.listed,
+        createServer: (era, method) => mcpServerFrom(deployed, era, method),
+        tools: deployed.listed,
         card: {},
       });
     const handler = handlerWith(upstashLimiter(redis, { cacheBlocked: false }));
@@ -123,6 +133,19 @@ export default async function mcpBench() {
       },
       "2025-11-25": { fresh: bareLegacy(() => createMcpServer(prebuilt, tools)), shared: bareLegacy(() => mcpServerFrom(parts)) },
     };
+
+    // First, before any store command's timers are pending: what building a request's server costs, each in a turn of the
+    // event loop of its own as requests are (the skills' catalog keeps a WeakRef to every server it is attached to, which
+    // holds the server until the turn ends).
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    for (const [label, build] of [
+      ["a request's server, as deployed, for tools/call", () => mcpServerFrom(deployed, "modern", "tools/call")],
+      ["  the same for skills/list (with the skills)", () => mcpServerFrom(deployed, "modern", "skills/list")],
+      ["  from nothing (the bare SDK's, without skills)", () => createMcpServer(prebuilt, tools, "modern")],
+    ] as const) {
+      const built = await measure(async () => (build(), await turn()), { warmup: 500, count: 5000 });
+      console.log(`${describeFigures(label, built)}   CPU ${(built.cpuPerRun * 1000).toFixed(0)} µs`);
+    }
 
     for (const [era, messages] of Object.entries(eras) as [keyof typeof eras, Record<string, Message>][]) {
       for (const [label, message] of Object.entries(messages)) {
