@@ -1,0 +1,94 @@
+import { describe, expect, it } from "vitest";
+import { contactFields } from "../../src/briefs/form-fields.ts";
+import { contactPages, waitInWords } from "../../src/contact/pages.ts";
+import { personMessage } from "../../src/contact/render.ts";
+import { Refusal } from "../../src/http/refusal.ts";
+import { pageShell } from "../../src/site/page-shell.ts";
+
+/** The contact form's words for a person: its refusal pages, its waits, and each field error by the field's label. */
+const email = "hello@studio.example";
+const pages = contactPages({ shell: pageShell(), email, maxFormBytes: 32 * 1024 });
+const writeToUs = `<p>You can also write to <a href="mailto:${email}">${email}</a>.</p>`;
+
+describe("waitInWords", () => {
+  it.each([
+    [0, "in a minute"],
+    [1, "in a minute"],
+    [60, "in a minute"],
+    [61, "in 2 minutes"],
+    [59 * 60, "in 59 minutes"],
+    [59 * 60 + 1, "in an hour"],
+    [60 * 60, "in an hour"],
+    [89 * 60, "in an hour"],
+    [90 * 60, "in 2 hours"],
+    [5 * 3600, "in 5 hours"],
+  ])("%d seconds -> %s", (seconds, words) => expect(waitInWords(seconds)).toBe(words));
+});
+
+describe("the contact form's refusal pages", () => {
+  it("says an outage recorded nothing (503, Retry-After), and offers the studio's address", async () => {
+    const res = pages(new Refusal("service_unavailable"));
+    expect(res.status).toBe(503);
+    expect(res.headers.get("retry-after")).toBe("30");
+    expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    const page = await res.text();
+    expect(page).toContain("<title>Not sent");
+    expect(page).toContain(
+      "<h1>Your brief was not sent</h1><p>Something on our side failed and nothing was recorded. Please try again in a few minutes.</p>" +
+        writeToUs,
+    );
+  });
+
+  it("says a form out of order recorded nothing, with the address in its own sentence and not again", async () => {
+    const page = await pages(new Refusal("misconfigured")).text();
+    expect(page).toContain(
+      `<h1>Your brief was not sent</h1><p>The form is out of order; nothing was recorded. Please write to <a href="mailto:${email}">${email}</a>.</p></div>`,
+    );
+    expect(page).not.toContain("You can also write to");
+  });
+
+  it("names too many briefs by the wait its Retry-After gives, an hour where it gives none", async () => {
+    const quota = pages(new Refusal("brief_quota_exceeded", { headers: { "Retry-After": "120" } }));
+    expect(quota.status).toBe(429);
+    const page = await quota.text();
+    expect(page).toContain("<title>Too many briefs");
+    expect(page).toContain(`<h1>Too many briefs from this network</h1><p>Please try again in 2 minutes.</p>${writeToUs}`);
+    expect(await pages(new Refusal("rate_limited")).text()).toContain("<p>Please try again in an hour.</p>");
+  });
+
+  it("answers any other condition with its title", async () => {
+    const res = pages(new Refusal("not_found"));
+    expect(res.status).toBe(404);
+    expect(await res.text()).toContain(`<h1>Not sent</h1><p>Not found.</p>${writeToUs}`);
+  });
+});
+
+describe("personMessage", () => {
+  const fields = contactFields([]);
+  const field = (name: string) => fields.find((f) => f.name === name);
+
+  it("asks for a missing or empty field by its label", () => {
+    expect(personMessage(field("company_name"), { field: "/company_name", code: "required", message: "company_name is required" })).toBe(
+      "Enter company.",
+    );
+    expect(personMessage(field("full_name"), { field: "/full_name", code: "too_short", message: "full_name is empty" })).toBe(
+      "Enter your name.",
+    );
+  });
+
+  it("names the field's limit for a value too long, and the field's name where it has no form field", () => {
+    const tooLong = { field: "/message", code: "too_long", message: "message is too long" } as const;
+    expect(personMessage(field("message"), tooLong)).toBe(
+      `About the project is too long: at most ${field("message")!.maxLength} characters.`,
+    );
+    expect(personMessage(undefined, { ...tooLong, field: "/notes" })).toBe("notes is too long: at most  characters.");
+  });
+
+  it("puts the label for the field's name at the start of any other message, and nowhere else", () => {
+    const error = { field: "/work_email", code: "invalid_format", message: "work_email must be an e-mail address, not work_email" };
+    expect(personMessage(field("work_email"), error)).toBe("Work e-mail must be an e-mail address, not work_email");
+    expect(personMessage(undefined, { field: "/phone", code: "invalid_format", message: "phone must be digits" })).toBe(
+      "phone must be digits",
+    );
+  });
+});
