@@ -232,6 +232,32 @@ describe.each(bindings)("over %s", (_, binding) => {
       expect(statusData(task)).toMatchObject({ code: "invalid_booking", errors: [{ field: "/booking_id", code: "required" }] });
     });
 
+    it("names an unknown field of a cancellation as no cancellation field, in its data and its words", async () => {
+      const id = `bk_${"0".repeat(20)}`;
+      const task = await send(
+        await clientFor(await d.token("svc:brief")),
+        message([{ data: { skill: cancel, booking_id: id, colour: "red" } }]),
+      );
+      expect(stateOf(task)).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+      expect(statusData(task)).toMatchObject({
+        code: "invalid_booking",
+        errors: [{ field: "/colour", code: "unknown_field", message: "colour is not a cancellation field" }],
+      });
+      expect(textOf(task.status!.message!.parts)).toContain("colour is not a cancellation field");
+    });
+
+    it("says what was booked and cancelled in words: the booking, its start and its time zone", async () => {
+      const start = await freeStart();
+      const client = await clientFor(await d.token("svc:brief"));
+      const task = await send(client, booking(person(start)));
+      const made = artifactOf(task, "booking") as unknown as Booking;
+      expect(textOf(task.status!.message!.parts)).toBe(
+        `Booked: booking ${made.booking_id}, ${made.start} (${made.time_zone}). ${made.next_steps}`,
+      );
+      const cancelled = await send(client, cancelling(made.booking_id));
+      expect(textOf(cancelled.status!.message!.parts)).toBe(`Cancelled: booking ${made.booking_id}, ${made.start} (${made.time_zone}).`);
+    });
+
     it("fails the task on a Cal.com outage, with when to retry, and books nothing", async () => {
       const start = await freeStart();
       d.cal.fail("503");

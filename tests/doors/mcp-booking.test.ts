@@ -235,6 +235,57 @@ describe("the booking form on the wire (2026-07-28)", () => {
   });
 });
 
+describe("the booking form with the call's own idempotency_key (2026-07-28)", () => {
+  const meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
+  };
+  const send = async (params: Record<string, unknown>, token: string) => {
+    const res = await d.mcp({
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/call",
+        "mcp-name": "book_intro_call",
+        authorization: `Bearer ${token}`,
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { ...params, _meta: meta } }),
+    });
+    return ((await res.json()) as { result: Record<string, any> }).result;
+  };
+
+  it("answers the call made again with its key as already booked, the same booking, and asks the person nothing", async () => {
+    const token = await d.token("svc:read svc:brief", `client-${crypto.randomUUID()}`, consentGrantId());
+    const args = { ...person(await freeStart()), idempotency_key: crypto.randomUUID() };
+    const asked = await send(call("book_intro_call", args), token);
+    expect(asked.resultType).toBe("input_required");
+    const booked = await send(
+      {
+        ...call("book_intro_call", args),
+        inputResponses: {
+          contact: { action: "accept", content: { full_name: args.full_name, work_email: args.work_email, start: args.start } },
+        },
+        requestState: asked.requestState,
+      },
+      token,
+    );
+    const { booking_id, start, end, time_zone } = booked.structuredContent;
+    const confirmed = "The person confirmed their name, e-mail and the time in your client's form.";
+    expect(booked.content[0].text.split("\n")[0]).toBe(
+      `Booked: ${booking_id}, ${start} to ${end} (${time_zone}). ${confirmed} ${booked.structuredContent.next_steps}`,
+    );
+    const again = await send(call("book_intro_call", args), token);
+    expect(again.resultType).not.toBe("input_required");
+    expect(again.structuredContent.booking_id).toBe(booking_id);
+    expect(again.content[0].text.split("\n")[0]).toBe(
+      `Already booked (the same booking as before): ${booking_id}, ${start} to ${end}. ${confirmed} ${booked.structuredContent.next_steps}`,
+    );
+    expect(accepted(args.start)).toHaveLength(1);
+  });
+});
+
 describe("a deployment without Cal.com", () => {
   let bare: Awaited<ReturnType<typeof startDeployment>>;
   beforeAll(async () => {
