@@ -52,6 +52,7 @@ export const bookIntroCall = {
   ready: offered,
   async run(input, { caller, idempotencyKey, services }) {
     const deps = await offered(services);
+    // Stryker disable next-line ConditionalExpression: an idempotencyKey member that is undefined is read as none (bookCall)
     const request = { owner: caller.owner, address: caller.address, ...(idempotencyKey !== undefined ? { idempotencyKey } : {}) };
     const result = await withCalendar(() => bookCall(input, request, deps));
     if (result.kind === "dry_run") return { kind: "dry_run", result: dryRun };
