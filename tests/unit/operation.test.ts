@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { BookingDeps } from "../../src/booking/book.ts";
-import { briefSchema } from "../../src/briefs/schema.ts";
+import type { Lead } from "../../src/briefs/lead.ts";
+import type { FilingRequest } from "../../src/briefs/pipeline.ts";
+import { briefSchema, type Brief } from "../../src/briefs/schema.ts";
 import { Refusal } from "../../src/http/refusal.ts";
 import { bookIntroCall, cancelIntroCall, listFreeTimes } from "../../src/operations/booking.ts";
-import { sendContactFormOperation } from "../../src/operations/briefs.ts";
+import { fileBriefOperation, sendContactFormOperation } from "../../src/operations/briefs.ts";
 import {
   anyone,
   callerOf,
@@ -203,5 +205,60 @@ describe("the operations' own contracts", () => {
     expect(filed).toEqual([]);
     await expect(perform(send, person, { caller, channel: "form", services })).rejects.toThrow("not here");
     expect(filed).toMatchObject([[person, { channel: "form", clientId: caller.clientId, owner: caller.owner, address: caller.address }]]);
+  });
+});
+
+describe("filing a brief through the operation", () => {
+  const schema = briefSchema(["launch-site"]);
+  const person = { full_name: "Ada Lovelace", company_name: "Engines", work_email: "ada@engines.example" };
+  /** Services that file into a list, and answer with a lead for the brief. */
+  function filing() {
+    const requests: FilingRequest[] = [];
+    const services = {
+      schema,
+      studio: "Kestrel Studio",
+      responseTime: "We reply within a day.",
+      file: async (brief: Brief, request: FilingRequest) => {
+        requests.push(request);
+        const lead = { id: "lead_1", received_at: "2026-12-02T00:00:00.000Z", brief } as Lead;
+        return { kind: "filed" as const, lead };
+      },
+      filedUnder: async () => null,
+    };
+    return { services, requests };
+  }
+
+  it("hands the pipeline the caller, the door, its key and its waitUntil, and answers the receipt", async () => {
+    const { services, requests } = filing();
+    const waitUntil = () => {};
+    const outcome = await perform(fileBriefOperation(schema), person, {
+      caller: { ...caller, waitUntil },
+      channel: "a2a",
+      idempotencyKey: "key-1",
+      services,
+    });
+    expect(requests).toEqual([
+      { channel: "a2a", clientId: "client-1", owner: "grant-1", address: "10.0.0.1", idempotencyKey: "key-1", waitUntil },
+    ]);
+    expect(outcome).toMatchObject({
+      kind: "filed",
+      receipt: {
+        lead_id: "lead_1",
+        next_steps: "A person at Kestrel Studio will reply by e-mail to ada@engines.example. We reply within a day.",
+      },
+    });
+  });
+
+  it("hands it neither a key nor a waitUntil where the call had none", async () => {
+    const { services, requests } = filing();
+    await perform(fileBriefOperation(schema), person, { caller, channel: "rest", services });
+    expect(requests).toEqual([{ channel: "rest", clientId: "client-1", owner: "grant-1", address: "10.0.0.1" }]);
+  });
+
+  it("files nothing on a dry run", async () => {
+    const { services, requests } = filing();
+    const outcome = await perform(fileBriefOperation(schema), { ...person, dry_run: true }, { caller, channel: "mcp", services });
+    expect(outcome.kind).toBe("dry_run");
+    expect(requests).toEqual([]);
   });
 });
