@@ -1,13 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { contactFields } from "../../src/briefs/form-fields.ts";
 import { contactPages, waitInWords } from "../../src/contact/pages.ts";
-import { personMessage } from "../../src/contact/render.ts";
+import { contactFormHtml, personMessage } from "../../src/contact/render.ts";
 import { Refusal } from "../../src/http/refusal.ts";
 import { pageShell } from "../../src/site/page-shell.ts";
 
 /** The contact form's words for a person: its refusal pages, its waits, and each field error by the field's label. */
 const email = "hello@studio.example";
-const pages = contactPages({ shell: pageShell(), email, maxFormBytes: 32 * 1024 });
+/** Made in each test, so that a mutation run credits the test that reads them (a module-level call is no test's). */
+const pages = (refusal: Refusal) => contactPages({ shell: pageShell(), email, maxFormBytes: 32 * 1024 })(refusal);
 const writeToUs = `<p>You can also write to <a href="mailto:${email}">${email}</a>.</p>`;
 
 describe("waitInWords", () => {
@@ -90,5 +91,47 @@ describe("personMessage", () => {
     expect(personMessage(undefined, { field: "/phone", code: "invalid_format", message: "phone must be digits" })).toBe(
       "phone must be digits",
     );
+  });
+});
+
+describe("contactFormHtml", () => {
+  const fields = () => contactFields([{ id: "launch-site", name: "Launch site", pages: { min: 1, max: 8 } }]);
+
+  it("renders the empty form: each control with its limits, hints and autocomplete, no error anywhere", () => {
+    const html = contactFormHtml(fields());
+    expect(html.startsWith('<form class="form" method="post" action="/contact" novalidate toolname="send_project_brief"')).toBe(true);
+    expect(html).not.toContain("error");
+    expect(html).not.toContain("aria-invalid");
+    expect(html).toMatch(
+      /<div class="field"><label for="full_name">Your name<\/label><input id="full_name" name="full_name" required maxlength="120" autocomplete="name" toolparamdescription="[^"]+" value=""><\/div>/,
+    );
+    expect(html).toMatch(
+      /<input id="work_email" name="work_email" required maxlength="254" autocomplete="email" aria-describedby="work_email-hint" toolparamdescription="[^"]+" type="email" value="">/,
+    );
+    expect(html).toContain('<span class="hint" id="work_email-hint">We reply to this address.</span>');
+    expect(html).toMatch(
+      /<select id="site_size" name="site_size" toolparamdescription="[^"]+"><option value="" selected>Not sure yet<\/option><option value="launch-site">Launch site \(1–8 pages\)<\/option><\/select>/,
+    );
+    expect(html).toMatch(
+      /<textarea id="message" name="message" maxlength="5000" aria-describedby="message-hint" toolparamdescription="[^"]+"><\/textarea>/,
+    );
+  });
+
+  it("fills in what was sent, escaped, and selects the option sent", () => {
+    const html = contactFormHtml(fields(), { values: { full_name: 'Ada "<A>"', site_size: "launch-site", message: "<b>hi</b>" } });
+    expect(html).toContain('value="Ada &quot;&lt;A&gt;&quot;"');
+    expect(html).toContain('<option value="">Not sure yet</option><option value="launch-site" selected>Launch site');
+    expect(html).toContain(">&lt;b&gt;hi&lt;/b&gt;</textarea>");
+  });
+
+  it("links an error for a field the form does not have to the summary itself", () => {
+    const html = contactFormHtml(fields(), {
+      errors: [{ field: "/colour", code: "unknown_field", message: "colour is not a brief field" }],
+    });
+    expect(
+      html.startsWith('<div class="error-summary" role="alert" tabindex="-1" id="form-errors"><h3>Please check this field</h3><ul>'),
+    ).toBe(true);
+    expect(html).toContain('<li><a href="#form-errors">colour is not a brief field</a></li></ul></div><form');
+    expect(html).not.toContain("has-error");
   });
 });
