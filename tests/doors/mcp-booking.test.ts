@@ -44,8 +44,11 @@ describe.each(eras)("the v2 client $mode", (era) => {
     const result = (await client.callTool(call("list_free_times", args))) as CallToolResult;
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toEqual(await (await d.api(`/api/v1/free-times?${new URLSearchParams(args)}`)).json());
+    const free = result.structuredContent as unknown as FreeTimes;
+    expect(text(result).split("\n")[0]).toBe(`${free.times.length} free times from ${free.from} to ${free.to} (Asia/Tokyo):`);
     const bad = (await client.callTool(call("list_free_times", { time_zone: "Mars/Olympus", when: "soon" }))) as CallToolResult;
     expect(bad.isError).toBe(true);
+    expect(text(bad)).toMatch(/^No free times were listed: 2 fields are missing or invalid: /);
     expect(text(bad)).toContain("/time_zone");
     expect(text(bad)).toContain("/when");
     await client.close();
@@ -74,10 +77,16 @@ describe.each(eras)("the v2 client $mode", (era) => {
     const unknown = (await other.client.callTool(call("cancel_intro_call", { booking_id: "bk_0123456789abcdefghjk" }))) as CallToolResult;
     expect(refused.isError).toBe(true);
     expect(text(refused)).toBe(text(unknown));
+    expect(text(refused)).toMatch(/^Nothing was cancelled: /);
     expect(accepted(start)).toHaveLength(1);
 
     const cancelled = (await client.callTool(call("cancel_intro_call", { booking_id: booking.booking_id }))) as CallToolResult;
     expect(cancelled.structuredContent).toMatchObject({ booking_id: booking.booking_id, status: "cancelled" });
+    expect(text(cancelled).split("\n")[0]).toBe(`Cancelled: ${booking.booking_id}, which was ${booking.start}.`);
+    // What the booking said, in words beside its data.
+    expect(text(booked).split("\n")[0]).toBe(
+      `Booked: ${booking.booking_id}, ${booking.start} to ${(booking as unknown as { end: string }).end} (${booking.time_zone}). ${booking.next_steps}`,
+    );
     expect(accepted(start)).toHaveLength(0);
     await Promise.all([client.close(), other.client.close()]);
   });
