@@ -164,6 +164,22 @@ describe("a 2026-07-28 client that shows forms", () => {
     expect(form.requestedSchema.properties.start.default).toBe(start);
     expect(form.requestedSchema.properties.start.oneOf.length).toBeGreaterThan(1);
     expect(form.requestedSchema.properties.full_name.default).toBe("Ada Lovelace");
+    const minutes = d.resources.contact.booking.duration_minutes;
+    expect(form.message).toBe(
+      `Book a ${minutes}-minute intro call with ${d.resources.site.name}? Cal.com e-mails the invitation to the work e-mail below. Check your name, e-mail and the time, and correct them if needed. Decline to book nothing.`,
+    );
+    // Each time offered is spoken in the person's time zone: the day, the start and the end.
+    expect(form.requestedSchema.properties.start).toMatchObject({ title: "Time", description: "Times in Europe/London." });
+    const offered = form.requestedSchema.properties.start.oneOf as { const: string; title: string }[];
+    const chosen = offered.find((c) => Date.parse(c.const) === Date.parse(start))!;
+    expect(chosen.const).toBe(start);
+    const end = new Date(Date.parse(start) + minutes * 60_000);
+    const at = (date: Date) =>
+      new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/London", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(date);
+    const day = new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/London", weekday: "long", day: "numeric", month: "long" }).format(
+      new Date(start),
+    );
+    expect(chosen.title).toBe(`${day}, ${at(new Date(start))} to ${at(end)} (Europe/London)`);
     expect(result.isError).toBeFalsy();
     expect(text(result)).toContain("The person confirmed");
     expect(accepted(start)).toHaveLength(0);
@@ -182,7 +198,7 @@ describe("a 2026-07-28 client that shows forms", () => {
         : { action: "decline" };
     const result = (await client.callTool(call("book_intro_call", person(start)))) as CallToolResult;
     expect(asked).toHaveLength(2);
-    expect((asked[1] as { message: string }).message).toContain("start must be one of the times the form offers");
+    expect((asked[1] as { message: string }).message).toMatch(/ Please fix: start must be one of the times the form offers\.$/);
     expect(text(result)).toContain("NOTHING was booked");
     expect(accepted(otherDay)).toHaveLength(0);
     await client.close();
