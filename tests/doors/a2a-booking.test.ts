@@ -72,6 +72,10 @@ describe.each(bindings)("over %s", (_, binding) => {
       expect((rest as FreeTimes).times.length).toBeGreaterThan(0);
       expect(dataOf(parts)).toEqual(rest);
       expect(textOf(parts).length).toBeLessThan(200);
+      const free = rest as FreeTimes;
+      expect(textOf(parts)).toBe(
+        `${d.resources.site.name}: ${free.times.length} free times for the intro call from ${free.from} to ${free.to} (${la}), the same JSON as GET ${d.baseUrl}/api/v1/free-times.`,
+      );
     });
 
     it("is chosen by words about free times, while booking words still find the contact details", async () => {
