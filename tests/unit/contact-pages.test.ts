@@ -8,7 +8,7 @@ import { pageShell } from "../../src/site/page-shell.ts";
 /** The contact form's words for a person: its refusal pages, its waits, and each field error by the field's label. */
 const email = "hello@studio.example";
 /** Made in each test, so that a mutation run credits the test that reads them (a module-level call is no test's). */
-const pages = (refusal: Refusal) => contactPages({ shell: pageShell(), email, maxFormBytes: 32 * 1024 })(refusal);
+const pages = (refusal: Refusal) => contactPages({ shell: pageShell(), email, maxFormBytes: 32 * 1024 })(refusal, {} as never);
 const writeToUs = `<p>You can also write to <a href="mailto:${email}">${email}</a>.</p>`;
 
 describe("waitInWords", () => {
@@ -86,7 +86,11 @@ describe("personMessage", () => {
   });
 
   it("puts the label for the field's name at the start of any other message, and nowhere else", () => {
-    const error = { field: "/work_email", code: "invalid_format", message: "work_email must be an e-mail address, not work_email" };
+    const error = {
+      field: "/work_email",
+      code: "invalid_format",
+      message: "work_email must be an e-mail address, not work_email",
+    } as const;
     expect(personMessage(field("work_email"), error)).toBe("Work e-mail must be an e-mail address, not work_email");
     expect(personMessage(undefined, { field: "/phone", code: "invalid_format", message: "phone must be digits" })).toBe(
       "phone must be digits",

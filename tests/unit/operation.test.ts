@@ -4,6 +4,7 @@ import type { BookingDeps } from "../../src/booking/book.ts";
 import type { Lead } from "../../src/briefs/lead.ts";
 import type { FilingRequest } from "../../src/briefs/pipeline.ts";
 import { briefSchema, type Brief } from "../../src/briefs/schema.ts";
+import type { FieldError } from "../../src/briefs/validate.ts";
 import { Refusal } from "../../src/http/refusal.ts";
 import { bookIntroCall, cancelIntroCall, listFreeTimes } from "../../src/operations/booking.ts";
 import { fileBriefOperation, sendContactFormOperation } from "../../src/operations/briefs.ts";
@@ -121,12 +122,12 @@ describe("perform", () => {
 
 describe("invalidInput", () => {
   it("counts the fields in its detail, one or many, and keeps the errors", () => {
-    const one = [{ field: "/a", code: "required", message: "a is required" }];
+    const one: FieldError[] = [{ field: "/a", code: "required", message: "a is required" }];
     expect(invalidInput("invalid_booking", one).options).toEqual({
       detail: "1 field is missing or invalid: a is required.",
       extensions: { errors: one },
     });
-    const two = [...one, { field: "/b", code: "too_long", message: "b is too long" }];
+    const two: FieldError[] = [...one, { field: "/b", code: "too_long", message: "b is too long" }];
     const refusal = invalidInput("invalid_query", two);
     expect(refusal.condition).toBe("invalid_query");
     expect(refusal.options.detail).toBe("2 fields are missing or invalid: a is required; b is too long.");
