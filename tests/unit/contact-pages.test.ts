@@ -57,6 +57,18 @@ describe("the contact form's refusal pages", () => {
     expect(await pages(new Refusal("rate_limited")).text()).toContain("<p>Please try again in an hour.</p>");
   });
 
+  it("says why a body could not be read: too long, not a form, or unreadable", async () => {
+    const says = async (condition: "payload_too_large" | "unsupported_media_type" | "invalid_request") =>
+      (await pages(new Refusal(condition)).text()).match(/<div class="column">(.*?)<\/div>/s)![1];
+    expect(await says("payload_too_large")).toBe(`<h1>Not sent</h1><p>The form was too long to read (32 KB at most).</p>${writeToUs}`);
+    expect(await says("unsupported_media_type")).toBe(
+      `<h1>Not sent</h1><p>It was not sent as a form: send it from the form on the contact page.</p>${writeToUs}`,
+    );
+    expect(await says("invalid_request")).toBe(
+      `<h1>Not sent</h1><p>The form could not be read: a field was given twice, or its text was not UTF-8.</p>${writeToUs}`,
+    );
+  });
+
   it("answers any other condition with its title", async () => {
     const res = pages(new Refusal("not_found"));
     expect(res.status).toBe(404);
@@ -126,6 +138,20 @@ describe("contactFormHtml", () => {
     expect(html).toContain('value="Ada &quot;&lt;A&gt;&quot;"');
     expect(html).toContain('<option value="">Not sure yet</option><option value="launch-site" selected>Launch site');
     expect(html).toContain(">&lt;b&gt;hi&lt;/b&gt;</textarea>");
+  });
+
+  it("lists every error in the summary, and renders every field one after the other", () => {
+    const html = contactFormHtml(fields(), {
+      errors: [
+        { field: "/full_name", code: "required", message: "full_name is required" },
+        { field: "/company_name", code: "required", message: "company_name is required" },
+      ],
+    });
+    expect(html).toContain(
+      '<ul><li><a href="#full_name">Enter your name.</a></li><li><a href="#company_name">Enter company.</a></li></ul></div><form',
+    );
+    expect(html).toMatch(/<\/div><div class="field has-error"><label for="company_name">/);
+    expect(html).toMatch(/<\/select><\/div><div class="field"><label for="budget_range">/);
   });
 
   it("links an error for a field the form does not have to the summary itself", () => {
