@@ -256,6 +256,17 @@ describe("filing a brief through the operation", () => {
     expect(requests).toEqual([{ channel: "rest", clientId: "client-1", owner: "grant-1", address: "10.0.0.1" }]);
   });
 
+  it("names a field the brief does not have as no brief field", async () => {
+    const { services, requests } = filing();
+    await expect(
+      perform(fileBriefOperation(schema), { ...person, colour: "red" }, { caller, channel: "rest", services }),
+    ).rejects.toMatchObject({
+      condition: "invalid_brief",
+      options: { extensions: { errors: [{ field: "/colour", code: "unknown_field", message: "colour is not a brief field" }] } },
+    });
+    expect(requests).toEqual([]);
+  });
+
   it("files nothing on a dry run", async () => {
     const { services, requests } = filing();
     const outcome = await perform(fileBriefOperation(schema), { ...person, dry_run: true }, { caller, channel: "mcp", services });
