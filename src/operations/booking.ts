@@ -52,6 +52,7 @@ export const bookIntroCall = {
   ready: offered,
   async run(input, { caller, idempotencyKey, services }) {
     const deps = await offered(services);
+    // Stryker disable next-line ConditionalExpression: an idempotencyKey member that is undefined is read as none (bookCall)
     const request = { owner: caller.owner, address: caller.address, ...(idempotencyKey !== undefined ? { idempotencyKey } : {}) };
     const result = await withCalendar(() => bookCall(input, request, deps));
     if (result.kind === "dry_run") return { kind: "dry_run", result: dryRun };
@@ -88,6 +89,7 @@ export const listFreeTimes = {
   async run(query, { services }): Promise<FreeTimes> {
     const deps = await offered(services);
     const days = daysOf(query, deps);
+    // Stryker disable next-line ArrayDeclaration: daysOf gives errors only when there are some; the fallback is for the type
     if ("errors" in days) throw invalidInput("invalid_query", days.errors ?? []);
     return withCalendar(() => freeTimes(days, deps));
   },

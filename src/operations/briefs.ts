@@ -34,6 +34,7 @@ const requestOf = (caller: Caller, channel: FilingRequest["channel"], idempotenc
   clientId: caller.clientId,
   owner: caller.owner,
   address: caller.address,
+  // Stryker disable next-line ConditionalExpression: an idempotencyKey member that is undefined is read as none (fileBrief)
   ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
   ...(caller.waitUntil ? { waitUntil: caller.waitUntil } : {}),
 });

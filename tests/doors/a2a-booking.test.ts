@@ -72,6 +72,10 @@ describe.each(bindings)("over %s", (_, binding) => {
       expect((rest as FreeTimes).times.length).toBeGreaterThan(0);
       expect(dataOf(parts)).toEqual(rest);
       expect(textOf(parts).length).toBeLessThan(200);
+      const free = rest as FreeTimes;
+      expect(textOf(parts)).toBe(
+        `${d.resources.site.name}: ${free.times.length} free times for the intro call from ${free.from} to ${free.to} (${la}), the same JSON as GET ${d.baseUrl}/api/v1/free-times.`,
+      );
     });
 
     it("is chosen by words about free times, while booking words still find the contact details", async () => {
@@ -118,7 +122,9 @@ describe.each(bindings)("over %s", (_, binding) => {
       const made = artifactOf(task, "booking") as unknown as Booking;
       expect(made).toMatchObject({ status: "booked", booking_id: expect.stringMatching(/^bk_/), next_steps: expect.any(String) });
       expect(Date.parse(made.start)).toBe(Date.parse(start));
-      expect(textOf(task.status!.message!.parts)).toContain(made.booking_id);
+      expect(textOf(task.status!.message!.parts)).toBe(
+        `Booked: booking ${made.booking_id}, ${made.start} (${made.time_zone}). ${made.next_steps}`,
+      );
       const [theirs] = bookedAt(start);
       expect(theirs!.metadata.frontdoor_booking).toBe(made.booking_id);
       const answer = JSON.stringify(task);
@@ -222,6 +228,8 @@ describe.each(bindings)("over %s", (_, binding) => {
       const cancelled = await send(owner, cancelling(booking_id));
       expect(stateOf(cancelled)).toBe(TaskState.TASK_STATE_COMPLETED);
       expect(artifactOf(cancelled, "booking")).toMatchObject({ booking_id, status: "cancelled" });
+      const { start: at, time_zone } = artifactOf(cancelled, "booking") as unknown as Booking;
+      expect(textOf(cancelled.status!.message!.parts)).toBe(`Cancelled: booking ${booking_id}, ${at} (${time_zone}).`);
       expect(bookedAt(start)[0]!.status).toBe("cancelled");
       expect((await owner.getTask({ tenant: "", id: task.id })).status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     });
@@ -230,6 +238,20 @@ describe.each(bindings)("over %s", (_, binding) => {
       const task = await send(await clientFor(await d.token("svc:brief")), message([{ data: { skill: cancel } }]));
       expect(stateOf(task)).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
       expect(statusData(task)).toMatchObject({ code: "invalid_booking", errors: [{ field: "/booking_id", code: "required" }] });
+    });
+
+    it("names an unknown field of a cancellation as no cancellation field, in its data and its words", async () => {
+      const id = `bk_${"0".repeat(20)}`;
+      const task = await send(
+        await clientFor(await d.token("svc:brief")),
+        message([{ data: { skill: cancel, booking_id: id, colour: "red" } }]),
+      );
+      expect(stateOf(task)).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+      expect(statusData(task)).toMatchObject({
+        code: "invalid_booking",
+        errors: [{ field: "/colour", code: "unknown_field", message: "colour is not a cancellation field" }],
+      });
+      expect(textOf(task.status!.message!.parts)).toContain("colour is not a cancellation field");
     });
 
     it("fails the task on a Cal.com outage, with when to retry, and books nothing", async () => {

@@ -288,6 +288,31 @@ describe("a booking", () => {
     expect(fields).toEqual(expect.arrayContaining(["/full_name", "/work_email", "/start", "/time_zone", "/extra"]));
   });
 
+  it("says in next_steps where the invitation goes, and whether the studio sees a brief with the call", async () => {
+    const token = await d.token("svc:brief");
+    const studio = d.resources.site.name;
+    const alone = person(await freeStart());
+    const plain = (await (await d.api("/api/v1/bookings", json(alone, token))).json()) as { next_steps: string };
+    expect(plain.next_steps).toBe(
+      `Cal.com sends the invitation to ${alone.work_email}; ${studio} sees the booking. Cancel with the booking_id if plans change.`,
+    );
+    const { lead_id } = (await (await d.api("/api/v1/briefs", json(freshBrief(), token))).json()) as { lead_id: string };
+    const withBrief = person(await freeStart(), { lead_id });
+    const briefed = (await (await d.api("/api/v1/bookings", json(withBrief, token))).json()) as { next_steps: string };
+    expect(briefed.next_steps).toBe(
+      `Cal.com sends the invitation to ${withBrief.work_email}; ${studio} sees the booking with the brief. Cancel with the booking_id if plans change.`,
+    );
+  });
+
+  it("names an unknown field as no booking field", async () => {
+    const bad = await d.api("/api/v1/bookings", json(person(await freeStart(), { colour: "red" }), await d.token("svc:brief")));
+    expect(bad.status).toBe(422);
+    expect(await bad.json()).toMatchObject({
+      code: "invalid_booking",
+      errors: [{ field: "/colour", code: "unknown_field", message: "colour is not a booking field" }],
+    });
+  });
+
   it.each(["503", "500", "429", "timeout"] as const)(
     "answers Cal.com's %s with 503 calendar_unavailable and Retry-After, and books nothing",
     async (fault) => {

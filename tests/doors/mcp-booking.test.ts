@@ -44,8 +44,11 @@ describe.each(eras)("the v2 client $mode", (era) => {
     const result = (await client.callTool(call("list_free_times", args))) as CallToolResult;
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toEqual(await (await d.api(`/api/v1/free-times?${new URLSearchParams(args)}`)).json());
+    const free = result.structuredContent as unknown as FreeTimes;
+    expect(text(result).split("\n")[0]).toBe(`${free.times.length} free times from ${free.from} to ${free.to} (Asia/Tokyo):`);
     const bad = (await client.callTool(call("list_free_times", { time_zone: "Mars/Olympus", when: "soon" }))) as CallToolResult;
     expect(bad.isError).toBe(true);
+    expect(text(bad)).toMatch(/^No free times were listed: 2 fields are missing or invalid: /);
     expect(text(bad)).toContain("/time_zone");
     expect(text(bad)).toContain("/when");
     await client.close();
@@ -74,10 +77,16 @@ describe.each(eras)("the v2 client $mode", (era) => {
     const unknown = (await other.client.callTool(call("cancel_intro_call", { booking_id: "bk_0123456789abcdefghjk" }))) as CallToolResult;
     expect(refused.isError).toBe(true);
     expect(text(refused)).toBe(text(unknown));
+    expect(text(refused)).toMatch(/^Nothing was cancelled: /);
     expect(accepted(start)).toHaveLength(1);
 
     const cancelled = (await client.callTool(call("cancel_intro_call", { booking_id: booking.booking_id }))) as CallToolResult;
     expect(cancelled.structuredContent).toMatchObject({ booking_id: booking.booking_id, status: "cancelled" });
+    expect(text(cancelled).split("\n")[0]).toBe(`Cancelled: ${booking.booking_id}, which was ${booking.start}.`);
+    // What the booking said, in words beside its data.
+    expect(text(booked).split("\n")[0]).toBe(
+      `Booked: ${booking.booking_id}, ${booking.start} to ${(booking as unknown as { end: string }).end} (${booking.time_zone}). ${booking.next_steps}`,
+    );
     expect(accepted(start)).toHaveLength(0);
     await Promise.all([client.close(), other.client.close()]);
   });
@@ -155,6 +164,22 @@ describe("a 2026-07-28 client that shows forms", () => {
     expect(form.requestedSchema.properties.start.default).toBe(start);
     expect(form.requestedSchema.properties.start.oneOf.length).toBeGreaterThan(1);
     expect(form.requestedSchema.properties.full_name.default).toBe("Ada Lovelace");
+    const minutes = d.resources.contact.booking.duration_minutes;
+    expect(form.message).toBe(
+      `Book a ${minutes}-minute intro call with ${d.resources.site.name}? Cal.com e-mails the invitation to the work e-mail below. Check your name, e-mail and the time, and correct them if needed. Decline to book nothing.`,
+    );
+    // Each time offered is spoken in the person's time zone: the day, the start and the end.
+    expect(form.requestedSchema.properties.start).toMatchObject({ title: "Time", description: "Times in Europe/London." });
+    const offered = form.requestedSchema.properties.start.oneOf as { const: string; title: string }[];
+    const chosen = offered.find((c) => Date.parse(c.const) === Date.parse(start))!;
+    expect(chosen.const).toBe(start);
+    const end = new Date(Date.parse(start) + minutes * 60_000);
+    const at = (date: Date) =>
+      new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/London", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(date);
+    const day = new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/London", weekday: "long", day: "numeric", month: "long" }).format(
+      new Date(start),
+    );
+    expect(chosen.title).toBe(`${day}, ${at(new Date(start))} to ${at(end)} (Europe/London)`);
     expect(result.isError).toBeFalsy();
     expect(text(result)).toContain("The person confirmed");
     expect(accepted(start)).toHaveLength(0);
@@ -173,7 +198,7 @@ describe("a 2026-07-28 client that shows forms", () => {
         : { action: "decline" };
     const result = (await client.callTool(call("book_intro_call", person(start)))) as CallToolResult;
     expect(asked).toHaveLength(2);
-    expect((asked[1] as { message: string }).message).toContain("start must be one of the times the form offers");
+    expect((asked[1] as { message: string }).message).toMatch(/ Please fix: start must be one of the times the form offers\.$/);
     expect(text(result)).toContain("NOTHING was booked");
     expect(accepted(otherDay)).toHaveLength(0);
     await client.close();
@@ -231,6 +256,57 @@ describe("the booking form on the wire (2026-07-28)", () => {
     expect(again.isError, JSON.stringify(again.content)).toBeFalsy();
     expect(again.structuredContent.booking_id).toBe(booked.structuredContent.booking_id);
     expect(again.content[0].text).toMatch(/^This form was already answered and its call booked/);
+    expect(accepted(args.start)).toHaveLength(1);
+  });
+});
+
+describe("the booking form with the call's own idempotency_key (2026-07-28)", () => {
+  const meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
+  };
+  const send = async (params: Record<string, unknown>, token: string) => {
+    const res = await d.mcp({
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/call",
+        "mcp-name": "book_intro_call",
+        authorization: `Bearer ${token}`,
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { ...params, _meta: meta } }),
+    });
+    return ((await res.json()) as { result: Record<string, any> }).result;
+  };
+
+  it("answers the call made again with its key as already booked, the same booking, and asks the person nothing", async () => {
+    const token = await d.token("svc:read svc:brief", `client-${crypto.randomUUID()}`, consentGrantId());
+    const args = { ...person(await freeStart()), idempotency_key: crypto.randomUUID() };
+    const asked = await send(call("book_intro_call", args), token);
+    expect(asked.resultType).toBe("input_required");
+    const booked = await send(
+      {
+        ...call("book_intro_call", args),
+        inputResponses: {
+          contact: { action: "accept", content: { full_name: args.full_name, work_email: args.work_email, start: args.start } },
+        },
+        requestState: asked.requestState,
+      },
+      token,
+    );
+    const { booking_id, start, end, time_zone } = booked.structuredContent;
+    const confirmed = "The person confirmed their name, e-mail and the time in your client's form.";
+    expect(booked.content[0].text.split("\n")[0]).toBe(
+      `Booked: ${booking_id}, ${start} to ${end} (${time_zone}). ${confirmed} ${booked.structuredContent.next_steps}`,
+    );
+    const again = await send(call("book_intro_call", args), token);
+    expect(again.resultType).not.toBe("input_required");
+    expect(again.structuredContent.booking_id).toBe(booking_id);
+    expect(again.content[0].text.split("\n")[0]).toBe(
+      `Already booked (the same booking as before): ${booking_id}, ${start} to ${end}. ${confirmed} ${booked.structuredContent.next_steps}`,
+    );
     expect(accepted(args.start)).toHaveLength(1);
   });
 });

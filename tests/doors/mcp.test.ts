@@ -502,6 +502,25 @@ describe("the confirmation's state on the wire (2026-07-28)", () => {
     expect(await leadCount()).toBe(before + 1);
   });
 
+  it("answers the call made again with its own idempotency_key as filed under it, the same lead, and asks nobody", async () => {
+    const brief = { ...freshBrief(), idempotency_key: crypto.randomUUID() };
+    const { result, token } = await asked(brief);
+    const before = await leadCount();
+    const { idempotency_key: _, ...fields } = brief;
+    const filed = (await send({ ...briefCall(brief), inputResponses: accept(fields), requestState: result.requestState }, token)).body
+      .result!;
+    const { lead_id, received_at, next_steps } = filed.structuredContent;
+    const confirmed = "The person confirmed their name, company and work e-mail in your client's form.";
+    expect(filed.content[0].text.split("\n")[0]).toBe(`Filed: lead ${lead_id}, received ${received_at}. ${confirmed} ${next_steps}`);
+    const again = (await send(briefCall(brief), token)).body.result!;
+    expect(again.resultType).toBe("complete");
+    expect(again.structuredContent.lead_id).toBe(lead_id);
+    expect(again.content[0].text.split("\n")[0]).toBe(
+      `Already filed with this idempotency_key: lead ${lead_id}. ${confirmed} ${next_steps}`,
+    );
+    expect(await leadCount()).toBe(before + 1);
+  });
+
   it("files one brief for a confirmation asked again in several rounds, whichever round's state an answer comes with", async () => {
     const { result, brief, token } = await asked();
     const before = await leadCount();

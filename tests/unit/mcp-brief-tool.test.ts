@@ -1,0 +1,311 @@
+import type { CallToolResult } from "@modelcontextprotocol/server";
+import { describe, expect, it } from "vitest";
+import type { Lead } from "../../src/briefs/lead.ts";
+import type { FilingRequest, FilingResult } from "../../src/briefs/pipeline.ts";
+import { briefSchema, type Brief } from "../../src/briefs/schema.ts";
+import { Refusal } from "../../src/http/refusal.ts";
+import { briefTool } from "../../src/mcp/brief-tool.ts";
+import { confirmationKey } from "../../src/mcp/confirmation.ts";
+import type { Decision } from "../../src/mcp/form-decisions.ts";
+import type { Caller, Rounds, ToolResult } from "../../src/mcp/tool.ts";
+
+/**
+ * submit_project_brief on its own (src/mcp/brief-tool.ts over src/mcp/confirmation.ts): what it says for each outcome
+ * of the one operation, and the person's confirmation form round by round, over services that file into a list and
+ * rounds whose state is the payload they were minted with. tests/doors/mcp.test.ts drives the same through /mcp.
+ */
+const studio = "Kestrel Studio";
+const responseTime = "We reply within one working day.";
+const caller: Caller = { clientId: "client-1", grantId: "grant-1", address: "10.0.0.1", scopes: ["svc:brief"] };
+const person = { full_name: "Ada Lovelace", company_name: "Analytical Engines", work_email: "ada@engines.example" };
+const nextSteps = `A person at ${studio} will reply by e-mail to ${person.work_email}. ${responseTime}`;
+
+/** Services that record each filing; `outcome` decides what a filing comes to (a new lead by default). */
+function services(
+  outcome: (brief: Brief, request: FilingRequest) => FilingResult | Refusal = (brief) => ({ kind: "filed", lead: leadOf(brief) }),
+) {
+  const filings: { brief: Brief; request: FilingRequest }[] = [];
+  const filed = new Map<string, FilingResult>();
+  return {
+    filings,
+    filed,
+    schema: briefSchema(["launch-site"]),
+    studio,
+    responseTime,
+    async file(brief: Brief, request: FilingRequest) {
+      filings.push({ brief, request });
+      const result = outcome(brief, request);
+      if (result instanceof Refusal) throw result;
+      if (request.idempotencyKey !== undefined)
+        filed.set(request.idempotencyKey, { kind: "already_filed", lead: result.lead, reason: "idempotency_key" });
+      return result;
+    },
+    async filedUnder(owner: string, key: string) {
+      expect(owner).toBe(caller.grantId);
+      return filed.get(key) ?? null;
+    },
+    // No key here is ever used for another brief.
+    async checkKey() {},
+  };
+}
+let leads = 0;
+const leadOf = (brief: Brief): Lead => ({ id: `lead_${++leads}`, received_at: "2026-12-02T00:00:00.000Z", brief }) as Lead;
+
+/** Rounds as /mcp hands them: the state is what `mint` was given; decisions stand once made. */
+function roundsOf(decisions = new Map<string, Decision>()) {
+  const minted: Record<string, unknown>[] = [];
+  const at = (state: unknown, inputResponses?: Record<string, unknown>): Rounds => ({
+    state,
+    inputResponses,
+    mint: async (payload) => (minted.push(payload as Record<string, unknown>), `state-${minted.length}`),
+    decide: async (form, decision) => {
+      if (!decisions.has(form)) decisions.set(form, decision);
+      return decisions.get(form)!;
+    },
+  });
+  return { minted, decisions, at };
+}
+const forms = { elicitation: {} };
+const textOf = (result: ToolResult) => ((result as CallToolResult).content[0] as { text: string }).text;
+const accept = (content: object) => ({ contact: { action: "accept", content } });
+
+describe("submit_project_brief's answers", () => {
+  const run = (s: ReturnType<typeof services>, args: Record<string, unknown>, who: Caller | undefined = caller) =>
+    briefTool(s).run(args, { caller: who, era: "legacy", clientCapabilities: undefined });
+
+  it("files nothing without the svc:brief scope, and says so", async () => {
+    const s = services();
+    const result = (await run(s, person, { ...caller, scopes: ["svc:read"] })) as CallToolResult;
+    expect(result).toMatchObject({ isError: true });
+    expect(textOf(result)).toBe("Filing a brief needs an access token with the scope svc:brief. Nothing was filed.");
+    expect(s.filings).toEqual([]);
+  });
+
+  it("says what a filing, a replay and a repeat came to, with the receipt", async () => {
+    const replay = services((brief) => ({ kind: "already_filed", lead: leadOf(brief), reason: "idempotency_key" }));
+    const repeat = services((brief) => ({ kind: "already_filed", lead: leadOf(brief), reason: "repeat" }));
+    const filed = (await run(services(), person)) as CallToolResult;
+    const { lead_id, received_at } = filed.structuredContent as { lead_id: string; received_at: string };
+    expect(textOf(filed).split("\n")[0]).toBe(`Filed: lead ${lead_id}, received ${received_at}. ${nextSteps}`);
+    const replayed = (await run(replay, { ...person, idempotency_key: "k-1" })) as CallToolResult;
+    expect(textOf(replayed).split("\n")[0]).toBe(
+      `Already filed with this idempotency_key: lead ${(replayed.structuredContent as { lead_id: string }).lead_id}. ${nextSteps}`,
+    );
+    expect(replay.filings[0]!.request.idempotencyKey).toBe("k-1");
+    const repeated = (await run(repeat, person)) as CallToolResult;
+    const id = (repeated.structuredContent as { lead_id: string }).lead_id;
+    expect(textOf(repeated).split("\n")[0]).toBe(
+      `You sent this very brief a few minutes ago: it was not filed again. Lead ${id}. ${nextSteps}`,
+    );
+  });
+
+  it("names one invalid field, and several, with what to do and the errors as JSON", async () => {
+    const s = services();
+    const one = (await run(s, { ...person, work_email: "nope" })) as CallToolResult;
+    const [head, json] = textOf(one).split("\n\n");
+    expect(head).toMatch(
+      /^The brief was NOT filed: 1 field is missing or invalid\. Fix it \(ask the person if you need to\) and call submit_project_brief again\.\n- \/work_email \(invalid_format\): .+$/,
+    );
+    expect(JSON.parse(json!)).toEqual({
+      code: "invalid_brief",
+      errors: [expect.objectContaining({ field: "/work_email", code: "invalid_format" })],
+    });
+    const two = (await run(s, { work_email: "ada@engines.example", company_name: "" })) as CallToolResult;
+    expect(textOf(two)).toMatch(/^The brief was NOT filed: 2 fields are missing or invalid\. Fix them \(ask/);
+    expect(s.filings).toEqual([]);
+  });
+
+  it("names a bad idempotency_key as the field it is", async () => {
+    const result = (await run(services(), { ...person, idempotency_key: "" })) as CallToolResult;
+    expect(textOf(result)).toMatch(
+      /^The brief was NOT filed: 1 field is missing or invalid\. Fix it .+\n- \/idempotency_key \(invalid_format\): idempotency_key must be/,
+    );
+  });
+
+  it("answers a refusal it cannot fix with the refusal's words and its data, and an outage as nothing recorded", async () => {
+    const reused = (await run(
+      services(() => new Refusal("idempotency_key_reused")),
+      { ...person, idempotency_key: "k-2" },
+    )) as CallToolResult;
+    expect(reused.isError).toBe(true);
+    const [words, data] = textOf(reused).split("\n\n");
+    expect(words).toMatch(/^The brief was NOT filed: The Idempotency-Key was already used/);
+    expect(JSON.parse(data!)).toMatchObject({ code: "idempotency_key_reused" });
+    const down = (await run(
+      services(() => new Refusal("service_unavailable")),
+      person,
+    )) as CallToolResult;
+    expect(textOf(down)).toMatch(/^The brief was NOT recorded: The service cannot take this request right now/);
+    // A brief refused as invalid without field errors is answered as a refusal too.
+    const bare = (await run(
+      services(() => new Refusal("invalid_brief", { detail: "No." })),
+      person,
+    )) as CallToolResult;
+    expect(textOf(bare)).toMatch(/^The brief was NOT filed: No\. /);
+  });
+});
+
+describe("the person's confirmation form (2026-07-28)", () => {
+  const call = (s: ReturnType<typeof services>, args: Record<string, unknown>, rounds: Rounds) =>
+    briefTool(s).run(args, { caller, era: "modern", clientCapabilities: forms, rounds });
+
+  it("asks first, filled in from the arguments, and files nothing; a dry run is never asked about", async () => {
+    const s = services();
+    const r = roundsOf();
+    const asked = (await call(s, person, r.at(undefined))) as {
+      resultType: string;
+      inputRequests: Record<string, any>;
+      requestState: string;
+    };
+    expect(asked.resultType).toBe("input_required");
+    expect(asked.requestState).toBe("state-1");
+    const { message, requestedSchema } = asked.inputRequests.contact.params;
+    expect(message).toBe(
+      `Send this project brief to ${studio}? A person at the studio will read it and e-mail you at the work e-mail below. Check your name, company and work e-mail, and correct them if needed. Decline to send nothing.`,
+    );
+    expect(requestedSchema.required).toEqual(["full_name", "company_name", "work_email"]);
+    expect(requestedSchema.properties.work_email).toMatchObject({
+      type: "string",
+      format: "email",
+      default: person.work_email,
+      maxLength: 254,
+    });
+    expect(requestedSchema.properties.full_name).toMatchObject({
+      type: "string",
+      minLength: 1,
+      default: person.full_name,
+      title: "Your name",
+    });
+    expect(requestedSchema.properties.work_email.description).toBe("We reply to this address.");
+    expect(requestedSchema.properties.full_name).not.toHaveProperty("description");
+    expect(r.minted).toEqual([{ call: expect.any(String), round: 1, form: expect.any(String) }]);
+    expect(s.filings).toEqual([]);
+    const dry = (await call(s, { ...person, dry_run: true }, r.at(undefined))) as CallToolResult;
+    expect(dry.structuredContent).toMatchObject({ dry_run: true, valid: true });
+  });
+
+  it("answers an invalid brief at once, before anybody is asked", async () => {
+    const r = roundsOf();
+    const result = (await call(services(), { ...person, work_email: "nope" }, r.at(undefined))) as CallToolResult;
+    expect(textOf(result)).toMatch(/^The brief was NOT filed: 1 field is missing/);
+    expect(r.minted).toEqual([]);
+  });
+
+  it("files what the person accepted, once, under the form's name, and says they confirmed it", async () => {
+    const s = services();
+    const r = roundsOf();
+    await call(s, person, r.at(undefined));
+    const state = r.minted[0]!;
+    const typed = { ...person, full_name: "Ada King" };
+    const filed = (await call(s, person, r.at(state, accept(typed)))) as CallToolResult;
+    const { lead_id, received_at } = filed.structuredContent as { lead_id: string; received_at: string };
+    expect(textOf(filed).split("\n")[0]).toBe(
+      `Filed: lead ${lead_id}, received ${received_at}. The person confirmed their name, company and work e-mail in your client's form. ${nextSteps}`,
+    );
+    expect(s.filings).toHaveLength(1);
+    expect(s.filings[0]!.brief.full_name).toBe("Ada King");
+    expect(s.filings[0]!.request.idempotencyKey).toBe(confirmationKey(state.form as string));
+    expect(r.decisions.get(state.form as string)).toBe("accept");
+    // The same answer again is the brief filed, as that form's: nothing more is filed.
+    const again = (await call(s, person, r.at(state, accept(typed)))) as CallToolResult;
+    expect(textOf(again).split("\n")[0]).toBe(
+      `This form was already answered and its brief filed: lead ${lead_id}; a later answer to it changes nothing. The person confirmed their name, company and work e-mail in your client's form. ${nextSteps}`,
+    );
+    expect(s.filings).toHaveLength(1);
+  });
+
+  it("says an accepted form whose brief another answer filed under it was not filed again", async () => {
+    const s = services(() => new Refusal("idempotency_key_reused"));
+    const r = roundsOf();
+    await call(s, person, r.at(undefined));
+    const result = (await call(s, person, r.at(r.minted[0]!, accept(person)))) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe(
+      "This form was already answered and its brief filed; an answer with other values was NOT filed. To send another brief, call submit_project_brief again without requestState, and the person is asked again.",
+    );
+  });
+
+  it.each([
+    ["decline", "The person declined the confirmation form, so the brief was NOT filed"],
+    ["cancel", "The person closed the confirmation form without answering, so the brief was NOT filed"],
+  ])("files nothing when the person answers %s, and that decision stands", async (action, words) => {
+    const s = services();
+    const r = roundsOf();
+    await call(s, person, r.at(undefined));
+    const state = r.minted[0]!;
+    const result = (await call(s, person, r.at(state, { contact: { action } }))) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(new RegExp(`^${words}`));
+    expect(r.decisions.get(state.form as string)).toBe("decline");
+    const later = (await call(s, person, r.at(state, accept(person)))) as CallToolResult;
+    expect(textOf(later)).toMatch(
+      /^The person declined this form before, so the brief was NOT filed, and a later answer to the same form files nothing\./,
+    );
+    expect(s.filings).toEqual([]);
+  });
+
+  it("answers a decline after an accept with the brief that accept filed", async () => {
+    const s = services();
+    const r = roundsOf();
+    await call(s, person, r.at(undefined));
+    const state = r.minted[0]!;
+    const filed = (await call(s, person, r.at(state, accept(person)))) as CallToolResult;
+    const declined = (await call(s, person, r.at(state, { contact: { action: "decline" } }))) as CallToolResult;
+    expect(declined.isError).toBeFalsy();
+    expect((declined.structuredContent as { lead_id: string }).lead_id).toBe((filed.structuredContent as { lead_id: string }).lead_id);
+  });
+
+  it("asks again, in a new round of the same form, with what was sent and typed, when the answer is unusable", async () => {
+    const s = services();
+    const r = roundsOf();
+    await call(s, person, r.at(undefined));
+    const state = r.minted[0]!;
+    const again = (await call(s, person, r.at(state, accept({ full_name: "Ada King" })))) as {
+      resultType: string;
+      inputRequests: Record<string, any>;
+    };
+    expect(again.resultType).toBe("input_required");
+    expect(r.minted[1]).toEqual({ call: state.call, round: 2, form: state.form });
+    const { properties } = again.inputRequests.contact.params.requestedSchema;
+    expect([properties.full_name.default, properties.company_name.default, properties.work_email.default]).toEqual([
+      "Ada King",
+      person.company_name,
+      person.work_email,
+    ]);
+    expect(s.filings).toEqual([]);
+  });
+
+  it("asks again naming the problem, filled in with what the person typed", async () => {
+    const s = services();
+    const r = roundsOf();
+    await call(s, person, r.at(undefined));
+    const state = r.minted[0]!;
+    const again = (await call(s, person, r.at(state, accept({ ...person, work_email: "nope" })))) as { inputRequests: Record<string, any> };
+    const { message, requestedSchema } = again.inputRequests.contact.params;
+    expect(message).toMatch(/ Please fix: work_email .+\.$/);
+    expect(requestedSchema.properties.work_email.default).toBe("nope");
+    expect(s.filings).toEqual([]);
+  });
+
+  it("refuses a state minted for other arguments", async () => {
+    const s = services();
+    const r = roundsOf();
+    await call(s, person, r.at(undefined));
+    await expect(call(s, { ...person, full_name: "Someone Else" }, r.at(r.minted[0]!, accept(person)))).rejects.toThrow(
+      "Invalid or expired requestState",
+    );
+    expect(s.filings).toEqual([]);
+  });
+
+  it("files straight away for a client that shows no forms", async () => {
+    const s = services();
+    const result = (await briefTool(s).run(person, {
+      caller,
+      era: "modern",
+      clientCapabilities: { elicitation: { url: {} } },
+      rounds: roundsOf().at(undefined),
+    })) as CallToolResult;
+    expect(textOf(result)).toMatch(/^Filed: lead /);
+    expect(textOf(result)).not.toContain("The person confirmed");
+  });
+});
