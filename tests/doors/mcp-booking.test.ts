@@ -217,27 +217,28 @@ describe("a 2026-07-28 client that shows forms", () => {
   });
 });
 
-describe("the booking form on the wire (2026-07-28)", () => {
-  const meta = {
-    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-    "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
-  };
-  const send = async (params: Record<string, unknown>, token: string) => {
-    const res = await d.mcp({
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": "tools/call",
-        "mcp-name": "book_intro_call",
-        authorization: `Bearer ${token}`,
-      },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { ...params, _meta: meta } }),
-    });
-    return ((await res.json()) as { result: Record<string, any> }).result;
-  };
+/** A 2026-07-28 tools/call of book_intro_call on the wire, from a client that shows forms. */
+const meta = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
+};
+const send = async (params: Record<string, unknown>, token: string) => {
+  const res = await d.mcp({
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": "book_intro_call",
+      authorization: `Bearer ${token}`,
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { ...params, _meta: meta } }),
+  });
+  return ((await res.json()) as { result: Record<string, any> }).result;
+};
 
+describe("the booking form on the wire (2026-07-28)", () => {
   it("answers the accepted form sent again (its answer lost) with the same booking, never 'choose another time'", async () => {
     const token = await d.token("svc:read svc:brief", `client-${crypto.randomUUID()}`, consentGrantId());
     const args = person(await freeStart());
@@ -261,26 +262,6 @@ describe("the booking form on the wire (2026-07-28)", () => {
 });
 
 describe("the booking form with the call's own idempotency_key (2026-07-28)", () => {
-  const meta = {
-    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-    "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
-  };
-  const send = async (params: Record<string, unknown>, token: string) => {
-    const res = await d.mcp({
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": "tools/call",
-        "mcp-name": "book_intro_call",
-        authorization: `Bearer ${token}`,
-      },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { ...params, _meta: meta } }),
-    });
-    return ((await res.json()) as { result: Record<string, any> }).result;
-  };
-
   it("answers the call made again with its key as already booked, the same booking, and asks the person nothing", async () => {
     const token = await d.token("svc:read svc:brief", `client-${crypto.randomUUID()}`, consentGrantId());
     const args = { ...person(await freeStart()), idempotency_key: crypto.randomUUID() };
