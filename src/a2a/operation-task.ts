@@ -4,7 +4,7 @@ import type { FieldError } from "../briefs/validate.ts";
 import { conditionOf } from "../http/conditions.ts";
 import { refusalData, retryAfterOf } from "../http/formats.ts";
 import { asRefusal, type Refusal } from "../http/refusal.ts";
-import { idempotencyKey, keyAsArgument, perform, type Caller, type Operation } from "../operations/operation.ts";
+import { keyAsArgument, perform, withIdempotencyKey, type Caller, type Operation } from "../operations/operation.ts";
 import { dataPart, textPart, type TaskOutcome } from "./parts.ts";
 
 /**
@@ -28,7 +28,7 @@ export async function operationTask<Schema extends z.ZodObject, Output, Services
   } catch (error) {
     const refusal = keyAsArgument(asRefusal(error, console.error, `A2A ${operation.name}`)) as Refusal;
     // What the task keeps for a reply: the fields valid on their own, the idempotency_key among them.
-    const kept = takesKey ? operation.input.extend({ idempotency_key: idempotencyKey }) : operation.input;
+    const kept = takesKey ? withIdempotencyKey(operation.input) : operation.input;
     return refusedTask(refusal, () => validFields(kept, body));
   }
 }

@@ -1,6 +1,6 @@
 import type { Env } from "../config/env.ts";
 import { settingsFrom } from "../config/settings.ts";
-import { problemJson } from "../http/formats.ts";
+import { problemJsonAtOrigin } from "../http/formats.ts";
 import { builtOnFirstUse } from "../http/door.ts";
 import { upstashLimiter } from "../limits/limiter.ts";
 import { edgeRedisFromEnv } from "../store/redis.ts";
@@ -21,6 +21,6 @@ export function apiGatewayFromEnv(env: Env) {
         limiter: upstashLimiter(edgeRedisFromEnv(settings)),
         deprecations,
       }),
-    (refusal, c) => problemJson(new URL(c.req.url).origin)(refusal, c),
+    problemJsonAtOrigin,
   );
 }

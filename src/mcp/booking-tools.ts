@@ -16,13 +16,14 @@ import type { PrebuiltResources } from "../resources/prebuilt.ts";
 import { bookingConfirmation } from "./booking-confirmation.ts";
 import { refusalResult } from "./refusal-result.ts";
 import { jsonSchemaOf } from "./json-schema.ts";
-import { performedFor, scopeRefused, toolArguments, writeConfirmed } from "./operation-tool.ts";
+import { performedFor, scopeRefused, writeConfirmed } from "./operation-tool.ts";
+import { withIdempotencyKey } from "../operations/operation.ts";
 import { structuredResult, type Tool } from "./tool.ts";
 
 const { freeTimes: freeTimesTool, book: bookTool, cancel: cancelTool } = bookingToolNames;
 
 /** book_intro_call's arguments: the booking, and its idempotency key (REST's Idempotency-Key). */
-const bookArguments = toolArguments(
+const bookArguments = withIdempotencyKey(
   bookIntroCall.input,
   "Optional. Any unique string (a UUID, say) that you reuse when you retry the same booking: it books once.",
 );

@@ -10,7 +10,8 @@ import { Refusal } from "../http/refusal.ts";
 import { fileBriefOperation, type BriefServices } from "../operations/briefs.ts";
 import { confirmationForm, confirmedFields, confirmedOf, type Confirmed } from "./brief-confirmation.ts";
 import type { Confirmation } from "./confirmation.ts";
-import { performedFor, scopeRefused, toolArguments, writeConfirmed } from "./operation-tool.ts";
+import { performedFor, scopeRefused, writeConfirmed } from "./operation-tool.ts";
+import { withIdempotencyKey } from "../operations/operation.ts";
 import { jsonSchemaOf } from "./json-schema.ts";
 import { fieldLines, refusalResult } from "./refusal-result.ts";
 import { structuredResult, toolError, type Tool } from "./tool.ts";
@@ -118,7 +119,7 @@ const briefConfirmation = (
 /** submit_project_brief: the one write, its input schema the operation's, with its idempotency key. */
 export function briefTool(services: BriefServices): Tool {
   const operation = fileBriefOperation(services.schema);
-  const args = toolArguments(
+  const args = withIdempotencyKey(
     operation.input,
     "Optional. Any unique string (a UUID, say) that you reuse when you retry the same brief: the retry returns the original receipt instead of filing twice.",
   );

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { asRefusal, Refusal } from "../http/refusal.ts";
-import { anyone, callerOf, idempotencyKey, keyAsArgument, perform, type Operation } from "../operations/operation.ts";
+import { anyone, callerOf, keyAsArgument, perform, type Operation } from "../operations/operation.ts";
 import { asksByForm, confirmationKey, confirmByForm, type Confirmation } from "./confirmation.ts";
 import { toolError, type Caller, type ToolCall, type ToolResult } from "./tool.ts";
 
@@ -8,10 +8,6 @@ import { toolError, type Caller, type ToolCall, type ToolResult } from "./tool.t
  * A write tool over its operation (src/operations/): its arguments are the operation's input with `idempotency_key`,
  * the operation's scope is checked, and what the operation answers or refuses is handed back for the tool to word.
  */
-
-/** The tool's arguments: the operation's input schema, and the idempotency key REST takes as a header. */
-export const toolArguments = <Schema extends z.ZodObject>(input: Schema, keyDescription: string) =>
-  input.extend({ idempotency_key: idempotencyKey.optional().describe(keyDescription) });
 
 /** The operation's scope, checked on the tool as on the HTTP layer, so the tool is safe on its own. */
 export const scopeRefused = (caller: Caller | undefined, scope: string | undefined, what: string, nothing: string) =>

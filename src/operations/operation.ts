@@ -70,6 +70,13 @@ export const idempotencyKey = z
   .regex(idempotencyKeyPattern, idempotencyKeyRule)
   .describe("Any unique string (a UUID, say) that you reuse when you retry the same write: it is made once.");
 
+/**
+ * The input a door takes in band where REST takes a header (MCP's arguments, A2A's data parts): the operation's input
+ * with its idempotency key, described as the door says.
+ */
+export const withIdempotencyKey = <Schema extends z.ZodObject>(input: Schema, description?: string) =>
+  input.extend({ idempotency_key: description ? idempotencyKey.optional().describe(description) : idempotencyKey.optional() });
+
 /** Refused input, field by field: what every door's refusal of a body names. */
 export function invalidInput(condition: ConditionName, errors: FieldError[]): Refusal {
   const n = errors.length;
