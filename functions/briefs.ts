@@ -5,7 +5,7 @@ import type { PrebuiltResources } from "../src/resources/prebuilt.ts";
 
 // The door is a file of its own in the bundle (scripts/lib/doors.ts): read and parsed on the first request only.
 const door = () =>
-  import(new URL("../build/doors/briefs.mjs", import.meta.url).href) as Promise<typeof import("../src/briefs/from-env.ts")>;
+  import(new URL("../build/doors/briefs.mjs", import.meta.url).href) as Promise<typeof import("../src/api/briefs-from-env.ts")>;
 
 // Behind the /api edge gateway, which has already counted the request and checked the method.
 export default netlifyFunction(async () => {

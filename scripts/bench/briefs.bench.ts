@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createLocalJWKSet, jwtVerify } from "jose";
-import { briefsHandlerFromEnv } from "../../src/briefs/from-env.ts";
+import { briefsHandlerFromEnv } from "../../src/api/briefs-from-env.ts";
 import { briefSchema } from "../../src/briefs/schema.ts";
 import { issueAccessToken } from "../../src/oauth/access-token.ts";
 import { consentGrantId } from "../../src/oauth/grants.ts";

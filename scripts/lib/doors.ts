@@ -16,8 +16,8 @@ import { join } from "node:path";
  */
 export const doors = {
   a2a: "src/a2a/from-env.ts",
-  bookings: "src/booking/from-env.ts",
-  briefs: "src/briefs/from-env.ts",
+  bookings: "src/api/bookings-from-env.ts",
+  briefs: "src/api/briefs-from-env.ts",
   contact: "src/contact/from-env.ts",
   "deliver-leads": "src/briefs/delivery-job.ts",
   jwks: "src/oauth/jwks-from-env.ts",

@@ -10,7 +10,7 @@ import { builtAgentCard } from "../../src/a2a/build-card.ts";
 import { a2aHandlerFromEnv } from "../../src/a2a/from-env.ts";
 import { apiGatewayFromEnv } from "../../src/api/from-env.ts";
 import { deliveryFromEnv } from "../../src/briefs/delivery-config.ts";
-import { briefsHandlerFromEnv } from "../../src/briefs/from-env.ts";
+import { briefsHandlerFromEnv } from "../../src/api/briefs-from-env.ts";
 import { LeadStore } from "../../src/briefs/store.ts";
 import { contactHandlerFromEnv } from "../../src/contact/from-env.ts";
 import { serverCard } from "../../src/mcp/card.ts";
@@ -47,7 +47,7 @@ import { loadContentDir } from "./content.ts";
 import { startFaultFront } from "./fault-front.ts";
 import { startPostmarkStandIn, type PostmarkStandIn } from "./postmark-standin.ts";
 import { startCalStandIn, type CalStandIn } from "../../scripts/local-calcom/standin.ts";
-import { bookingHandlerFromEnv } from "../../src/booking/from-env.ts";
+import { bookingHandlerFromEnv } from "../../src/api/bookings-from-env.ts";
 import { realRedisAvailable, startRedisGateway } from "./upstash-gateway.ts";
 
 export const base = "https://studio.example";

@@ -3,7 +3,7 @@ import { deployment, writes } from "../deployment.ts";
 import { builtOnFirstUse } from "../http/door.ts";
 import { problemJsonAtOrigin } from "../http/formats.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
-import { createBookingHandler } from "./http.ts";
+import { createBookingHandler } from "./bookings.ts";
 
 /** /api/v1/free-times and /api/v1/bookings wired to the deployment (src/deployment.ts). */
 export function bookingHandlerFromEnv(env: Env, prebuilt: PrebuiltResources) {

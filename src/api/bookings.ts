@@ -8,8 +8,8 @@ import { usageHeaders } from "../discovery/policy.ts";
 import { bookingsPath, freeTimesPath } from "../paths.ts";
 import { bookIntroCall, cancelIntroCall, listFreeTimes, readBooking, type BookingServices } from "../operations/booking.ts";
 import { anyone, callerOf, invalidInput, perform } from "../operations/operation.ts";
-import { noSuchBooking } from "./refusals.ts";
-import { freeStartsTtlSeconds } from "./store.ts";
+import { noSuchBooking } from "../booking/refusals.ts";
+import { freeStartsTtlSeconds } from "../booking/store.ts";
 
 export interface BookingHandlerDeps {
   baseUrl: string;

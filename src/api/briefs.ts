@@ -7,7 +7,7 @@ import { quotaReport } from "../limits/headers.ts";
 import { fileBriefOperation, type BriefServices } from "../operations/briefs.ts";
 import { callerOf, perform } from "../operations/operation.ts";
 import { briefsPath } from "../paths.ts";
-import { maxBriefBytes } from "./limits.ts";
+import { maxBriefBytes } from "../briefs/limits.ts";
 
 export interface BriefsHandlerDeps {
   baseUrl: string;

@@ -3,7 +3,7 @@ import { deployment, writes } from "../deployment.ts";
 import { builtOnFirstUse } from "../http/door.ts";
 import { problemJsonAtOrigin } from "../http/formats.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
-import { createBriefsHandler } from "./http.ts";
+import { createBriefsHandler } from "./briefs.ts";
 
 /** POST /api/v1/briefs wired to the deployment (src/deployment.ts): the token verifier, the lead store, the mailer. */
 export function briefsHandlerFromEnv(env: Env, prebuilt: PrebuiltResources) {
