@@ -11,7 +11,7 @@ import {
 import { once } from "node:events";
 import { posix } from "node:path";
 import { pipeline, type Duplex } from "node:stream";
-import { handedOnHeader, refusalStatusHeader, restoredStatus } from "../../src/http/netlify-dev.ts";
+import { clientAddressHeader, handedOnHeader, refusalStatusHeader, restoredStatus } from "../../src/http/netlify-dev.ts";
 import { platformFiles } from "../../src/paths.ts";
 import { methodRefusal, noHost, notFound, ownedByDoor, payloadTooLarge, siteAllow, unreachable } from "./front-refusals.ts";
 
@@ -26,7 +26,7 @@ import { methodRefusal, noHost, notFound, ownedByDoor, payloadTooLarge, siteAllo
 
 /** Hop-by-hop headers (RFC 9110, 7.6.1): each connection has its own, so neither side's are passed on. */
 const hopByHop = new Set(["connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade"]);
-const internal = new Set([handedOnHeader, refusalStatusHeader]);
+const internal = new Set([handedOnHeader, refusalStatusHeader, clientAddressHeader]);
 
 /** Raw header pairs without hop-by-hop headers (those the Connection header names too), the dev-only ones and `dropped`. */
 function passedOn(raw: string[], dropped: ReadonlySet<string>): string[] {
@@ -272,17 +272,8 @@ const parserRefusals: Record<string, string> = {
   ERR_HTTP_REQUEST_TIMEOUT: "408 Request Timeout",
 };
 
-/**
- * netlify dev tells a function the address of the connection it was called on (its proxy's `x-forwarded-for`, which it
- * sets itself), and the front's connection would make every client 127.0.0.1. So the front calls netlify dev from the
- * client's own address wherever it can: any address of 127.0.0.0/8 is this machine's, so a client at 127.0.0.2 is
- * 127.0.0.2 to the functions, as Netlify hands each function its client's address. Other clients (another machine,
- * ::1) stay 127.0.0.1; netlify dev's edge functions see 127.0.0.1 whatever the front does.
- */
-export function loopbackAddressOf(remote: string | undefined): string | undefined {
-  const address = remote?.replace(/^::ffff:/i, "");
-  return address && /^127(?:\.\d{1,3}){3}$/.test(address) ? address : undefined;
-}
+/** The client's address as Netlify would give it: IPv4 without its IPv6-mapped prefix. */
+const clientAddressOf = (remote: string | undefined) => remote?.replace(/^::ffff:(?=\d+\.)/i, "") ?? "";
 
 async function handOn(req: IncomingMessage, res: ServerResponse, internalPort: number, agent: Agent) {
   const body = await wholeBody(req, netlifyDevBodyLimit);
@@ -306,12 +297,12 @@ async function handOn(req: IncomingMessage, res: ServerResponse, internalPort: n
     if (headers[i]!.toLowerCase() === "content-type") headers[i + 1] = mendedContentType(headers[i + 1]!);
     else if (headers[i]!.toLowerCase() === "accept" && !["GET", "HEAD"].includes(req.method!))
       headers[i + 1] = withoutMarkdown(headers[i + 1]!);
-  headers.push(handedOnHeader, "1");
+  // netlify dev gives every function and edge function the front's own address: the client's goes with the request.
+  headers.push(handedOnHeader, "1", clientAddressHeader, clientAddressOf(req.socket.remoteAddress));
   if (req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined) {
     headers.push("Content-Length", String(handedBody.length));
   }
-  const localAddress = loopbackAddressOf(req.socket.remoteAddress);
-  const upstream = forward({ host: "127.0.0.1", port: internalPort, method: req.method, path, headers, agent, localAddress }, (answer) => {
+  const upstream = forward({ host: "127.0.0.1", port: internalPort, method: req.method, path, headers, agent }, (answer) => {
     res.writeHead(
       restoredStatus(answer.statusCode ?? 502, answer.headers[refusalStatusHeader] as string | undefined),
       passedOn(answer.rawHeaders, notAnswered),

@@ -54,6 +54,12 @@ async function fingerprint(request: Request, path: string): Promise<string> {
   return `netlify-dev:refusal:${Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("")}`;
 }
 
+/**
+ * On every request npm start's front hands on: its client's address. netlify dev tells a function the address of the
+ * connection it was called on, and its edge functions 127.0.0.1 whatever that is, where Netlify gives each its client's.
+ * Read only here, so only under netlify dev; the front drops any a client sends.
+ */
+export const clientAddressHeader = "x-frontdoor-dev-client-address";
 /** On the request an edge function hands on with `next()`. */
 export const handedOnHeader = "x-frontdoor-dev-handed-on";
 /** On the answer to such a request: the status of the 403 or 404 it carries as a 200. */
@@ -65,7 +71,8 @@ export const servedWhereItRuns = (env: Env, handler: Handler, memo: () => Refusa
 
 export function underNetlifyDev(handler: Handler, memo: RefusalMemo): Handler {
   const kept = refusalsKept(handler, memo);
-  return async (request, context) => {
+  return async (request, given) => {
+    const context = { ...given, ip: request.headers.get(clientAddressHeader) || given.ip };
     const handOn = context.next;
     const withMarkedNext = handOn ? { ...context, next: (r: Request) => handedOn(handOn, r) } : context;
     if (!request.headers.has(handedOnHeader)) return kept(request, withMarkedNext);

@@ -54,6 +54,22 @@ describe("npm start", () => {
     expect(await remaining(other)).toContain(`"oauth-register";r=${first}`);
     expect(await remaining(farmer)).toContain(`"oauth-register";r=${first - 1}`);
   });
+
+  it("hands the /api edge gateway its client's own address, which no client can name", async () => {
+    // Addresses no other test uses, so the counts are this test's alone.
+    const [one, another, third] = ["127.0.0.12", "127.0.0.13", "127.0.0.14"];
+    const remaining = async (from: string, headers: Record<string, string> = {}) => {
+      const res = await fetchFromLoopback(from)(`${base}/api/v1/company`, { headers });
+      expect(res.status).toBe(200);
+      return res.headers.get("RateLimit");
+    };
+    const first = policies["public-api"].quota - 1;
+    expect(await remaining(one)).toContain(`"public-api";r=${first}`);
+    expect(await remaining(another)).toContain(`"public-api";r=${first}`);
+    // The header the front passes the address in is the front's alone: a client's own is dropped (were it read, this
+    // would count at one, already counted once).
+    expect(await remaining(third, { "x-frontdoor-dev-client-address": one })).toContain(`"public-api";r=${first}`);
+  });
 });
 
 describe("one person farming grants behind a hosted client's address", () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Handler } from "../../src/http/context.ts";
 import {
+  clientAddressHeader,
   handedOnHeader,
   memoryMemo,
   refusalStatusHeader,
@@ -135,5 +136,15 @@ describe("restoredStatus", () => {
     expect([restoredStatus(200, null), restoredStatus(200, "500"), restoredStatus(201, "403"), restoredStatus(200, "x")]).toEqual([
       200, 200, 201, 200,
     ]);
+  });
+});
+
+describe("the client's address under netlify dev", () => {
+  it("is the one npm start's front passes, else the connection's", async () => {
+    const seen: string[] = [];
+    const wrapped = underNetlifyDev(async (_, { ip }) => (seen.push(ip), new Response("fine")), memoryMemo());
+    await wrapped(new Request("http://localhost:8888/ok", { headers: { [clientAddressHeader]: "2001:db8::7" } }), context);
+    await wrapped(new Request("http://localhost:8888/ok"), context);
+    expect(seen).toEqual(["2001:db8::7", "127.0.0.1"]);
   });
 });
