@@ -7,6 +7,7 @@ import { refuseOtherMethods } from "../http/methods.ts";
 import { quota } from "../http/quota.ts";
 import { Refusal } from "../http/refusal.ts";
 import { sameOrigin } from "../http/same-origin.ts";
+import { quotaReport } from "../limits/headers.ts";
 import type { Limiter } from "../limits/limiter.ts";
 import { sendContactFormOperation, type BriefServices } from "../operations/briefs.ts";
 import { perform } from "../operations/operation.ts";
@@ -60,8 +61,11 @@ export function createContactHandler({ baseUrl, shell, fields, briefs, limiter, 
       waitUntil: (work: Promise<unknown>) => c.env.waitUntil(work),
     };
     try {
-      const { receipt } = await perform(send, body, { caller, channel: "form", services: briefs });
-      return confirmation(receipt.brief.full_name, receipt.brief.work_email, receipt.lead_id);
+      const { receipt, counted } = await perform(send, body, { caller, channel: "form", services: briefs });
+      const page = confirmation(receipt.brief.full_name, receipt.brief.work_email, receipt.lead_id);
+      // A new lead reports the brief quotas it counted, beside the form's own, as the API does.
+      for (const [name, value] of Object.entries(counted ? quotaReport(counted) : {})) page.headers.set(name, value);
+      return page;
     } catch (error) {
       if (!(error instanceof Refusal && error.condition === "invalid_brief")) throw error;
       const errors = error.options.extensions?.errors as FieldError[];

@@ -1,6 +1,10 @@
 import { Redis } from "@upstash/redis";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import type * as oauth from "oauth4webapi";
+import { policies } from "../../src/limits/policies.ts";
+import { freshBrief } from "../support/briefs.ts";
+import { form } from "../support/calls.ts";
+import { fetchFromLoopback } from "../support/loopback.ts";
 import { authorizeUrl, consentScreen, discover, register } from "../support/oauth-client.ts";
 
 /**
@@ -133,6 +137,17 @@ describe("the contact form", () => {
       expect(await res.text()).toContain("Not sent");
     }
     expect(await store.zcard("leads")).toBe(before);
+  });
+
+  it("reports the brief quotas a sent form counted, as the API does", async () => {
+    // An address of its own (npm start hands the function its client's): the counts are this test's alone.
+    const res = await fetchFromLoopback("127.0.0.21")(`${base}/contact`, form(freshBrief(), { Origin: origin }));
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain("Brief sent");
+    const perGrant = policies["briefs-per-grant"].quota;
+    expect(res.headers.get("RateLimit")).toContain(`"briefs-per-grant";r=${perGrant - 1}`);
+    expect(res.headers.get("RateLimit")).toContain(`"contact-form";r=${policies["contact-form"].quota - 1}`);
+    expect(res.headers.get("RateLimit-Remaining")).toBe(String(perGrant - 1));
   });
 });
 
