@@ -16,6 +16,9 @@ export default {
     "src/briefs/**/*.ts",
     "src/booking/**/*.ts",
     "src/contact/**/*.ts",
+    // The REST write doors.
+    "src/api/briefs.ts",
+    "src/api/bookings.ts",
     // The write adapters of the MCP door.
     "src/mcp/brief-tool.ts",
     "src/mcp/booking-tools.ts",
