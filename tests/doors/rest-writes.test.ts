@@ -129,6 +129,22 @@ describe("a booking over REST", () => {
     expect(await res.json()).toMatchObject({ code: "invalid_json" });
   });
 
+  it("answers a body sent as another type than JSON with invalid_json, as a brief", async () => {
+    const token = (await grant()).write;
+    for (const path of ["/api/v1/bookings", "/api/v1/briefs"]) {
+      const res = await d.api(path, {
+        method: "POST",
+        headers: { "content-type": "text/plain", authorization: `Bearer ${token}` },
+        body: "{}",
+      });
+      expect(res.status, path).toBe(400);
+      expect(await res.json(), path).toMatchObject({
+        code: "invalid_json",
+        detail: 'Content-Type must be application/json, not "text/plain".',
+      });
+    }
+  });
+
   it("refuses a body over 8 KiB as too large, whatever it holds", async () => {
     const body = { ...person(await freeStart()), notes: "x".repeat(8 * 1024) };
     const res = await d.api("/api/v1/bookings", json(body, (await grant()).write));
