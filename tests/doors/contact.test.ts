@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { briefLimits } from "../../src/briefs/schema.ts";
+import { policies } from "../../src/limits/policies.ts";
 import { contactFormAnchor } from "../../src/resources/contact.ts";
 import { form } from "../support/calls.ts";
 import { freshBrief } from "../support/briefs.ts";
@@ -41,6 +42,11 @@ describe("a form a person sent from the contact page", () => {
     const res = await d.contact(form(sent), ip);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    // The brief quotas it counted, beside the form's own; the single-valued fields are the grant's (its address's).
+    const perGrant = `"briefs-per-grant";r=${policies["briefs-per-grant"].quota - 1}`;
+    expect(res.headers.get("ratelimit")).toContain(`"contact-form";r=${policies["contact-form"].quota - 1}`);
+    expect(res.headers.get("ratelimit")).toContain(perGrant);
+    expect(res.headers.get("ratelimit-remaining")).toBe(String(policies["briefs-per-grant"].quota - 1));
     const page = await res.text();
     expect(page).toContain("<title>Brief sent");
     expect(page).toContain("<h1>Thank you, &lt;b&gt;Ada&lt;/b&gt;.</h1>");
