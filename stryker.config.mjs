@@ -17,6 +17,7 @@ export default {
     "src/booking/**/*.ts",
     "src/contact/**/*.ts",
     // The write adapters of the MCP door.
+    "src/mcp/operation-tool.ts",
     "src/mcp/brief-tool.ts",
     "src/mcp/booking-tools.ts",
     "src/mcp/booking-confirmation.ts",
