@@ -1,0 +1,76 @@
+import type { CallToolResult } from "@modelcontextprotocol/server";
+import { beforeAll, describe, expect, it } from "vitest";
+import { bookingTools } from "../../src/mcp/booking-tools.ts";
+import type { Caller, Rounds, Tool, ToolCall } from "../../src/mcp/tool.ts";
+import type { BookingServices } from "../../src/operations/booking.ts";
+import { prebuiltResources, type PrebuiltResources } from "../../src/resources/prebuilt.ts";
+import { buildSite } from "../../src/site/model.ts";
+import { loadContentDir } from "../support/content.ts";
+
+/**
+ * book_intro_call and cancel_intro_call on their own (src/mcp/booking-tools.ts), where no HTTP layer checked the token
+ * first, and where Cal.com is not configured at run time although the build offers booking. tests/doors/mcp-booking.test.ts
+ * drives them through /mcp against the Cal.com stand-in.
+ */
+let prebuilt: PrebuiltResources;
+beforeAll(async () => {
+  prebuilt = prebuiltResources(buildSite(await loadContentDir("content"), "https://studio.example", { agentBooking: true }));
+});
+
+const caller: Caller = { clientId: "client-1", grantId: "grant-1", address: "10.0.0.1", scopes: ["svc:brief"] };
+const args = { full_name: "Ada Lovelace", work_email: "ada@engines.example", start: "2027-03-02T09:00:00Z", time_zone: "UTC" };
+const textOf = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
+
+/** The tools over booking services whose Cal.com is `booking()`'s; `asked` counts how often they were needed. */
+function tools(booking: BookingServices["booking"] = () => undefined) {
+  const used = { asked: 0 };
+  const services: BookingServices = { studio: prebuilt.site.name, booking: () => (used.asked++, booking()) };
+  const [, book, cancel] = bookingTools(prebuilt, services) as [Tool, Tool, Tool];
+  return { book, cancel, used };
+}
+
+/** A 2026-07-28 call from a client that shows forms, before any form was asked. */
+const withForms = (who: Caller | undefined): ToolCall => {
+  const rounds: Rounds = {
+    inputResponses: undefined,
+    state: undefined,
+    mint: async () => "state-1",
+    decide: async (_form, decision) => decision,
+  };
+  return { caller: who, era: "modern", clientCapabilities: { elicitation: {} }, rounds };
+};
+
+describe("the booking tools without the scope", () => {
+  it.each([
+    ["book", "Booking the intro call"],
+    ["cancel", "Cancelling the intro call"],
+  ] as const)("%s: says what needs svc:brief, and touches no booking", async (name, what) => {
+    const t = tools();
+    for (const who of [undefined, { ...caller, scopes: ["svc:read"] }]) {
+      const result = await t[name].run(name === "book" ? args : { booking_id: "bk_0123456789abcdefghjk" }, withForms(who));
+      expect(result).toMatchObject({ isError: true });
+      expect(textOf(result)).toBe(`${what} needs an access token with the scope svc:brief. Nothing was booked or cancelled.`);
+    }
+    expect(t.used.asked).toBe(0);
+  });
+});
+
+describe("book_intro_call where Cal.com is not configured at run time", () => {
+  it("answers booking_not_offered as a tool error, whether or not the client shows forms", async () => {
+    const { book } = tools();
+    const plain = await book.run(args, { caller, era: "legacy", clientCapabilities: undefined });
+    for (const result of [plain, await book.run(args, withForms(caller))]) {
+      expect(result).toMatchObject({ isError: true });
+      const [words, data] = textOf(result).split("\n\n");
+      expect(words).toMatch(/^The call was NOT booked: /);
+      expect(JSON.parse(data!)).toMatchObject({ code: "booking_not_offered" });
+    }
+  });
+
+  it("lets an unexpected failure of the form's set-up through, for the server to answer", async () => {
+    const { book } = tools(() => {
+      throw new Error("the booking services broke");
+    });
+    await expect(book.run(args, withForms(caller))).rejects.toThrow("the booking services broke");
+  });
+});
