@@ -69,6 +69,39 @@ const forms = { elicitation: {} };
 const textOf = (result: ToolResult) => ((result as CallToolResult).content[0] as { text: string }).text;
 const accept = (content: object) => ({ contact: { action: "accept", content } });
 
+describe("submit_project_brief's listing", () => {
+  it("tells a model what the tool does, needs and answers, and marks it a write", () => {
+    const tool = briefTool(services());
+    const title = "File a project brief";
+    expect(tool).toMatchObject({ name: "submit_project_brief", title });
+    expect(tool.annotations).toEqual({ title, readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true });
+    // Each sentence says one thing the model must know, and they read as sentences.
+    for (const said of [
+      `Files a project brief with ${studio}. This creates a real lead`,
+      "confirmed their full name, company name and work e-mail; ask for them, never guess",
+      "(elicitation, MCP 2026-07-28)",
+      "site_size takes an id from get_offers",
+      "Set dry_run to true to check a brief first",
+      "the scope svc:brief: without one the server answers HTTP 401",
+      "Not idempotent unless you pass idempotency_key",
+      "Invalid fields come back as an error naming each field",
+    ])
+      expect(tool.description).toContain(said);
+    expect(tool.description).not.toMatch(/\.[A-Z]|\s\s/);
+    // The input as a client may send it (the time zone a string before it is read), with what the key is for.
+    const input = tool.inputSchema.properties as Record<string, { type?: string; description?: string }>;
+    expect(input.time_zone!.type).toBe("string");
+    expect(input.idempotency_key!.description).toMatch(/^Optional\. .* the retry returns the original receipt instead of filing twice\.$/);
+    // The output closed, as the tool answers it: a receipt or a dry run, the brief in both.
+    const output = tool.outputSchema as { additionalProperties?: boolean; description?: string; properties: Record<string, any> };
+    expect(output.additionalProperties).toBe(false);
+    expect(output.description).toMatch(/^A receipt for a filed brief \(lead_id, .+\), or the result of a dry run \(dry_run, .+\)\.$/);
+    expect(output.properties.brief.description).toBe(
+      "The brief as recorded (on a dry run: as it would be recorded), trimmed and normalised.",
+    );
+  });
+});
+
 describe("submit_project_brief's answers", () => {
   const run = (s: ReturnType<typeof services>, args: Record<string, unknown>, who: Caller | undefined = caller) =>
     briefTool(s).run(args, { caller: who, era: "legacy", clientCapabilities: undefined });
