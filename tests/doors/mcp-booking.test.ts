@@ -36,60 +36,6 @@ async function freeStart(): Promise<string> {
 }
 const accepted = (start: string) => d.cal.bookings().filter((b) => Date.parse(b.start) === Date.parse(start) && b.status === "accepted");
 
-describe("tools/list", () => {
-  it("tells a model what each booking tool does, needs and answers, and marks the writes", async () => {
-    const client = await connectMcp(`${d.baseUrl}/mcp`, eras[1], { fetch: d.fetchFrom() });
-    const tools = new Map((await client.listTools()).tools.map((t) => [t.name, t]));
-    const [free, book, cancel] = ["list_free_times", "book_intro_call", "cancel_intro_call"].map((name) => tools.get(name)!);
-    const hints = (readOnlyHint: boolean, destructiveHint: boolean, idempotentHint: boolean) => ({
-      readOnlyHint,
-      destructiveHint,
-      idempotentHint,
-      openWorldHint: true,
-    });
-    expect(free).toMatchObject({
-      title: "Free times for the intro call",
-      annotations: { title: "Free times for the intro call", ...hints(true, false, true) },
-    });
-    expect(book).toMatchObject({
-      title: "Book the intro call",
-      annotations: { title: "Book the intro call", ...hints(false, false, false) },
-    });
-    expect(cancel).toMatchObject({
-      title: "Cancel the intro call",
-      annotations: { title: "Cancel the intro call", ...hints(false, true, true) },
-    });
-    const call = `${d.resources.site.name}'s ${d.resources.contact.booking.duration_minutes}-minute intro call`;
-    expect(free!.description).toContain(`Lists when ${call} can be booked`);
-    expect(free!.description).toContain("(7 days from today by default, at most 21 days, up to 60 days ahead)");
-    expect(free!.description).toMatch(/needs no token\..* with book_intro_call\.$/);
-    // Each sentence of book_intro_call's description says one thing the model must know, and they read as sentences.
-    for (const said of [
-      `Books ${call} for the person`,
-      "chose the time from list_free_times",
-      "lead_id of the brief",
-      "(elicitation, MCP 2026-07-28)",
-      "Set dry_run to true",
-      "the scope svc:brief: without one the server answers HTTP 401",
-      "fresh free times",
-      "Not idempotent unless you pass idempotency_key.",
-    ])
-      expect(book!.description).toContain(said);
-    expect(book!.description).not.toMatch(/\.[A-Z]|\s\s/);
-    expect(cancel!.description).toMatch(
-      /^Cancels an intro call this grant booked with book_intro_call, by its booking_id;.* the scope svc:brief, of the grant that booked it\.$/,
-    );
-    // Inputs as a client may send them (the time zone a string before it is read), outputs closed as the tools answer them.
-    expect(free!.inputSchema.properties!.time_zone).toMatchObject({ type: "string" });
-    expect(book!.inputSchema).toMatchObject({
-      required: ["full_name", "work_email", "start", "time_zone"],
-      properties: { time_zone: { type: "string" } },
-    });
-    for (const tool of [free, book, cancel]) expect(tool!.outputSchema!.additionalProperties, tool!.name).toBe(false);
-    await client.close();
-  });
-});
-
 describe.each(eras)("the v2 client $mode", (era) => {
   it("lists free times, the same JSON as REST, without a token", async () => {
     const client = await connectMcp(`${d.baseUrl}/mcp`, era, { fetch: d.fetchFrom() });

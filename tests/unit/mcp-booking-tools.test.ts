@@ -8,9 +8,9 @@ import { buildSite } from "../../src/site/model.ts";
 import { loadContentDir } from "../support/content.ts";
 
 /**
- * book_intro_call and cancel_intro_call on their own (src/mcp/booking-tools.ts), where no HTTP layer checked the token
- * first, and where Cal.com is not configured at run time although the build offers booking. tests/doors/mcp-booking.test.ts
- * drives them through /mcp against the Cal.com stand-in.
+ * The booking tools on their own (src/mcp/booking-tools.ts): what tools/list publishes for them, and book_intro_call and
+ * cancel_intro_call where no HTTP layer checked the token first, or where Cal.com is not configured at run time although
+ * the build offers booking. tests/doors/mcp-booking.test.ts drives them through /mcp against the Cal.com stand-in.
  */
 let prebuilt: PrebuiltResources;
 beforeAll(async () => {
@@ -39,6 +39,60 @@ const withForms = (who: Caller | undefined): ToolCall => {
   };
   return { caller: who, era: "modern", clientCapabilities: { elicitation: {} }, rounds };
 };
+
+describe("the booking tools' listing", () => {
+  it("tells a model what each booking tool does, needs and answers, and marks the writes", () => {
+    const [free, book, cancel] = bookingTools(prebuilt, { studio: prebuilt.site.name, booking: () => undefined });
+    const hints = (readOnlyHint: boolean, destructiveHint: boolean, idempotentHint: boolean) => ({
+      readOnlyHint,
+      destructiveHint,
+      idempotentHint,
+      openWorldHint: true,
+    });
+    expect(free).toMatchObject({
+      name: "list_free_times",
+      title: "Free times for the intro call",
+      annotations: { title: "Free times for the intro call", ...hints(true, false, true) },
+    });
+    expect(book).toMatchObject({
+      name: "book_intro_call",
+      title: "Book the intro call",
+      annotations: { title: "Book the intro call", ...hints(false, false, false) },
+    });
+    expect(cancel).toMatchObject({
+      name: "cancel_intro_call",
+      title: "Cancel the intro call",
+      annotations: { title: "Cancel the intro call", ...hints(false, true, true) },
+    });
+    const call = `${prebuilt.site.name}'s ${prebuilt.contact.booking.duration_minutes}-minute intro call`;
+    expect(free!.description).toContain(`Lists when ${call} can be booked`);
+    expect(free!.description).toContain("(7 days from today by default, at most 21 days, up to 60 days ahead)");
+    expect(free!.description).toMatch(/needs no token\..* with book_intro_call\.$/);
+    // Each sentence of book_intro_call's description says one thing the model must know, and they read as sentences.
+    for (const said of [
+      `Books ${call} for the person`,
+      "chose the time from list_free_times",
+      "lead_id of the brief",
+      "(elicitation, MCP 2026-07-28)",
+      "Set dry_run to true",
+      "the scope svc:brief: without one the server answers HTTP 401",
+      "fresh free times",
+      "Not idempotent unless you pass idempotency_key.",
+    ])
+      expect(book!.description).toContain(said);
+    expect(book!.description).not.toMatch(/\.[A-Z]|\s\s/);
+    expect(cancel!.description).toMatch(
+      /^Cancels an intro call this grant booked with book_intro_call, by its booking_id;.* the scope svc:brief, of the grant that booked it\.$/,
+    );
+    // Inputs as a client may send them (the time zone a string before it is read), outputs closed as the tools answer them.
+    expect(free!.inputSchema.properties).toMatchObject({ time_zone: { type: "string" } });
+    expect(book!.inputSchema).toMatchObject({
+      required: ["full_name", "work_email", "start", "time_zone"],
+      properties: { time_zone: { type: "string" } },
+    });
+    for (const tool of [free, book, cancel]) expect(tool!.outputSchema.additionalProperties, tool!.name).toBe(false);
+  });
+});
 
 describe("the booking tools without the scope", () => {
   it.each([
