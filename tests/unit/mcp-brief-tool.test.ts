@@ -93,7 +93,11 @@ describe("submit_project_brief's listing", () => {
     expect(input.time_zone!.type).toBe("string");
     expect(input.idempotency_key!.description).toMatch(/^Optional\. .* the retry returns the original receipt instead of filing twice\.$/);
     // The output closed, as the tool answers it: a receipt or a dry run, the brief in both.
-    const output = tool.outputSchema as { additionalProperties?: boolean; description?: string; properties: Record<string, any> };
+    const output = tool.outputSchema as unknown as {
+      additionalProperties?: boolean;
+      description?: string;
+      properties: Record<string, any>;
+    };
     expect(output.additionalProperties).toBe(false);
     expect(output.description).toMatch(/^A receipt for a filed brief \(lead_id, .+\), or the result of a dry run \(dry_run, .+\)\.$/);
     expect(output.properties.brief.description).toBe(
