@@ -128,7 +128,7 @@ describe("submit_project_brief's answers", () => {
     expect(textOf(replayed).split("\n")[0]).toBe(
       `Already filed with this idempotency_key: lead ${(replayed.structuredContent as { lead_id: string }).lead_id}. ${nextSteps}`,
     );
-    expect(replay.filings[0]!.request.idempotencyKey).toBe("k-1");
+    expect(replay.filings[0]!.request).toMatchObject({ idempotencyKey: "k-1", channel: "mcp" });
     const repeated = (await run(repeat, person)) as CallToolResult;
     const id = (repeated.structuredContent as { lead_id: string }).lead_id;
     expect(textOf(repeated).split("\n")[0]).toBe(
@@ -260,6 +260,17 @@ describe("the person's confirmation form (2026-07-28)", () => {
     expect(textOf(result)).toBe(
       "This form was already answered and its brief filed; an answer with other values was NOT filed. To send another brief, call submit_project_brief again without requestState, and the person is asked again.",
     );
+  });
+
+  it("says a call's own idempotency_key used for another brief is refused as the key, not as the form", async () => {
+    const s = services(() => new Refusal("idempotency_key_reused"));
+    const r = roundsOf();
+    const args = { ...person, idempotency_key: "k-9" };
+    await call(s, args, r.at(undefined));
+    const result = (await call(s, args, r.at(r.minted[0]!, accept(person)))) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/^The brief was NOT filed: The Idempotency-Key was already used/);
+    expect(s.filings.map((f) => f.request.idempotencyKey)).toEqual(["k-9"]);
   });
 
   it.each([
