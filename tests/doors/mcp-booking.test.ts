@@ -259,6 +259,16 @@ describe("a 2026-07-28 client that shows forms", () => {
     await Promise.all([client.close(), plain.client.close()]);
   });
 
+  it("answers a booking without its time zone at once, naming the field, before anybody is asked", async () => {
+    const { client, asked } = await showing();
+    const { time_zone: _, ...args } = person(await freeStart());
+    const result = (await client.callTool(call("book_intro_call", args))) as CallToolResult;
+    expect(asked).toHaveLength(0);
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(/^The call was NOT booked: [\s\S]*\/time_zone/);
+    await client.close();
+  });
+
   it("books nothing when the person declines", async () => {
     const { client, asked } = await showing();
     const start = await freeStart();

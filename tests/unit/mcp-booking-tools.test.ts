@@ -1,5 +1,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { beforeAll, describe, expect, it } from "vitest";
+import type { BookingDeps } from "../../src/booking/book.ts";
+import { bookingConfirmation } from "../../src/mcp/booking-confirmation.ts";
 import { bookingTools } from "../../src/mcp/booking-tools.ts";
 import type { Caller, Rounds, Tool, ToolCall } from "../../src/mcp/tool.ts";
 import type { BookingServices } from "../../src/operations/booking.ts";
@@ -10,7 +12,8 @@ import { loadContentDir } from "../support/content.ts";
 /**
  * The booking tools on their own (src/mcp/booking-tools.ts): what tools/list publishes for them, and book_intro_call and
  * cancel_intro_call where no HTTP layer checked the token first, or where Cal.com is not configured at run time although
- * the build offers booking. tests/doors/mcp-booking.test.ts drives them through /mcp against the Cal.com stand-in.
+ * the build offers booking; and the confirmation's check when its dry run fails. tests/doors/mcp-booking.test.ts drives
+ * them through /mcp against the Cal.com stand-in.
  */
 let prebuilt: PrebuiltResources;
 beforeAll(async () => {
@@ -126,5 +129,23 @@ describe("book_intro_call where Cal.com is not configured at run time", () => {
       throw new Error("the booking services broke");
     });
     await expect(book.run(args, withForms(caller))).rejects.toThrow("the booking services broke");
+  });
+});
+
+describe("book_intro_call's confirmation", () => {
+  it("lets a failure of the dry run that is no refusal through, for the server to answer", async () => {
+    const body = { ...args };
+    const dryRun = async () => {
+      throw new Error("the dry run broke");
+    };
+    // The check of an answer reads neither Cal.com's settings nor what was settled.
+    const confirmation = bookingConfirmation(
+      body,
+      {} as BookingDeps,
+      { studio: "Kestrel Studio", booking: () => undefined },
+      dryRun,
+      async () => undefined,
+    );
+    await expect(confirmation.check({ ...body, full_name: "Ada King" })).rejects.toThrow("the dry run broke");
   });
 });
