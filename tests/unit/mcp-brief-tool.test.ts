@@ -1,5 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { Lead } from "../../src/briefs/lead.ts";
 import type { FilingRequest, FilingResult } from "../../src/briefs/pipeline.ts";
 import { briefSchema, type Brief } from "../../src/briefs/schema.ts";
@@ -301,6 +301,49 @@ describe("the person's confirmation form (2026-07-28)", () => {
     const declined = (await call(s, person, r.at(state, { contact: { action: "decline" } }))) as CallToolResult;
     expect(declined.isError).toBeFalsy();
     expect((declined.structuredContent as { lead_id: string }).lead_id).toBe((filed.structuredContent as { lead_id: string }).lead_id);
+  });
+
+  it("answers a decline while the accept before it is still filing with that brief, once it is filed", async () => {
+    const s = services();
+    const r = roundsOf();
+    await call(s, person, r.at(undefined));
+    const state = r.minted[0]!;
+    // The accept stands, and its brief shows up under the form's key only on the third look.
+    r.decisions.set(state.form as string, "accept");
+    const lead = leadOf(person as Brief);
+    let looks = 0;
+    s.filedUnder = async () => (++looks >= 3 ? { kind: "already_filed", lead, reason: "idempotency_key" } : null);
+    const declined = (await call(s, person, r.at(state, { contact: { action: "decline" } }))) as CallToolResult;
+    expect(declined.isError).toBeFalsy();
+    expect((declined.structuredContent as { lead_id: string }).lead_id).toBe(lead.id);
+    expect(textOf(declined)).toMatch(/^This form was already answered and its brief filed: lead /);
+  });
+
+  it("says an accepted form whose brief never shows up changes nothing, after waiting six seconds for it", async () => {
+    const s = services();
+    const r = roundsOf();
+    await call(s, person, r.at(undefined));
+    const state = r.minted[0]!;
+    r.decisions.set(state.form as string, "accept");
+    vi.useFakeTimers({ toFake: ["setTimeout", "Date"] });
+    try {
+      let answered = false;
+      const declined = call(s, person, r.at(state, { contact: { action: "decline" } })).finally(() => (answered = true));
+      // The clock moves only from one of its looks to the next; the real work runs in between.
+      const from = Date.now();
+      for (let turns = 0; !answered && turns < 10_000; turns++) {
+        await new Promise((resolve) => setImmediate(resolve));
+        if (vi.getTimerCount() > 0) await vi.advanceTimersToNextTimerAsync();
+      }
+      expect(Date.now() - from).toBeGreaterThan(5_000);
+      expect(Date.now() - from).toBeLessThanOrEqual(6_000);
+      expect(textOf(await declined)).toBe(
+        "The person had already accepted this form, and the answer to that acceptance says what was done; a later answer to the same form changes nothing.",
+      );
+      expect(s.filings).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("asks again, in a new round of the same form, with what was sent and typed, when the answer is unusable", async () => {
