@@ -262,6 +262,28 @@ describe("the person's confirmation form (2026-07-28)", () => {
     );
   });
 
+  it("words a replay its accepted form's write comes to by what made it one: the form's key, or the call's", async () => {
+    const replayed = (brief: Brief) => ({ kind: "already_filed" as const, lead: leadOf(brief), reason: "idempotency_key" as const });
+    for (const [args, words] of [
+      [person, /^This form was already answered and its brief filed: lead lead_\d+; a later answer to it changes nothing\. /],
+      [{ ...person, idempotency_key: "k-3" }, /^Already filed with this idempotency_key: lead lead_\d+\. The person confirmed/],
+    ] as const) {
+      const s = services(replayed);
+      const r = roundsOf();
+      await call(s, args, r.at(undefined));
+      expect(textOf(await call(s, args, r.at(r.minted[0]!, accept(person))))).toMatch(words);
+    }
+  });
+
+  it("answers a dry run refused as an outage at once, asking nobody", async () => {
+    const s = { ...services(), checkKey: async () => Promise.reject(new Refusal("service_unavailable")) };
+    const r = roundsOf();
+    const result = (await call(s, { ...person, idempotency_key: "k-4" }, r.at(undefined))) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/^The brief was NOT recorded: /);
+    expect(r.minted).toEqual([]);
+  });
+
   it("says a call's own idempotency_key used for another brief is refused as the key, not as the form", async () => {
     const s = services(() => new Refusal("idempotency_key_reused"));
     const r = roundsOf();
