@@ -5,7 +5,7 @@ import type { FilingRequest, FilingResult } from "../../src/briefs/pipeline.ts";
 import { briefSchema, type Brief } from "../../src/briefs/schema.ts";
 import { Refusal } from "../../src/http/refusal.ts";
 import { briefTool } from "../../src/mcp/brief-tool.ts";
-import { confirmationKey } from "../../src/mcp/confirmation.ts";
+import { asksByForm, confirmationKey } from "../../src/mcp/confirmation.ts";
 import type { Decision } from "../../src/mcp/form-decisions.ts";
 import type { Caller, Rounds, ToolResult } from "../../src/mcp/tool.ts";
 
@@ -221,11 +221,20 @@ describe("the person's confirmation form (2026-07-28)", () => {
     expect(dry.structuredContent).toMatchObject({ dry_run: true, valid: true });
   });
 
-  it("answers an invalid brief at once, before anybody is asked", async () => {
-    const r = roundsOf();
-    const result = (await call(services(), { ...person, work_email: "nope" }, r.at(undefined))) as CallToolResult;
-    expect(textOf(result)).toMatch(/^The brief was NOT filed: 1 field is missing/);
-    expect(r.minted).toEqual([]);
+  it("answers an invalid brief at once, before anybody is asked, with or without its own key", async () => {
+    for (const key of [{}, { idempotency_key: "k-5" }]) {
+      const r = roundsOf();
+      const result = (await call(services(), { ...person, work_email: "nope", ...key }, r.at(undefined))) as CallToolResult;
+      expect(textOf(result)).toMatch(/^The brief was NOT filed: 1 field is missing/);
+      expect(r.minted).toEqual([]);
+    }
+  });
+
+  it("asks for a form both ways a client can declare it shows forms", () => {
+    expect(asksByForm({ elicitation: {} })).toBe(true);
+    expect(asksByForm({ elicitation: { form: {}, url: {} } })).toBe(true);
+    expect(asksByForm({ elicitation: { url: {} } })).toBe(false);
+    expect(asksByForm({})).toBe(false);
   });
 
   it("files what the person accepted, once, under the form's name, and says they confirmed it", async () => {
@@ -397,6 +406,11 @@ describe("the person's confirmation form (2026-07-28)", () => {
     const { message, requestedSchema } = again.inputRequests.contact.params;
     expect(message).toMatch(/ Please fix: work_email .+\.$/);
     expect(requestedSchema.properties.work_email.default).toBe("nope");
+    // Two problems, each named, one after the other.
+    const twice = (await call(s, person, r.at(state, accept({ ...person, work_email: "nope", full_name: "" })))) as {
+      inputRequests: Record<string, any>;
+    };
+    expect(twice.inputRequests.contact.params.message).toMatch(/ Please fix: [^;]+; [^;]+\.$/);
     expect(s.filings).toEqual([]);
   });
 
