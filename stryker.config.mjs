@@ -20,6 +20,7 @@ export default {
     "src/api/briefs.ts",
     "src/api/bookings.ts",
     // The write adapters of the MCP door.
+    "src/mcp/operation-tool.ts",
     "src/mcp/brief-tool.ts",
     "src/mcp/booking-tools.ts",
     "src/mcp/booking-confirmation.ts",

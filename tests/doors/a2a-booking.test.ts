@@ -147,6 +147,8 @@ describe.each(bindings)("over %s", (_, binding) => {
       const asked = statusData(first) as { code: string; errors: { field: string }[] };
       expect(asked.code).toBe("invalid_booking");
       expect(asked.errors.map((e) => e.field).sort()).toEqual(["/extra", "/start", "/time_zone", "/work_email"]);
+      // The valid fields are kept for the reply, under the booking's name.
+      expect(first.metadata).toEqual({ skill: book, booking_fields: { full_name: "Ada Lovelace" } });
       const start = await freeStart();
       const { full_name: _, ...rest } = person(start);
       const done = await send(client, booking(rest, first.id));
@@ -234,10 +236,18 @@ describe.each(bindings)("over %s", (_, binding) => {
       expect((await owner.getTask({ tenant: "", id: task.id })).status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     });
 
-    it("asks for a booking_id when a cancellation has none", async () => {
-      const task = await send(await clientFor(await d.token("svc:brief")), message([{ data: { skill: cancel } }]));
+    it("asks for a booking_id when a cancellation has none, and cancels the one a reply in the task names", async () => {
+      const client = await clientFor(await d.token("svc:brief"));
+      const start = await lastFreeStart();
+      const { booking_id } = artifactOf(await send(client, booking(person(start))), "booking") as unknown as Booking;
+      const task = await send(client, message([{ data: { skill: cancel } }]));
       expect(stateOf(task)).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
       expect(statusData(task)).toMatchObject({ code: "invalid_booking", errors: [{ field: "/booking_id", code: "required" }] });
+      // The reply names no skill: the task's own, cancelling, is what it continues.
+      const done = await send(client, message([{ data: { booking_id } }], undefined, task.id));
+      expect(stateOf(done)).toBe(TaskState.TASK_STATE_COMPLETED);
+      expect(artifactOf(done, "booking")).toMatchObject({ booking_id, status: "cancelled" });
+      expect(bookedAt(start)[0]!.status).toBe("cancelled");
     });
 
     it("names an unknown field of a cancellation as no cancellation field, in its data and its words", async () => {
@@ -252,6 +262,15 @@ describe.each(bindings)("over %s", (_, binding) => {
         errors: [{ field: "/colour", code: "unknown_field", message: "colour is not a cancellation field" }],
       });
       expect(textOf(task.status!.message!.parts)).toContain("colour is not a cancellation field");
+      // A cancellation takes no idempotency_key (cancelling again answers the cancelled booking): it is no field of one.
+      const keyed = await send(
+        await clientFor(await d.token("svc:brief")),
+        message([{ data: { skill: cancel, booking_id: id, idempotency_key: "k-1" } }]),
+      );
+      expect(statusData(keyed)).toMatchObject({
+        code: "invalid_booking",
+        errors: [{ field: "/idempotency_key", code: "unknown_field", message: "idempotency_key is not a cancellation field" }],
+      });
     });
 
     it("fails the task on a Cal.com outage, with when to retry, and books nothing", async () => {

@@ -137,8 +137,8 @@ describe("the HTTP layer", () => {
 describe("a 2026-07-28 client that shows forms", () => {
   const modern = eras.find((e) => e.era === "modern")!;
   let answer: (form: any) => ElicitResult = () => ({ action: "cancel" });
-  async function showing() {
-    const token = await d.token("svc:read svc:brief", `client-${crypto.randomUUID()}`, consentGrantId());
+  async function showing(grant = consentGrantId()) {
+    const token = await d.token("svc:read svc:brief", `client-${crypto.randomUUID()}`, grant);
     return connectShowingForms(
       `${d.baseUrl}/mcp`,
       modern,
@@ -204,6 +204,71 @@ describe("a 2026-07-28 client that shows forms", () => {
     await client.close();
   });
 
+  it("asks again naming each field the person got wrong, filled in with what they typed", async () => {
+    const { client, asked } = await showing();
+    const start = await freeStart();
+    answer = () =>
+      asked.length === 1 ? { action: "accept", content: { full_name: "", work_email: "nope", start } } : { action: "decline" };
+    const result = (await client.callTool(call("book_intro_call", person(start)))) as CallToolResult;
+    expect(asked).toHaveLength(2);
+    const again = asked[1] as { message: string; requestedSchema: { properties: Record<string, any> } };
+    expect(again.message).toMatch(/ Please fix: [^;]+; [^;]+\.$/);
+    expect(again.message).toContain("work_email");
+    expect(again.requestedSchema.properties.work_email.default).toBe("nope");
+    expect(again.requestedSchema.properties.full_name.default).toBe("");
+    expect(text(result)).toContain("NOTHING was booked");
+    expect(accepted(start)).toHaveLength(0);
+    await client.close();
+  });
+
+  it("asks again when the answer's time cannot be read, offering no time for it", async () => {
+    const { client, asked } = await showing();
+    const args = person(await freeStart());
+    answer = () => (asked.length === 1 ? { action: "accept", content: { ...args, start: "soon" } } : { action: "decline" });
+    await client.callTool(call("book_intro_call", args));
+    expect(asked).toHaveLength(2);
+    const again = asked[1] as { message: string; requestedSchema: { properties: Record<string, any> } };
+    expect(again.message).toMatch(/ Please fix: start must be one of the times the form offers\.$/);
+    expect(again.requestedSchema.properties.start).toMatchObject({ oneOf: [], default: "soon" });
+    await client.close();
+  });
+
+  it("offers the start as it was sent, and the grant's own booking at that time as the only choice", async () => {
+    const grant = consentGrantId();
+    const { client, asked } = await showing(grant);
+    answer = () => ({ action: "decline" });
+    // The same instant in another spelling is the choice selected, as sent.
+    const sent = new Date(await freeStart()).toISOString();
+    await client.callTool(call("book_intro_call", person(sent)));
+    const choices = (asked[0] as any).requestedSchema.properties.start.oneOf as { const: string; title: string }[];
+    expect(choices.filter((c) => c.const === sent)).toHaveLength(1);
+    expect(choices.filter((c) => Date.parse(c.const) === Date.parse(sent))).toHaveLength(1);
+    // Booked by this grant already, the time is no longer free: it is still offered, with its end.
+    const args = person(await freeStart());
+    const plain = await connected(eras[1], { grant });
+    expect(((await plain.client.callTool(call("book_intro_call", args))) as CallToolResult).isError).toBeFalsy();
+    await client.callTool(call("book_intro_call", args));
+    const only = (asked[1] as any).requestedSchema.properties.start.oneOf as { const: string; title: string }[];
+    const end = new Date(Date.parse(args.start) + d.resources.contact.booking.duration_minutes * 60_000);
+    const at = (date: Date) =>
+      new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/London", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(date);
+    expect(only).toEqual([
+      { const: args.start, title: expect.stringContaining(`, ${at(new Date(args.start))} to ${at(end)} (Europe/London)`) },
+    ]);
+    expect(accepted(args.start)).toHaveLength(1);
+    await Promise.all([client.close(), plain.client.close()]);
+  });
+
+  it("answers a booking without its time zone at once, naming the field, before anybody is asked", async () => {
+    const { client, asked } = await showing();
+    const { time_zone: _, ...args } = person(await freeStart());
+    const result = (await client.callTool(call("book_intro_call", args))) as CallToolResult;
+    expect(asked).toHaveLength(0);
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(/^The call was NOT booked: [\s\S]*\/time_zone/);
+    await client.close();
+  });
+
   it("books nothing when the person declines", async () => {
     const { client, asked } = await showing();
     const start = await freeStart();
@@ -258,6 +323,77 @@ describe("the booking form on the wire (2026-07-28)", () => {
     expect(again.structuredContent.booking_id).toBe(booked.structuredContent.booking_id);
     expect(again.content[0].text).toMatch(/^This form was already answered and its call booked/);
     expect(accepted(args.start)).toHaveLength(1);
+  });
+});
+
+describe("an accepted form whose time is gone or cannot be checked (2026-07-28, on the wire)", () => {
+  const accepting = (args: ReturnType<typeof person>, asked: Record<string, any>, content: Record<string, string>) => ({
+    ...call("book_intro_call", args),
+    inputResponses: { contact: { action: "accept", content } },
+    requestState: asked.requestState,
+  });
+  /** Another person books `start` (which forgets the free times kept for its week). */
+  const bookedByAnother = async (start: string) => {
+    const { client } = await connected(eras[1]);
+    expect(((await client.callTool(call("book_intro_call", person(start)))) as CallToolResult).isError).toBeFalsy();
+    await client.close();
+  };
+  const details = (result: Record<string, any>) => JSON.parse(result.content[0].text.slice(result.content[0].text.indexOf("\n\n{")));
+
+  it("answers a time taken meanwhile with fresh free times, and Cal.com down with when to retry, and books neither", async () => {
+    const token = await d.token("svc:read svc:brief", `client-${crypto.randomUUID()}`, consentGrantId());
+    const args = person(await freeStart());
+    const asked = await send(call("book_intro_call", args), token);
+    await bookedByAnother(args.start);
+    const taken = await send(accepting(args, asked, args), token);
+    expect(taken.isError).toBe(true);
+    expect(taken.content[0].text).toMatch(/^The call was NOT booked: /);
+    const free = details(taken) as { code: string; free_times: FreeTimes };
+    expect(free.code).toBe("slot_taken");
+    expect(free.free_times.times.map((t) => Date.parse(t.start))).not.toContain(Date.parse(args.start));
+    expect(accepted(args.start)).toHaveLength(1);
+
+    const next = person(await freeStart());
+    const askedNext = await send(call("book_intro_call", next), token);
+    await bookedByAnother(next.start);
+    d.cal.fail("503");
+    const down = await send(accepting(next, askedNext, next), token);
+    expect(down.isError).toBe(true);
+    expect(details(down)).toEqual({ code: "calendar_unavailable", retry_after: expect.any(Number) });
+    expect(accepted(next.start)).toHaveLength(1);
+  });
+
+  it("asks again with the chosen time alone when the day's free times cannot be read just now", async () => {
+    const token = await d.token("svc:read svc:brief", `client-${crypto.randomUUID()}`, consentGrantId());
+    const args = person(await freeStart());
+    const asked = await send(call("book_intro_call", args), token);
+    await bookedByAnother(args.start);
+    d.cal.fail("503");
+    // An answer without the e-mail is asked again, with what was sent and typed.
+    const again = await send(accepting(args, asked, { full_name: "Ada King", start: args.start }), token);
+    expect(again.resultType).toBe("input_required");
+    const { start, full_name } = again.inputRequests.contact.params.requestedSchema.properties;
+    expect(full_name.default).toBe("Ada King");
+    expect(start.oneOf).toEqual([{ const: args.start, title: expect.stringMatching(/ to .+ \(Europe\/London\)$/) }]);
+  });
+});
+
+describe("a booking's idempotency_key", () => {
+  it("answers the key again after its booking was cancelled as cancelled, with nothing booked", async () => {
+    const { client } = await connected(eras[1]);
+    const args = { ...person(await freeStart()), idempotency_key: crypto.randomUUID() };
+    const booked = (await client.callTool(call("book_intro_call", args))) as CallToolResult;
+    const { booking_id } = booked.structuredContent as { booking_id: string };
+    await client.callTool(call("cancel_intro_call", { booking_id }));
+    const again = (await client.callTool(call("book_intro_call", args))) as CallToolResult;
+    expect(again.isError).toBeFalsy();
+    const view = again.structuredContent as { start: string; end: string; cancelled_at: string; next_steps: string };
+    expect(view).toMatchObject({ booking_id, status: "cancelled" });
+    expect(text(again).split("\n")[0]).toBe(
+      `Booked before (${booking_id}, ${view.start} to ${view.end}), then cancelled at ${view.cancelled_at}: nothing is booked now. ${view.next_steps}`,
+    );
+    expect(accepted(args.start)).toHaveLength(0);
+    await client.close();
   });
 });
 

@@ -11,6 +11,7 @@ import { startLocalStore } from "../../scripts/local-store/store.ts";
 import { createUpstashRestHandler } from "../../scripts/local-store/upstash-rest.ts";
 import { BookingStore, type BookingKeyRecord } from "../../src/booking/store.ts";
 import { LeadStore, type IdempotencyRecord } from "../../src/briefs/store.ts";
+import { requestStateTtlSeconds } from "../../src/mcp/constants.ts";
 import { formDecisions } from "../../src/mcp/form-decisions.ts";
 import { claimOnce, parseRecord, recordMember, releaseIfOwner, setIfAbsent } from "../../src/store/records.ts";
 import { realRedisAvailable } from "../support/upstash-gateway.ts";
@@ -219,6 +220,10 @@ describe.each(stores)("records on %s", (_name, start) => {
       expect(await forms.decide(grant, form, "decline")).toBe("decline");
       expect(await forms.decide(grant, form, "accept")).toBe("decline");
       expect(await redis.get(`mcp:form:${grant}:${form}`)).toBe("decline");
+      // Kept while the form's requestState can still be answered, then forgotten.
+      const ttl = await redis.ttl(`mcp:form:${grant}:${form}`);
+      expect(ttl).toBeGreaterThan(requestStateTtlSeconds);
+      expect(ttl).toBeLessThanOrEqual(requestStateTtlSeconds + 60);
     });
   });
 });

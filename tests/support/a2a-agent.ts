@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { Redis } from "@upstash/redis";
 import { startLocalStore } from "../../scripts/local-store/store.ts";
 import { a2aRequestHandler } from "../../src/a2a/from-env.ts";
-import { briefServices } from "../../src/operations/briefs.ts";
+import { briefServices, type BriefServices } from "../../src/operations/briefs.ts";
 import { createA2AHandler } from "../../src/a2a/http.ts";
 import { pageTokenLabel, pageTokens } from "../../src/a2a/page-token.ts";
 import { UpstashTaskStore } from "../../src/a2a/task-store.ts";
@@ -24,9 +24,14 @@ export const agentBase = "https://studio.example";
 
 /**
  * The A2A handler in-process over the local store, as the function runs it, without Cal.com; `bare` leaves out the token
- * check and quota, `agentBooking` builds the card as a build that offers booking does.
+ * check and quota, `agentBooking` builds the card as a build that offers booking does; `briefs` replaces the brief
+ * services the deployment builds.
  */
-export async function inProcessAgent({ bare = false, agentBooking = false } = {}) {
+export async function inProcessAgent({
+  bare = false,
+  agentBooking = false,
+  briefs,
+}: { bare?: boolean; agentBooking?: boolean; briefs?: () => BriefServices } = {}) {
   const store = await startLocalStore({ token: "test", snapshotFile: join(await mkdtemp(join(tmpdir(), "a2a-store-")), "store.json") });
   const redis = new Redis({ url: store.url, token: store.token, enableTelemetry: false });
   const keySet = JSON.stringify(await generateKeySet());
@@ -46,7 +51,7 @@ export async function inProcessAgent({ bare = false, agentBooking = false } = {}
       redis,
       pageTokens(() => derivedSecrets(keySet, pageTokenLabel)),
     ),
-    () => briefServices(pipeline, { studio: prebuilt.site.name, responseTime: prebuilt.site.response_time }),
+    briefs ?? (() => briefServices(pipeline, { studio: prebuilt.site.name, responseTime: prebuilt.site.response_time })),
     async () => undefined,
   );
   const handler = createA2AHandler({

@@ -1,11 +1,11 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { Lead } from "../../src/briefs/lead.ts";
 import type { FilingRequest, FilingResult } from "../../src/briefs/pipeline.ts";
 import { briefSchema, type Brief } from "../../src/briefs/schema.ts";
 import { Refusal } from "../../src/http/refusal.ts";
 import { briefTool } from "../../src/mcp/brief-tool.ts";
-import { confirmationKey } from "../../src/mcp/confirmation.ts";
+import { asksByForm, confirmationKey } from "../../src/mcp/confirmation.ts";
 import type { Decision } from "../../src/mcp/form-decisions.ts";
 import type { Caller, Rounds, ToolResult } from "../../src/mcp/tool.ts";
 
@@ -69,6 +69,43 @@ const forms = { elicitation: {} };
 const textOf = (result: ToolResult) => ((result as CallToolResult).content[0] as { text: string }).text;
 const accept = (content: object) => ({ contact: { action: "accept", content } });
 
+describe("submit_project_brief's listing", () => {
+  it("tells a model what the tool does, needs and answers, and marks it a write", () => {
+    const tool = briefTool(services());
+    const title = "File a project brief";
+    expect(tool).toMatchObject({ name: "submit_project_brief", title });
+    expect(tool.annotations).toEqual({ title, readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true });
+    // Each sentence says one thing the model must know, and they read as sentences.
+    for (const said of [
+      `Files a project brief with ${studio}. This creates a real lead`,
+      "confirmed their full name, company name and work e-mail; ask for them, never guess",
+      "(elicitation, MCP 2026-07-28)",
+      "site_size takes an id from get_offers",
+      "Set dry_run to true to check a brief first",
+      "the scope svc:brief: without one the server answers HTTP 401",
+      "Not idempotent unless you pass idempotency_key",
+      "Invalid fields come back as an error naming each field",
+    ])
+      expect(tool.description).toContain(said);
+    expect(tool.description).not.toMatch(/\.[A-Z]|\s\s/);
+    // The input as a client may send it (the time zone a string before it is read), with what the key is for.
+    const input = tool.inputSchema.properties as Record<string, { type?: string; description?: string }>;
+    expect(input.time_zone!.type).toBe("string");
+    expect(input.idempotency_key!.description).toMatch(/^Optional\. .* the retry returns the original receipt instead of filing twice\.$/);
+    // The output closed, as the tool answers it: a receipt or a dry run, the brief in both.
+    const output = tool.outputSchema as unknown as {
+      additionalProperties?: boolean;
+      description?: string;
+      properties: Record<string, any>;
+    };
+    expect(output.additionalProperties).toBe(false);
+    expect(output.description).toMatch(/^A receipt for a filed brief \(lead_id, .+\), or the result of a dry run \(dry_run, .+\)\.$/);
+    expect(output.properties.brief.description).toBe(
+      "The brief as recorded (on a dry run: as it would be recorded), trimmed and normalised.",
+    );
+  });
+});
+
 describe("submit_project_brief's answers", () => {
   const run = (s: ReturnType<typeof services>, args: Record<string, unknown>, who: Caller | undefined = caller) =>
     briefTool(s).run(args, { caller: who, era: "legacy", clientCapabilities: undefined });
@@ -91,7 +128,7 @@ describe("submit_project_brief's answers", () => {
     expect(textOf(replayed).split("\n")[0]).toBe(
       `Already filed with this idempotency_key: lead ${(replayed.structuredContent as { lead_id: string }).lead_id}. ${nextSteps}`,
     );
-    expect(replay.filings[0]!.request.idempotencyKey).toBe("k-1");
+    expect(replay.filings[0]!.request).toMatchObject({ idempotencyKey: "k-1", channel: "mcp" });
     const repeated = (await run(repeat, person)) as CallToolResult;
     const id = (repeated.structuredContent as { lead_id: string }).lead_id;
     expect(textOf(repeated).split("\n")[0]).toBe(
@@ -184,11 +221,20 @@ describe("the person's confirmation form (2026-07-28)", () => {
     expect(dry.structuredContent).toMatchObject({ dry_run: true, valid: true });
   });
 
-  it("answers an invalid brief at once, before anybody is asked", async () => {
-    const r = roundsOf();
-    const result = (await call(services(), { ...person, work_email: "nope" }, r.at(undefined))) as CallToolResult;
-    expect(textOf(result)).toMatch(/^The brief was NOT filed: 1 field is missing/);
-    expect(r.minted).toEqual([]);
+  it("answers an invalid brief at once, before anybody is asked, with or without its own key", async () => {
+    for (const key of [{}, { idempotency_key: "k-5" }]) {
+      const r = roundsOf();
+      const result = (await call(services(), { ...person, work_email: "nope", ...key }, r.at(undefined))) as CallToolResult;
+      expect(textOf(result)).toMatch(/^The brief was NOT filed: 1 field is missing/);
+      expect(r.minted).toEqual([]);
+    }
+  });
+
+  it("asks for a form both ways a client can declare it shows forms", () => {
+    expect(asksByForm({ elicitation: {} })).toBe(true);
+    expect(asksByForm({ elicitation: { form: {}, url: {} } })).toBe(true);
+    expect(asksByForm({ elicitation: { url: {} } })).toBe(false);
+    expect(asksByForm({})).toBe(false);
   });
 
   it("files what the person accepted, once, under the form's name, and says they confirmed it", async () => {
@@ -225,6 +271,39 @@ describe("the person's confirmation form (2026-07-28)", () => {
     );
   });
 
+  it("words a replay its accepted form's write comes to by what made it one: the form's key, or the call's", async () => {
+    const replayed = (brief: Brief) => ({ kind: "already_filed" as const, lead: leadOf(brief), reason: "idempotency_key" as const });
+    for (const [args, words] of [
+      [person, /^This form was already answered and its brief filed: lead lead_\d+; a later answer to it changes nothing\. /],
+      [{ ...person, idempotency_key: "k-3" }, /^Already filed with this idempotency_key: lead lead_\d+\. The person confirmed/],
+    ] as const) {
+      const s = services(replayed);
+      const r = roundsOf();
+      await call(s, args, r.at(undefined));
+      expect(textOf(await call(s, args, r.at(r.minted[0]!, accept(person))))).toMatch(words);
+    }
+  });
+
+  it("answers a dry run refused as an outage at once, asking nobody", async () => {
+    const s = { ...services(), checkKey: async () => Promise.reject(new Refusal("service_unavailable")) };
+    const r = roundsOf();
+    const result = (await call(s, { ...person, idempotency_key: "k-4" }, r.at(undefined))) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/^The brief was NOT recorded: /);
+    expect(r.minted).toEqual([]);
+  });
+
+  it("says a call's own idempotency_key used for another brief is refused as the key, not as the form", async () => {
+    const s = services(() => new Refusal("idempotency_key_reused"));
+    const r = roundsOf();
+    const args = { ...person, idempotency_key: "k-9" };
+    await call(s, args, r.at(undefined));
+    const result = (await call(s, args, r.at(r.minted[0]!, accept(person)))) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/^The brief was NOT filed: The Idempotency-Key was already used/);
+    expect(s.filings.map((f) => f.request.idempotencyKey)).toEqual(["k-9"]);
+  });
+
   it.each([
     ["decline", "The person declined the confirmation form, so the brief was NOT filed"],
     ["cancel", "The person closed the confirmation form without answering, so the brief was NOT filed"],
@@ -253,6 +332,49 @@ describe("the person's confirmation form (2026-07-28)", () => {
     const declined = (await call(s, person, r.at(state, { contact: { action: "decline" } }))) as CallToolResult;
     expect(declined.isError).toBeFalsy();
     expect((declined.structuredContent as { lead_id: string }).lead_id).toBe((filed.structuredContent as { lead_id: string }).lead_id);
+  });
+
+  it("answers a decline while the accept before it is still filing with that brief, once it is filed", async () => {
+    const s = services();
+    const r = roundsOf();
+    await call(s, person, r.at(undefined));
+    const state = r.minted[0]!;
+    // The accept stands, and its brief shows up under the form's key only on the third look.
+    r.decisions.set(state.form as string, "accept");
+    const lead = leadOf(person as Brief);
+    let looks = 0;
+    s.filedUnder = async () => (++looks >= 3 ? { kind: "already_filed", lead, reason: "idempotency_key" } : null);
+    const declined = (await call(s, person, r.at(state, { contact: { action: "decline" } }))) as CallToolResult;
+    expect(declined.isError).toBeFalsy();
+    expect((declined.structuredContent as { lead_id: string }).lead_id).toBe(lead.id);
+    expect(textOf(declined)).toMatch(/^This form was already answered and its brief filed: lead /);
+  });
+
+  it("says an accepted form whose brief never shows up changes nothing, after waiting six seconds for it", async () => {
+    const s = services();
+    const r = roundsOf();
+    await call(s, person, r.at(undefined));
+    const state = r.minted[0]!;
+    r.decisions.set(state.form as string, "accept");
+    vi.useFakeTimers({ toFake: ["setTimeout", "Date"] });
+    try {
+      let answered = false;
+      const declined = call(s, person, r.at(state, { contact: { action: "decline" } })).finally(() => (answered = true));
+      // The clock moves only from one of its looks to the next; the real work runs in between.
+      const from = Date.now();
+      for (let turns = 0; !answered && turns < 10_000; turns++) {
+        await new Promise((resolve) => setImmediate(resolve));
+        if (vi.getTimerCount() > 0) await vi.advanceTimersToNextTimerAsync();
+      }
+      expect(Date.now() - from).toBeGreaterThan(5_000);
+      expect(Date.now() - from).toBeLessThanOrEqual(6_000);
+      expect(textOf(await declined)).toBe(
+        "The person had already accepted this form, and the answer to that acceptance says what was done; a later answer to the same form changes nothing.",
+      );
+      expect(s.filings).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("asks again, in a new round of the same form, with what was sent and typed, when the answer is unusable", async () => {
@@ -284,6 +406,11 @@ describe("the person's confirmation form (2026-07-28)", () => {
     const { message, requestedSchema } = again.inputRequests.contact.params;
     expect(message).toMatch(/ Please fix: work_email .+\.$/);
     expect(requestedSchema.properties.work_email.default).toBe("nope");
+    // Two problems, each named, one after the other.
+    const twice = (await call(s, person, r.at(state, accept({ ...person, work_email: "nope", full_name: "" })))) as {
+      inputRequests: Record<string, any>;
+    };
+    expect(twice.inputRequests.contact.params.message).toMatch(/ Please fix: [^;]+; [^;]+\.$/);
     expect(s.filings).toEqual([]);
   });
 
