@@ -1,0 +1,205 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Redis } from "@upstash/redis";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { calStandInHandler } from "../../scripts/local-calcom/standin.ts";
+import { startLocalStore } from "../../scripts/local-store/store.ts";
+import { bookCall, type BookingDeps } from "../../src/booking/book.ts";
+import type { BookingInput } from "../../src/booking/schema.ts";
+import { BookingStore } from "../../src/booking/store.ts";
+import { newLeadId } from "../../src/briefs/lead.ts";
+import { callNoticeKey, LeadStore } from "../../src/briefs/store.ts";
+import { upstashLimiter } from "../../src/limits/limiter.ts";
+import { freshBrief } from "../support/briefs.ts";
+
+/**
+ * bookCall (src/booking/book.ts) on an injected clock, over the local store and the Cal.com stand-in in-process: the
+ * booking it records, the notice it owes the studio, a dry run's answers, and the refusals only a unit can reach.
+ * tests/doors/booking.test.ts books over REST, with the races and outages.
+ */
+const dir = await mkdtemp(join(tmpdir(), "frontdoor-book-"));
+const local = await startLocalStore({ token: "t", snapshotFile: join(dir, "store.json") });
+afterAll(async () => {
+  await local.close();
+  await rm(dir, { recursive: true, force: true });
+});
+const redis = new Redis({ url: local.url, token: "t", enableTelemetry: false });
+
+// A Monday, 08:00 in Los Angeles; the studio's hours are 09:00 to 17:00 there.
+const clock = Date.parse("2050-09-05T15:00:00Z");
+const hours = {
+  time_zone: "America/Los_Angeles",
+  days: ["monday", "tuesday", "wednesday", "thursday", "friday"],
+  opens: "09:00",
+  closes: "17:00",
+};
+
+let standIn: ReturnType<typeof calStandInHandler>;
+let deps: BookingDeps;
+beforeEach(() => {
+  standIn = calStandInHandler({
+    eventTypeId: 1,
+    lengthMinutes: 30,
+    hours: hours as never,
+    apiKey: "cal_key",
+    now: () => new Date(clock),
+    timeoutMs: 400,
+  });
+  deps = {
+    cal: {
+      apiUrl: "http://cal.test",
+      eventTypeId: 1,
+      apiKey: "cal_key",
+      timeoutMs: 200,
+      // The stand-in in-process, given up when the call's signal is.
+      fetch: (input, init) =>
+        new Promise<Response>((resolve, reject) => {
+          init?.signal?.addEventListener("abort", () => reject(init.signal!.reason));
+          standIn.handler(new Request(input, init)).then(resolve, reject);
+        }),
+    },
+    store: new BookingStore(redis),
+    leads: new LeadStore(redis),
+    limiter: upstashLimiter(redis, { cacheBlocked: false }),
+    lengthMinutes: 30,
+    studioTimeZone: "America/Los_Angeles",
+    now: () => clock,
+  };
+});
+
+/** A request of a grant of its own, from an address of its own. */
+const request = () => ({ owner: `grant-${crypto.randomUUID()}`, address: `203.0.113.${Math.floor(Math.random() * 250)}` });
+let slot = 0;
+/** A free start of Tuesday to Friday that week, each test its own, written in London's offset. */
+const start = () => {
+  const at = Date.parse("2050-09-06T16:00:00Z") + (slot % 16) * 30 * 60_000 + Math.floor(slot / 16) * 86_400_000;
+  slot += 1;
+  return new Date(at + 3_600_000).toISOString().replace("Z", "+01:00").replace(".000", "");
+};
+const input = (extra: Partial<BookingInput> = {}): BookingInput => ({
+  full_name: "Ada Lovelace",
+  work_email: `Ada.${crypto.randomUUID().slice(0, 8)}@engines.example`,
+  start: start(),
+  time_zone: "Europe/London",
+  ...extra,
+});
+
+describe("a booking", () => {
+  it("records our booking of Cal.com's, at its place for the grant, and counts it", async () => {
+    const req = request();
+    const asked = input();
+    const result = await bookCall(asked, req, deps);
+    if (result.kind !== "booked") throw new Error(result.kind);
+    const [made] = standIn.bookings();
+    const utc = new Date(asked.start).toISOString();
+    const booking = {
+      id: result.booking.id,
+      owner: req.owner,
+      provider_uid: made!.uid,
+      start: utc,
+      end: new Date(Date.parse(utc) + 30 * 60_000).toISOString(),
+      time_zone: "Europe/London",
+      attendee: { full_name: "Ada Lovelace", work_email: asked.work_email },
+      status: "booked",
+      booked_at: new Date(clock).toISOString(),
+    };
+    expect(result).toEqual({
+      kind: "booked",
+      booking,
+      replayed: false,
+      counted: [
+        expect.objectContaining({ policy: "bookings-per-grant", remaining: 2 }),
+        expect.objectContaining({ policy: "bookings-per-address" }),
+      ],
+    });
+    expect(result.booking.id).toMatch(/^bk_[0-9a-z]{20}$/);
+    expect(await deps.store.get(booking.id)).toEqual(booking);
+    expect(await deps.store.bookedAt(req.owner, asked.start, asked.work_email.toUpperCase())).toEqual(booking);
+    expect(made).toMatchObject({
+      start: utc,
+      metadata: { frontdoor_booking: booking.id },
+      attendee: { name: "Ada Lovelace", email: asked.work_email, timeZone: "Europe/London" },
+    });
+    expect(await deps.leads.getCallNotice(callNoticeKey(booking.id))).toBeNull();
+  });
+
+  it("owes the studio a notice of a call booked for the grant's own brief, and tells Cal.com the lead", async () => {
+    const req = request();
+    const lead_id = newLeadId();
+    const brief = freshBrief() as never;
+    await deps.leads.insert(
+      {
+        id: lead_id,
+        received_at: new Date(clock).toISOString(),
+        channel: "rest",
+        client_id: "c",
+        owner: req.owner,
+        address: req.address,
+        brief,
+        delivery: { state: "pending", attempts: 0 },
+      },
+      1000,
+    );
+    const result = await bookCall(input({ lead_id }), req, deps);
+    if (result.kind !== "booked") throw new Error(result.kind);
+    const { booking } = result;
+    expect(booking.lead_id).toBe(lead_id);
+    expect(standIn.bookings()[0]!.metadata).toEqual({ frontdoor_booking: booking.id, lead_id });
+    expect(await deps.leads.getCallNotice(callNoticeKey(booking.id))).toEqual({
+      booking_id: booking.id,
+      lead_id,
+      created_at: booking.booked_at,
+      start: booking.start,
+      end: booking.end,
+      time_zone: "Europe/London",
+      studio_time_zone: "America/Los_Angeles",
+      delivery: { state: "pending", attempts: 0 },
+    });
+    // Another grant's brief, and none at all, are the same refusal.
+    const refused = { condition: "invalid_booking", options: { extensions: { errors: [{ field: "/lead_id", code: "invalid_value" }] } } };
+    await expect(bookCall(input({ lead_id }), request(), deps)).rejects.toMatchObject(refused);
+    await expect(bookCall(input({ lead_id: newLeadId() }), req, deps)).rejects.toMatchObject(refused);
+    expect(standIn.bookings()).toHaveLength(1);
+  });
+});
+
+describe("a dry run", () => {
+  it("answers a free time, books nothing and counts nothing", async () => {
+    const req = request();
+    const asked = input();
+    expect(await bookCall({ ...asked, dry_run: true }, req, deps)).toEqual({ kind: "dry_run" });
+    expect(standIn.bookings()).toEqual([]);
+    const booked = await bookCall(asked, req, deps);
+    expect(booked).toMatchObject({ counted: [{ policy: "bookings-per-grant", remaining: 2 }, {}] });
+  });
+
+  it("answers the grant's own booking at that time with it, and anyone else's as a taken time", async () => {
+    const req = request();
+    const asked = input();
+    const booked = await bookCall(asked, req, deps);
+    // The same booking, its start written in UTC: the kept free times no longer list it.
+    const again = { ...asked, start: new Date(asked.start).toISOString(), dry_run: true };
+    expect(await bookCall(again, req, deps)).toEqual({ ...booked, counted: undefined, replayed: true });
+    const taken = bookCall({ ...asked, dry_run: true }, request(), deps);
+    await expect(taken).rejects.toMatchObject({
+      condition: "slot_taken",
+      options: { extensions: { free_times: { time_zone: "Europe/London", from: asked.start.slice(0, 10), to: asked.start.slice(0, 10) } } },
+    });
+  });
+
+  it("refuses a key the grant used for another booking, and takes it for the same one", async () => {
+    const req = request();
+    const asked = input();
+    const key = crypto.randomUUID();
+    await bookCall(asked, { ...req, idempotencyKey: key }, deps);
+    const other = bookCall({ ...input(), dry_run: true }, { ...req, idempotencyKey: key }, deps);
+    await expect(other).rejects.toMatchObject({ condition: "idempotency_key_reused" });
+    const same = { ...asked, start: new Date(asked.start).toISOString(), dry_run: true };
+    expect(await bookCall(same, { ...req, idempotencyKey: key }, deps)).toMatchObject({ kind: "booked", replayed: true });
+    // A key nobody used is no refusal.
+    expect(await bookCall({ ...input(), dry_run: true }, { ...req, idempotencyKey: crypto.randomUUID() }, deps)).toEqual({
+      kind: "dry_run",
+    });
+  });
+});
