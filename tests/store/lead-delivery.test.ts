@@ -4,9 +4,12 @@ import { join } from "node:path";
 import { Redis } from "@upstash/redis";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startLocalStore } from "../../scripts/local-store/store.ts";
-import { attemptDelivery, deliverDue } from "../../src/briefs/deliver.ts";
+import type { CallNotice } from "../../src/briefs/call-notice.ts";
+import { attemptCallNotice, attemptDelivery, attemptHeldAlert, deliverDue } from "../../src/briefs/deliver.ts";
+import type { HeldAlert } from "../../src/briefs/held.ts";
 import { newLeadId, type Delivery, type Lead } from "../../src/briefs/lead.ts";
 import { leadMessage } from "../../src/briefs/mail.ts";
+import { alertKey, callNoticeKey } from "../../src/briefs/store.ts";
 import type { Mailer } from "../../src/briefs/mailer.ts";
 import { freshBrief, pipelineDeps, standInMailer } from "../support/briefs.ts";
 import { startPostmarkStandIn, type PostmarkStandIn } from "../support/postmark-standin.ts";
@@ -145,6 +148,63 @@ describe("a lead's delivery attempt", () => {
     expect(await attemptDelivery(held.id, deps())).toBe("done");
     expect([...sentFor(lead), ...sentFor(held)]).toEqual([]);
     expect(await attemptDelivery(newLeadId(), deps())).toBe("done");
+  });
+});
+
+describe("what else is owed the studio", () => {
+  const noticeOf = (leadId: string): CallNotice => ({
+    booking_id: `bk_${crypto.randomUUID().replaceAll("-", "").slice(0, 20)}`,
+    lead_id: leadId,
+    created_at: at(clock),
+    start: at(clock + 86_400_000),
+    end: at(clock + 86_400_000 + 1_800_000),
+    time_zone: "Europe/London",
+    studio_time_zone: "Europe/London",
+    delivery: { state: "pending", attempts: 0 },
+  });
+  const noticesOf = (notice: CallNotice) =>
+    postmark.sent.filter((m) => (m.body.Metadata as { booking_id?: string }).booking_id === notice.booking_id);
+
+  it("holds a call notice a minute at a time until the lead's own e-mail has gone, then sends it in its thread", async () => {
+    const lead = await recorded();
+    const notice = noticeOf(lead.id);
+    await deps().store.saveCallNotice(notice);
+    const key = callNoticeKey(notice.booking_id);
+    expect(await attemptCallNotice(key, deps())).toBe("retry");
+    expect((await deps().store.getCallNotice(key))!.delivery).toEqual({
+      state: "pending",
+      attempts: 0,
+      next_attempt_at: at(clock + minute),
+    });
+    expect(noticesOf(notice)).toEqual([]);
+    expect(await attemptDelivery(lead.id, deps())).toBe("delivered");
+    expect(await attemptCallNotice(key, deps())).toBe("delivered");
+    expect(noticesOf(notice).map((m) => m.body.Subject)).toEqual([`Re: New brief: ${lead.brief.company_name} (${lead.brief.full_name})`]);
+  });
+
+  it("tells the operator of a notice or an alert Postmark will never take", async () => {
+    const notice = noticeOf(newLeadId());
+    await deps().store.saveCallNotice(notice);
+    postmark.fail("sender-signature", "sender-signature", "sender-signature");
+    expect(await attemptCallNotice(callNoticeKey(notice.booking_id), deps())).toBe("failed");
+    const day = at(clock).slice(0, 10);
+    const owed = (reason?: "address"): HeldAlert => ({
+      day,
+      limit: 2,
+      created_at: at(clock),
+      delivery: { state: "pending", attempts: 0 },
+      ...(reason ? { reason, address: "198.51.100.7" } : {}),
+    });
+    await deps().store.saveAlert(alertKey(day, "address"), owed("address"));
+    await deps().store.saveAlert(`leads:alert:${day}`, owed());
+    expect(await attemptHeldAlert(alertKey(day, "address"), deps())).toBe("failed");
+    expect(await attemptHeldAlert(`leads:alert:${day}`, deps())).toBe("failed");
+    const reason = "422 code 400: The 'From' address you supplied is not a Sender Signature on your account.";
+    expect(alerts).toEqual([
+      `CALL NOTICE NOT DELIVERED: the e-mail that a call was booked (${notice.booking_id}) for lead ${notice.lead_id} cannot be sent (${reason}); Cal.com has the booking. Run \`npm run leads -- bookings\` to see it.`,
+      `HELD-LEADS ALERT NOT DELIVERED: the e-mail saying that leads are held (address) since ${day} cannot be sent (${reason}). Run \`npm run leads\` to see them.`,
+      `HELD-LEADS ALERT NOT DELIVERED: the e-mail saying that leads are held (day) since ${day} cannot be sent (${reason}). Run \`npm run leads\` to see them.`,
+    ]);
   });
 });
 
