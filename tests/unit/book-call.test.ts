@@ -6,11 +6,14 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { calStandInHandler } from "../../scripts/local-calcom/standin.ts";
 import { startLocalStore } from "../../scripts/local-store/store.ts";
 import { bookCall, type BookingDeps } from "../../src/booking/book.ts";
+import { ProviderUnavailable } from "../../src/booking/cal-com.ts";
 import type { BookingInput } from "../../src/booking/schema.ts";
 import { BookingStore } from "../../src/booking/store.ts";
 import { newLeadId } from "../../src/briefs/lead.ts";
 import { callNoticeKey, LeadStore } from "../../src/briefs/store.ts";
+import type { Refusal } from "../../src/http/refusal.ts";
 import { upstashLimiter } from "../../src/limits/limiter.ts";
+import { sha256Hex } from "../../src/store/ids.ts";
 import { freshBrief } from "../support/briefs.ts";
 
 /**
@@ -201,5 +204,63 @@ describe("a dry run", () => {
     expect(await bookCall({ ...input(), dry_run: true }, { ...req, idempotencyKey: crypto.randomUUID() }, deps)).toEqual({
       kind: "dry_run",
     });
+  });
+});
+
+describe("a booking refused", () => {
+  const grantLeft = async (req: ReturnType<typeof request>) => {
+    const result = await bookCall(input(), req, deps);
+    return result.kind === "booked" ? result.counted?.map((q) => q.remaining) : undefined;
+  };
+
+  it("past the grant's quota gives its key back and counts nothing against the address", async () => {
+    const req = request();
+    for (let i = 0; i < 3; i++) await bookCall(input(), req, deps);
+    const key = crypto.randomUUID();
+    const refused = bookCall(input(), { ...req, idempotencyKey: key }, deps);
+    await expect(refused).rejects.toMatchObject({
+      condition: "booking_quota_exceeded",
+      options: { headers: { "Retry-After": expect.any(String) } },
+    });
+    expect(await deps.store.keyRecord(req.owner, await sha256Hex(key))).toBeNull();
+    // The address's fourth booking, by another grant: the refused one counted nothing.
+    expect(await grantLeft({ ...request(), address: req.address })).toEqual([2, 26]);
+    expect(standIn.bookings()).toHaveLength(4);
+  });
+
+  it("by Cal.com, the kept free times being stale, comes with the day's asked again, and counts nothing", async () => {
+    const req = request();
+    const asked = input();
+    await bookCall({ ...asked, dry_run: true }, req, deps);
+    // Someone books the time on Cal.com's own page.
+    const direct = {
+      start: new Date(asked.start).toISOString(),
+      eventTypeId: 1,
+      attendee: { name: "B", email: "b@else.example", timeZone: "UTC" },
+    };
+    const made = await standIn.handler(
+      new Request("http://cal.test/v2/bookings", {
+        method: "POST",
+        headers: { "content-type": "application/json", "cal-api-version": "2026-02-25" },
+        body: JSON.stringify(direct),
+      }),
+    );
+    expect(made.status).toBe(201);
+    const key = crypto.randomUUID();
+    const refusal = (await bookCall(asked, { ...req, idempotencyKey: key }, deps).catch((error: unknown) => error)) as Refusal;
+    expect(refusal).toMatchObject({ condition: "slot_taken" });
+    const { free_times } = refusal.options.extensions as { free_times: { times: { start: string }[] } };
+    expect(free_times.times.length).toBeGreaterThan(0);
+    expect(free_times.times.map((t) => Date.parse(t.start))).not.toContain(Date.parse(asked.start));
+    expect(await deps.store.keyRecord(req.owner, await sha256Hex(key))).toBeNull();
+    expect(await grantLeft(req)).toEqual([2, expect.any(Number)]);
+  });
+
+  it("by an outage whose look-up finds nothing is the outage, and counts nothing", async () => {
+    const req = request();
+    standIn.fail("timeout");
+    await expect(bookCall(input(), req, deps)).rejects.toBeInstanceOf(ProviderUnavailable);
+    expect(standIn.bookings()).toEqual([]);
+    expect(await grantLeft(req)).toEqual([2, expect.any(Number)]);
   });
 });
