@@ -7,8 +7,10 @@ import { calStandInHandler } from "../../scripts/local-calcom/standin.ts";
 import { startLocalStore } from "../../scripts/local-store/store.ts";
 import { bookCall, type BookingDeps } from "../../src/booking/book.ts";
 import { ProviderUnavailable } from "../../src/booking/cal-com.ts";
+import { bookingUnderKey, bookingView, cancelOwnBooking, ownBooking } from "../../src/booking/own.ts";
 import type { BookingInput } from "../../src/booking/schema.ts";
 import { BookingStore } from "../../src/booking/store.ts";
+import { formatInZone } from "../../src/booking/zoned-time.ts";
 import { newLeadId } from "../../src/briefs/lead.ts";
 import { callNoticeKey, LeadStore } from "../../src/briefs/store.ts";
 import type { Refusal } from "../../src/http/refusal.ts";
@@ -80,6 +82,20 @@ const start = () => {
   slot += 1;
   return new Date(at + 3_600_000).toISOString().replace("Z", "+01:00").replace(".000", "");
 };
+/** A lead of the grant's, recorded as the brief pipeline records one. */
+const fileLead = (id: string, req: { owner: string; address: string }) =>
+  deps.leads.insert(
+    {
+      id,
+      received_at: new Date(clock).toISOString(),
+      channel: "rest",
+      client_id: "c",
+      ...req,
+      brief: freshBrief() as never,
+      delivery: { state: "pending", attempts: 0 },
+    },
+    1000,
+  );
 const input = (extra: Partial<BookingInput> = {}): BookingInput => ({
   full_name: "Ada Lovelace",
   work_email: `Ada.${crypto.randomUUID().slice(0, 8)}@engines.example`,
@@ -130,20 +146,7 @@ describe("a booking", () => {
   it("owes the studio a notice of a call booked for the grant's own brief, and tells Cal.com the lead", async () => {
     const req = request();
     const lead_id = newLeadId();
-    const brief = freshBrief() as never;
-    await deps.leads.insert(
-      {
-        id: lead_id,
-        received_at: new Date(clock).toISOString(),
-        channel: "rest",
-        client_id: "c",
-        owner: req.owner,
-        address: req.address,
-        brief,
-        delivery: { state: "pending", attempts: 0 },
-      },
-      1000,
-    );
+    await fileLead(lead_id, req);
     const result = await bookCall(input({ lead_id }), req, deps);
     if (result.kind !== "booked") throw new Error(result.kind);
     const { booking } = result;
@@ -262,5 +265,63 @@ describe("a booking refused", () => {
     await expect(bookCall(input(), req, deps)).rejects.toBeInstanceOf(ProviderUnavailable);
     expect(standIn.bookings()).toEqual([]);
     expect(await grantLeft(req)).toEqual([2, expect.any(Number)]);
+  });
+});
+
+describe("the grant's booking", () => {
+  const booked = async (req = request(), extra: Partial<BookingInput> = {}) => {
+    const result = await bookCall(input(extra), req, deps);
+    if (result.kind !== "booked") throw new Error(result.kind);
+    return result.booking;
+  };
+
+  it("is shown in the person's time zone, without Cal.com's uid or the owner", async () => {
+    const booking = await booked();
+    expect(bookingView(booking)).toEqual({
+      booking_id: booking.id,
+      status: "booked",
+      start: formatInZone(new Date(booking.start), "Europe/London"),
+      end: formatInZone(new Date(booking.end), "Europe/London"),
+      time_zone: "Europe/London",
+      attendee: booking.attendee,
+      booked_at: booking.booked_at,
+    });
+    expect(bookingView({ ...booking, lead_id: "lead_1", cancelled_at: "2050-09-05T16:00:00.000Z" })).toMatchObject({
+      lead_id: "lead_1",
+      cancelled_at: "2050-09-05T16:00:00.000Z",
+    });
+  });
+
+  it("is the grant's own only, by its id or the key that made it (for that booking, with a fingerprint)", async () => {
+    const req = { ...request(), idempotencyKey: crypto.randomUUID() };
+    const booking = await booked(req);
+    expect(await ownBooking(booking.id, req.owner, deps)).toEqual(booking);
+    expect(await ownBooking(booking.id, request().owner, deps)).toBeUndefined();
+    expect(await ownBooking("bk_not-an-id", req.owner, deps)).toBeUndefined();
+    const print = (await deps.store.keyRecord(req.owner, await sha256Hex(req.idempotencyKey)))!.fingerprint;
+    expect(await bookingUnderKey(req.owner, req.idempotencyKey, deps)).toEqual(booking);
+    expect(await bookingUnderKey(req.owner, req.idempotencyKey, deps, print)).toEqual(booking);
+    expect(await bookingUnderKey(req.owner, req.idempotencyKey, deps, "another booking")).toBeUndefined();
+    expect(await bookingUnderKey(req.owner, crypto.randomUUID(), deps)).toBeUndefined();
+    expect(await bookingUnderKey(request().owner, req.idempotencyKey, deps)).toBeUndefined();
+  });
+
+  it("is cancelled with Cal.com once, its time free again, and its notice says so", async () => {
+    const req = request();
+    const lead_id = newLeadId();
+    await fileLead(lead_id, req);
+    const booking = await booked(req, { lead_id });
+    expect(await cancelOwnBooking(booking.id, request().owner, deps)).toBeUndefined();
+    const cancelled = { ...booking, status: "cancelled", cancelled_at: new Date(clock).toISOString() };
+    expect(await cancelOwnBooking(booking.id, req.owner, deps)).toEqual(cancelled);
+    expect(await deps.store.get(booking.id)).toEqual(cancelled);
+    expect(await deps.store.bookedAt(req.owner, booking.start, booking.attendee.work_email)).toBeNull();
+    expect(standIn.bookings()[0]).toMatchObject({ status: "cancelled", cancellationReason: "Cancelled by the person's agent." });
+    expect(await deps.leads.getCallNotice(callNoticeKey(booking.id))).toMatchObject({ cancelled_at: cancelled.cancelled_at });
+    // The time is free again, at once.
+    expect(await bookCall({ ...input(), start: booking.start, dry_run: true }, request(), deps)).toEqual({ kind: "dry_run" });
+    const calls = standIn.requests().length;
+    expect(await cancelOwnBooking(booking.id, req.owner, deps)).toEqual(cancelled);
+    expect(standIn.requests()).toHaveLength(calls);
   });
 });
