@@ -80,4 +80,16 @@ describe("a deployment with an event type and no API key", () => {
     );
     expect(calComFrom(settings({}))).toBeUndefined();
   });
+
+  it("reads the whole configuration, Cal.com's own API and its timeout by default", () => {
+    const settings = (env: Record<string, string>) => settingsFrom((name) => env[name]);
+    const both = { CAL_EVENT_TYPE_ID: "7", CAL_API_KEY: "cal_live_x" };
+    expect(calComFrom(settings(both))).toEqual({ apiUrl: "https://api.cal.com", eventTypeId: 7, apiKey: "cal_live_x" });
+    expect(calComFrom(settings({ ...both, CAL_API_URL: "https://cal.studio.example", FRONTDOOR_CAL_TIMEOUT_MS: "900" }))).toEqual({
+      apiUrl: "https://cal.studio.example",
+      eventTypeId: 7,
+      apiKey: "cal_live_x",
+      timeoutMs: 900,
+    });
+  });
 });

@@ -108,6 +108,18 @@ describe("free times", () => {
     expect(problem.code).toBe("invalid_query");
     expect(problem.errors.map((e) => e.field)).toContain(field);
   });
+
+  it("says how many times a parameter was given, each such parameter once, and publishes the times as the /api reads", async () => {
+    const res = await d.api(`/api/v1/free-times?time_zone=UTC&from=2099-01-01&time_zone=UTC&from=x&time_zone=Europe/Paris`);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { errors: unknown[] }).errors).toEqual([
+      { field: "/time_zone", code: "invalid_value", message: "time_zone must be given once, not 3 times" },
+      { field: "/from", code: "invalid_value", message: "from must be given once, not 2 times" },
+    ]);
+    const free = await d.api(`/api/v1/free-times?time_zone=UTC`);
+    expect(free.headers.get("cache-control")).toBe("public, max-age=60");
+    expect(free.headers.get("content-signal")).toBeTruthy();
+  });
 });
 
 describe("a booking", () => {
