@@ -5,7 +5,7 @@ import { Redis } from "@upstash/redis";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { calStandInHandler } from "../../scripts/local-calcom/standin.ts";
 import { startLocalStore } from "../../scripts/local-store/store.ts";
-import { bookCall, type BookingDeps } from "../../src/booking/book.ts";
+import { bookCall, fingerprintOf, type BookingDeps } from "../../src/booking/book.ts";
 import { ProviderUnavailable } from "../../src/booking/cal-com.ts";
 import { bookingUnderKey, bookingView, cancelOwnBooking, ownBooking } from "../../src/booking/own.ts";
 import type { BookingInput } from "../../src/booking/schema.ts";
@@ -323,5 +323,23 @@ describe("the grant's booking", () => {
     const calls = standIn.requests().length;
     expect(await cancelOwnBooking(booking.id, req.owner, deps)).toEqual(cancelled);
     expect(standIn.requests()).toHaveLength(calls);
+  });
+});
+
+describe("the same booking in the making", () => {
+  it("is waited for about twice Cal.com's timeout, then answered as an outage, booking nothing", async () => {
+    const req = request();
+    const asked = input();
+    deps.cal.timeoutMs = 300;
+    const held = await deps.store.takeSameBooking(req.owner, await fingerprintOf(asked), 10_000);
+    const began = Date.now();
+    const waited = await bookCall(asked, req, deps).catch((error: unknown) => error);
+    const elapsed = Date.now() - began;
+    await held!.done();
+    expect(waited).toEqual(new ProviderUnavailable("another request of the same booking is still booking"));
+    expect(waited).toBeInstanceOf(ProviderUnavailable);
+    expect(elapsed).toBeGreaterThanOrEqual(1_600);
+    expect(elapsed).toBeLessThan(4_000);
+    expect(standIn.bookings()).toEqual([]);
   });
 });
