@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ProviderUnavailable } from "../../src/booking/cal-com.ts";
-import { bookingQuotaExceeded, slotTaken, withCalendar } from "../../src/booking/refusals.ts";
+import { bookingQuotaExceeded, keyReused, noSuchBooking, noSuchLead, slotTaken, withCalendar } from "../../src/booking/refusals.ts";
 import { briefQuotaExceeded } from "../../src/briefs/refusals.ts";
 import type { QuotaResult } from "../../src/limits/limiter.ts";
 
@@ -40,6 +40,23 @@ describe("slot_taken", () => {
       ],
       free_times: free(n),
     });
+  });
+});
+
+describe("the booking's other refusals", () => {
+  it("say what was wrong, the same whoever's lead or booking it was", () => {
+    expect([keyReused().condition, keyReused().options.detail]).toEqual([
+      "idempotency_key_reused",
+      "The Idempotency-Key was already used in the last 24 hours with a different booking.",
+    ]);
+    expect(noSuchLead().options).toEqual({
+      detail: "1 field is missing or invalid: lead_id names no brief this grant filed.",
+      extensions: { errors: [{ field: "/lead_id", code: "invalid_value", message: "lead_id names no brief this grant filed" }] },
+    });
+    expect([noSuchBooking().condition, noSuchBooking().options]).toEqual([
+      "not_found",
+      { detail: "This grant has no booking of that id.", resolution: "Use a booking_id your own booking returned." },
+    ]);
   });
 });
 

@@ -66,6 +66,10 @@ const request = {
   attendee: { name: "Ada", email: "ada@engines.example", timeZone: "Europe/London" },
 };
 
+it("names its errors as the log lines show them", () => {
+  expect([new SlotTaken("taken").name, new ProviderUnavailable("down").name]).toEqual(["SlotTaken", "ProviderUnavailable"]);
+});
+
 describe("free starts", () => {
   it("asks /v2/slots for the event type and the instants, in the zone, with the slots' version and no key", async () => {
     const { cal, sent } = scripted(
@@ -162,6 +166,11 @@ describe("a booking", () => {
       attendee: { ...request.attendee, language: "en" },
       metadata: { frontdoor_booking: "bk_1" },
     });
+  });
+
+  it("reads a booking without attendees as one for no e-mail", async () => {
+    const made = await createBooking(scripted(reply(201, { data: calBooking({ attendees: [] }) })).cal, request);
+    expect(made.attendeeEmail).toBe("");
   });
 
   it("sends empty metadata when none is given, and reads a 200 as a booking too", async () => {

@@ -90,8 +90,8 @@ describe("free times", () => {
     const { asked, deps } = scripted([
       "2050-09-02T09:30:00Z",
       "2050-09-01T06:00:00Z", // now: not free any more
-      "2050-09-01T06:30:00Z",
       "2050-09-01T22:59:00Z", // 23:59 in London, the last minute of the day
+      "2050-09-01T06:30:00Z",
       "2050-09-01T23:00:00Z", // midnight in London: the next day
       "not a time",
     ]);
@@ -108,6 +108,17 @@ describe("free times", () => {
     });
     // The London day from 2050-08-31T23:00Z straddles two weeks of UTC days.
     expect(asked).toEqual([week, nextWeek]);
+  });
+
+  it("lists a day from its first minute, and asks only the weeks the day touches", async () => {
+    const { asked, deps } = scripted(["2050-09-02T23:00:00Z", "2050-09-02T10:00:00Z", "2050-09-01T23:00:00Z", "2050-09-01T22:59:00Z"]);
+    await deps.store.forgetFreeStarts("2050-09-01");
+    const london = await freeTimes({ time_zone: "Europe/London", from: "2050-09-02", to: "2050-09-02" }, deps);
+    expect(london.times.map((t) => t.start)).toEqual(["2050-09-02T00:00:00+01:00", "2050-09-02T11:00:00+01:00"]);
+    // The last UTC day of a week ends where the next week begins: that week is not asked.
+    for (const week of ["2050-08-25", "2050-09-01"]) await deps.store.forgetFreeStarts(week);
+    await freeTimes({ time_zone: "UTC", from: "2050-08-31", to: "2050-08-31" }, deps);
+    expect(asked).toEqual([nextWeek, week]);
   });
 
   it("keeps each week a minute, asks again when fresh, and forgets the week of a booking", async () => {
