@@ -8,8 +8,8 @@ import { startLocalStore } from "../../scripts/local-store/store.ts";
 import { bookCall, fingerprintOf, type BookingDeps } from "../../src/booking/book.ts";
 import { ProviderUnavailable } from "../../src/booking/cal-com.ts";
 import { bookingUnderKey, bookingView, cancelOwnBooking, ownBooking } from "../../src/booking/own.ts";
-import type { BookingInput } from "../../src/booking/schema.ts";
-import { BookingStore } from "../../src/booking/store.ts";
+import { bookingSchema, type BookingInput } from "../../src/booking/schema.ts";
+import { BookingStore, newBookingId } from "../../src/booking/store.ts";
 import { formatInZone } from "../../src/booking/zoned-time.ts";
 import { newLeadId } from "../../src/briefs/lead.ts";
 import { callNoticeKey, LeadStore } from "../../src/briefs/store.ts";
@@ -341,5 +341,96 @@ describe("the same booking in the making", () => {
     expect(elapsed).toBeGreaterThanOrEqual(1_600);
     expect(elapsed).toBeLessThan(4_000);
     expect(standIn.bookings()).toEqual([]);
+  });
+});
+
+describe("one booking, never two", () => {
+  const posts = () => standIn.requests().filter((r) => r.method === "POST" && r.path === "/v2/bookings").length;
+  /** Books `asked` on Cal.com's own page, as another attendee (or the same one), with `metadata`. */
+  async function bookDirectly(asked: BookingInput, email: string, metadata: Record<string, string> = {}) {
+    const body = {
+      start: new Date(asked.start).toISOString(),
+      eventTypeId: 1,
+      attendee: { name: "Ada", email, timeZone: "UTC" },
+      metadata,
+    };
+    const headers = { "content-type": "application/json", "cal-api-version": "2026-02-25" };
+    const res = await standIn.handler(new Request("http://cal.test/v2/bookings", { method: "POST", headers, body: JSON.stringify(body) }));
+    expect(res.status).toBe(201);
+  }
+
+  it("is the same whatever offset its start is written with, and another with another lead", async () => {
+    const asked = input({ lead_id: newLeadId() });
+    const print = await fingerprintOf(asked);
+    expect(await fingerprintOf({ ...asked, start: new Date(asked.start).toISOString() })).toBe(print);
+    expect(await fingerprintOf({ ...asked, lead_id: newLeadId() })).not.toBe(print);
+    expect(await fingerprintOf({ ...asked, lead_id: undefined })).not.toBe(print);
+  });
+
+  it("refuses a time it knows is taken without asking Cal.com to book it, and asks Cal.com for free times once a minute", async () => {
+    const asked = input();
+    await bookCall({ ...asked, dry_run: true }, request(), deps);
+    const slots = () => standIn.requests().filter((r) => r.path === "/v2/slots").length;
+    const asking = slots();
+    await bookCall({ ...asked, dry_run: true }, request(), deps);
+    expect(slots()).toBe(asking);
+    await bookCall(asked, request(), deps);
+    await expect(bookCall(asked, request(), deps)).rejects.toMatchObject({ condition: "slot_taken" });
+    expect(posts()).toBe(1);
+  });
+
+  it("gives a key answered with another key's booking that booking from then on", async () => {
+    const req = request();
+    const asked = input();
+    const first = await bookCall(asked, { ...req, idempotencyKey: crypto.randomUUID() }, deps);
+    const second = crypto.randomUUID();
+    const again = await bookCall(asked, { ...req, idempotencyKey: second }, deps);
+    expect(again).toEqual({ kind: "booked", booking: (first as { booking: unknown }).booking, replayed: true });
+    expect(await bookingUnderKey(req.owner, second, deps)).toEqual(again.kind === "booked" && again.booking);
+  });
+
+  it("books the same booking again at once after an outage: its turn is given back", async () => {
+    const req = request();
+    const asked = input();
+    deps.cal.timeoutMs = 2_000;
+    standIn.fail("503");
+    await expect(bookCall(asked, req, deps)).rejects.toBeInstanceOf(ProviderUnavailable);
+    const began = Date.now();
+    expect(await bookCall(asked, req, deps)).toMatchObject({ kind: "booked", replayed: false });
+    expect(Date.now() - began).toBeLessThan(2_500);
+  });
+
+  it("refuses a time Cal.com has for the same attendee under no booking of ours, counting nothing", async () => {
+    const req = request();
+    const asked = input();
+    await bookCall({ ...asked, dry_run: true }, req, deps);
+    await bookDirectly(asked, asked.work_email);
+    const key = crypto.randomUUID();
+    await expect(bookCall(asked, { ...req, idempotencyKey: key }, deps)).rejects.toMatchObject({ condition: "slot_taken" });
+    expect(posts()).toBe(1);
+    expect(await deps.store.keyRecord(req.owner, await sha256Hex(key))).toBeNull();
+    const left = await bookCall(input(), req, deps);
+    expect(left).toMatchObject({ counted: [{ policy: "bookings-per-grant", remaining: 2 }, {}] });
+  });
+
+  it("records the booking Cal.com made for a key's first request, which died, without booking again", async () => {
+    const req = request();
+    const asked = input();
+    const key = crypto.randomUUID();
+    const id = newBookingId();
+    await bookCall({ ...asked, dry_run: true }, req, deps);
+    // The first request claimed the key, and Cal.com booked under its id; it died before recording the booking.
+    await deps.store.claimKey(req.owner, await sha256Hex(key), { fingerprint: await fingerprintOf(asked), booking_id: id });
+    await bookDirectly(asked, asked.work_email, { frontdoor_booking: id });
+    const result = await bookCall(asked, { ...req, idempotencyKey: key }, deps);
+    expect(result).toMatchObject({ kind: "booked", replayed: false, booking: { id, provider_uid: standIn.bookings()[0]!.uid } });
+    expect(posts()).toBe(1);
+  });
+});
+
+describe("the booking's start", () => {
+  const startOf = (ms: number) => bookingSchema.shape.start.safeParse(new Date(Date.now() + ms).toISOString()).success;
+  it("is within the next 60 days, as free times lists them, a day's slack for the zones", () => {
+    expect([startOf(-60_000), startOf(60_000), startOf(60.9 * 86_400_000), startOf(61.1 * 86_400_000)]).toEqual([false, true, true, false]);
   });
 });
