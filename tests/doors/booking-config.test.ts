@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { calComFrom } from "../../src/booking/config.ts";
+import { bookingOffered, calComFrom } from "../../src/booking/config.ts";
 import { settingsFrom } from "../../src/config/settings.ts";
 import { mcpCall } from "../support/calls.ts";
 import { startDeployment, type Deployment } from "../support/deployment.ts";
@@ -91,5 +91,6 @@ describe("a deployment with an event type and no API key", () => {
       apiKey: "cal_live_x",
       timeoutMs: 900,
     });
+    expect([bookingOffered(settings(both)), bookingOffered(settings({}))]).toEqual([true, false]);
   });
 });
