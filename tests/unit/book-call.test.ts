@@ -375,8 +375,24 @@ describe("one booking, never two", () => {
     await bookCall({ ...asked, dry_run: true }, request(), deps);
     expect(slots()).toBe(asking);
     await bookCall(asked, request(), deps);
-    await expect(bookCall(asked, request(), deps)).rejects.toMatchObject({ condition: "slot_taken" });
+    const someoneElse = { ...asked, work_email: `grace.${crypto.randomUUID().slice(0, 8)}@engines.example` };
+    await expect(bookCall(someoneElse, request(), deps)).rejects.toMatchObject({ condition: "slot_taken" });
     expect(posts()).toBe(1);
+  });
+
+  it("never answers with another grant's booking of the same person at that time", async () => {
+    const asked = input();
+    await bookCall({ ...asked, dry_run: true }, request(), deps);
+    // Another grant's booking of this person at this time, which the kept free times do not know of yet.
+    const theirs = { id: newBookingId(), owner: request().owner, provider_uid: "uid-x", start: new Date(asked.start).toISOString() };
+    await bookDirectly(asked, asked.work_email, { frontdoor_booking: theirs.id });
+    const end = new Date(Date.parse(theirs.start) + 30 * 60_000).toISOString();
+    const attendee = { full_name: asked.full_name, work_email: asked.work_email };
+    await deps.store.save(
+      { ...theirs, end, time_zone: "UTC", attendee, status: "booked", booked_at: new Date(clock).toISOString() },
+      clock,
+    );
+    await expect(bookCall(asked, request(), deps)).rejects.toMatchObject({ condition: "slot_taken" });
   });
 
   it("gives a key answered with another key's booking that booking from then on", async () => {
