@@ -206,7 +206,7 @@ describe("a booking", () => {
     await expect(taken).rejects.toThrow(new SlotTaken(message));
   });
 
-  it("reads any other 400 as the deployment's fault", async () => {
+  it("reads any other 400, or those words in another status, as the deployment's fault", async () => {
     const refused = createBooking(scripted(reply(400, { status: "error", error: { message: "eventTypeId invalid" } })).cal, request);
     await expect(refused).rejects.toThrow(
       new ConfigurationError(
@@ -214,6 +214,9 @@ describe("a booking", () => {
       ),
     );
     await expect(createBooking(scripted(reply(401, {})).cal, request)).rejects.toThrow("Cal.com refused a booking (HTTP 401: HTTP 401)");
+    // Cal.com's words for a taken time mean one only in a 400.
+    const forbidden = reply(403, { error: { message: "User is not available" } });
+    await expect(createBooking(scripted(forbidden).cal, request)).rejects.toThrow(ConfigurationError);
   });
 });
 
@@ -279,5 +282,7 @@ describe("a cancellation", () => {
       "Cal.com refused a cancellation (HTTP 400: bad uid)",
     );
     await expect(cancelBooking(scripted(reply(401, {})).cal, "uid-1", "r")).rejects.toThrow(ConfigurationError);
+    const forbidden = reply(403, { error: { message: "You may not cancel this booking" } });
+    await expect(cancelBooking(scripted(forbidden).cal, "uid-1", "r")).rejects.toThrow(ConfigurationError);
   });
 });
