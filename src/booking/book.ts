@@ -171,7 +171,7 @@ async function recordBooking(
     owner,
     provider_uid: made.uid,
     start: new Date(made.start).toISOString(),
-    end: new Date(made.end || Date.parse(made.start) + deps.lengthMinutes * 60_000).toISOString(),
+    end: new Date(made.end).toISOString(),
     time_zone: input.time_zone,
     attendee: { full_name: input.full_name, work_email: input.work_email },
     ...(input.lead_id ? { lead_id: input.lead_id } : {}),

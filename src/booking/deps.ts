@@ -9,7 +9,7 @@ export interface BookingDeps {
   store: BookingStore;
   leads: LeadStore;
   limiter: Limiter;
-  /** The call's length (content/contact.yaml), for the end of a booking Cal.com has not answered yet. */
+  /** The call's length (content/contact.yaml), for the ends of free times and of a booking still to be confirmed. */
   lengthMinutes: number;
   /** The studio's time zone: free times' default. */
   studioTimeZone: string;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { calComFrom } from "../../src/booking/config.ts";
+import { bookingOffered, calComFrom } from "../../src/booking/config.ts";
 import { settingsFrom } from "../../src/config/settings.ts";
 import { mcpCall } from "../support/calls.ts";
 import { startDeployment, type Deployment } from "../support/deployment.ts";
@@ -79,5 +79,18 @@ describe("a deployment with an event type and no API key", () => {
       /^CAL_EVENT_TYPE_ID must be a whole number/,
     );
     expect(calComFrom(settings({}))).toBeUndefined();
+  });
+
+  it("reads the whole configuration, Cal.com's own API and its timeout by default", () => {
+    const settings = (env: Record<string, string>) => settingsFrom((name) => env[name]);
+    const both = { CAL_EVENT_TYPE_ID: "7", CAL_API_KEY: "cal_live_x" };
+    expect(calComFrom(settings(both))).toEqual({ apiUrl: "https://api.cal.com", eventTypeId: 7, apiKey: "cal_live_x" });
+    expect(calComFrom(settings({ ...both, CAL_API_URL: "https://cal.studio.example", FRONTDOOR_CAL_TIMEOUT_MS: "900" }))).toEqual({
+      apiUrl: "https://cal.studio.example",
+      eventTypeId: 7,
+      apiKey: "cal_live_x",
+      timeoutMs: 900,
+    });
+    expect([bookingOffered(settings(both)), bookingOffered(settings({}))]).toEqual([true, false]);
   });
 });

@@ -39,6 +39,39 @@ async function freeStart(): Promise<string> {
   return times[10 + taken++]!.start;
 }
 
+// First, as the door is built on its first request: per-test coverage credits its routes to this test alone.
+describe("the door's wiring", () => {
+  it("serves each route with its scope, its cache policy and its limits", async () => {
+    const free = await d.api("/api/v1/free-times");
+    expect([free.status, free.headers.get("cache-control")]).toEqual([200, "public, max-age=60"]);
+    expect(free.headers.get("content-signal")).toBeTruthy();
+    const start = await freeStart();
+    const both = await d.token("svc:read svc:brief");
+    const dry = await d.api("/api/v1/bookings", json(person(start, { dry_run: true }), both));
+    expect([dry.status, dry.headers.get("cache-control")]).toEqual([200, "no-store"]);
+    expect((await d.api("/api/v1/bookings", json({ ...person(start), message: "x".repeat(9_000) }, both))).status).toBe(413);
+    const form = await d.api("/api/v1/bookings", {
+      ...json({}, both),
+      headers: { "content-type": "text/plain", authorization: `Bearer ${both}` },
+    });
+    expect([form.status, ((await form.json()) as { code: string }).code]).toEqual([400, "invalid_json"]);
+
+    const made = await d.api("/api/v1/bookings", json(person(start), both));
+    expect([made.status, made.headers.get("cache-control")]).toEqual([201, "no-store"]);
+    const { booking_id } = (await made.json()) as { booking_id: string };
+    const path = `/api/v1/bookings/${booking_id}`;
+    // Reading needs svc:read; cancelling, svc:brief.
+    expect((await d.api(path, get(await d.token("svc:brief")))).status).toBe(403);
+    const read = await d.api(path, get(both));
+    expect([read.status, read.headers.get("cache-control")]).toEqual([200, "no-store"]);
+    expect((await d.api(`${path}/cancel`, json({}, await d.token("svc:read")))).status).toBe(403);
+    expect((await d.api("/api/v1/bookings/not-an-id/cancel", json({}, both))).status).toBe(404);
+    const cancelled = await d.api(`${path}/cancel`, json({}, both));
+    expect([cancelled.status, cancelled.headers.get("cache-control")]).toEqual([200, "no-store"]);
+    expect(await cancelled.json()).toMatchObject({ booking_id, status: "cancelled" });
+  });
+});
+
 describe("free times", () => {
   it("reads a time zone in any case, answers its IANA spelling, and asks Cal.com once for all of them", async () => {
     await forgetFreeTimes();
@@ -107,6 +140,18 @@ describe("free times", () => {
     const problem = (await res.json()) as { code: string; errors: { field: string }[] };
     expect(problem.code).toBe("invalid_query");
     expect(problem.errors.map((e) => e.field)).toContain(field);
+  });
+
+  it("says how many times a parameter was given, each such parameter once, and publishes the times as the /api reads", async () => {
+    const res = await d.api(`/api/v1/free-times?time_zone=UTC&from=2099-01-01&time_zone=UTC&from=x&time_zone=Europe/Paris`);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { errors: unknown[] }).errors).toEqual([
+      { field: "/time_zone", code: "invalid_value", message: "time_zone must be given once, not 3 times" },
+      { field: "/from", code: "invalid_value", message: "from must be given once, not 2 times" },
+    ]);
+    const free = await d.api(`/api/v1/free-times?time_zone=UTC`);
+    expect(free.headers.get("cache-control")).toBe("public, max-age=60");
+    expect(free.headers.get("content-signal")).toBeTruthy();
   });
 });
 

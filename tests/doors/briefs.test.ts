@@ -4,7 +4,8 @@ import { startDeployment, type Deployment } from "../support/deployment.ts";
 
 /**
  * POST /api/v1/briefs in-process, through the /api gateway to the briefs function: forged tokens and every kind of bad
- * body, each with its problem document. tests/runtime/briefs.test.ts files briefs end to end through npm start.
+ * body, each with its problem document, and the statuses and headers of a brief filed, replayed, repeated or dry run.
+ * tests/runtime/briefs.test.ts files briefs end to end through npm start.
  */
 let d: Deployment;
 let token: string;
@@ -82,5 +83,40 @@ describe("bad input", () => {
       ["/work_email", "invalid_format"],
       ["/colour", "unknown_field"],
     ]);
+  });
+});
+
+describe("a brief filed", () => {
+  it("is 201 with its receipt and the brief quotas it counted; the same again 200; its key again 201, replayed", async () => {
+    const brief = freshBrief();
+    const key = { "Idempotency-Key": crypto.randomUUID() };
+    const filed = await post(brief, key);
+    expect(filed.status).toBe(201);
+    expect(filed.headers.get("cache-control")).toBe("no-store");
+    expect(filed.headers.get("idempotent-replayed")).toBeNull();
+    expect(filed.headers.get("ratelimit")).toMatch(/"briefs-per-grant";r=\d+;t=\d+/);
+    const receipt = (await filed.json()) as { lead_id: string; status: string };
+    expect(receipt).toMatchObject({ lead_id: expect.stringMatching(/^lead_/), status: "received" });
+
+    const replayed = await post(brief, key);
+    expect([replayed.status, replayed.headers.get("idempotent-replayed"), replayed.headers.get("cache-control")]).toEqual([
+      201,
+      "true",
+      "no-store",
+    ]);
+    expect(replayed.headers.get("ratelimit") ?? "").not.toContain("briefs-per-grant");
+    expect(await replayed.json()).toMatchObject({ lead_id: receipt.lead_id, status: "received" });
+
+    const repeat = await post(brief);
+    expect([repeat.status, repeat.headers.get("idempotent-replayed")]).toEqual([200, null]);
+    expect(await repeat.json()).toMatchObject({ lead_id: receipt.lead_id, status: "already_received" });
+  });
+
+  it("as a dry run is 200 and files nothing", async () => {
+    const before = (await d.leads.list(10_000)).length;
+    const res = await post(freshBrief({ dry_run: true }));
+    expect([res.status, res.headers.get("cache-control")]).toEqual([200, "no-store"]);
+    expect(await res.json()).toMatchObject({ dry_run: true, valid: true });
+    expect((await d.leads.list(10_000)).length).toBe(before);
   });
 });

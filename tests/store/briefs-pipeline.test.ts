@@ -3,7 +3,11 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { Redis } from "@upstash/redis";
 import { leadMessage } from "../../src/briefs/mail.ts";
+import { checkKey, filedUnder } from "../../src/briefs/pipeline.ts";
+import { LeadStore } from "../../src/briefs/store.ts";
+import { sha256Hex } from "../../src/store/ids.ts";
 import { outboxMailer } from "../../src/briefs/mailer.ts";
 import { consentGrantId } from "../../src/oauth/grants.ts";
 
@@ -139,6 +143,61 @@ describe.each(stores)("filing a brief (%s)", (_name, start) => {
       refusal: { options: { headers: { RateLimit: expect.stringMatching(/^"briefs-per-grant"/) } } },
     });
     expect((await fileBody({ body: freshBrief(), channel: "mcp", ...alice }, deps)).kind).toBe("filed");
+  });
+
+  /** The pipeline over a store where the request dies before it records its lead: the claims it made stay behind. */
+  const dying = () => {
+    const redis = new Redis({ url: store.url, token: store.token, enableTelemetry: false });
+    const died = class extends LeadStore {
+      override insert(): never {
+        throw new Error("the request died");
+      }
+    };
+    return { ...deps, store: new died(redis) };
+  };
+
+  it("files a retry of a key whose first request died under the lead id that request claimed", async () => {
+    const who = person();
+    const key = randomUUID();
+    const body = freshBrief();
+    await expect(fileBody({ body, channel: "rest", ...who, idempotencyKey: key }, dying())).rejects.toThrow("the request died");
+    const claimed = await deps.store.idempotencyRecord(who.owner, await sha256Hex(key));
+    const retry = filed(await fileBody({ body, channel: "rest", ...who, idempotencyKey: key }, deps));
+    expect(retry.id).toBe(claimed!.lead_id);
+    expect(await fileBody({ body, channel: "rest", ...who, idempotencyKey: key }, deps)).toMatchObject({
+      kind: "already_filed",
+      reason: "idempotency_key",
+      lead: { id: retry.id },
+    });
+    expect(postmark.sent).toHaveLength(1);
+  });
+
+  it("takes over the repeat slot of a brief whose request died, so that the next repeat is answered with the new lead", async () => {
+    const who = person();
+    const body = freshBrief();
+    await expect(fileBody({ body, channel: "rest", ...who }, dying())).rejects.toThrow("the request died");
+    const lead = filed(await fileBody({ body, channel: "rest", ...who }, deps));
+    expect(await fileBody({ body, channel: "rest", ...who }, deps)).toMatchObject({
+      kind: "already_filed",
+      reason: "repeat",
+      lead: { id: lead.id },
+    });
+  });
+
+  it("answers what a key filed, for that brief only and its owner only, and refuses it for another brief", async () => {
+    const who = person();
+    const key = randomUUID();
+    const lead = filed(await fileBody({ body: freshBrief(), channel: "rest", ...who, idempotencyKey: key }, deps));
+    const replay = { kind: "already_filed", reason: "idempotency_key", lead: { id: lead.id } };
+    expect(await filedUnder(who.owner, key, deps.store)).toMatchObject(replay);
+    expect(await filedUnder(who.owner, key, deps.store, lead.brief)).toMatchObject(replay);
+    const other = { ...lead.brief, full_name: "Someone Else" };
+    expect(await filedUnder(who.owner, key, deps.store, other)).toBeNull();
+    expect(await filedUnder(person().owner, key, deps.store)).toBeNull();
+    expect(await filedUnder(who.owner, randomUUID(), deps.store)).toBeNull();
+    await expect(checkKey(who.owner, key, lead.brief, deps.store)).resolves.toBeUndefined();
+    await expect(checkKey(who.owner, key, other, deps.store)).rejects.toMatchObject({ condition: "idempotency_key_reused" });
+    await expect(checkKey(who.owner, randomUUID(), other, deps.store)).resolves.toBeUndefined();
   });
 
   it("holds each grant to 10 briefs an hour", async () => {

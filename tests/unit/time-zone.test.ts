@@ -75,3 +75,12 @@ describe("a studio's hours in such zones", () => {
     expect(wallTimeAt(opens, zone)).toMatchObject({ date: "2026-01-12", time: "09:00:00", weekday: "monday" });
   });
 });
+
+describe("a wall time as an instant", () => {
+  it("is read at its own offset the morning after a spring-forward night, to the second when given", () => {
+    // Los Angeles moved from -08:00 to -07:00 at 02:00 on 2026-03-08.
+    expect(instantOfWallTime("2026-03-08", "03:30", "America/Los_Angeles").toISOString()).toBe("2026-03-08T10:30:00.000Z");
+    expect(instantOfWallTime("2026-03-08", "09:15:42", "America/Los_Angeles").toISOString()).toBe("2026-03-08T16:15:42.000Z");
+    expect(instantOfWallTime("2026-03-07", "23:00", "America/Los_Angeles").toISOString()).toBe("2026-03-08T07:00:00.000Z");
+  });
+});
