@@ -1,22 +1,12 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { Redis } from "@upstash/redis";
-import { afterAll, describe, expect, it } from "vitest";
-import { startLocalStore } from "../../scripts/local-store/store.ts";
+import { describe, expect, it } from "vitest";
 import { BookingStore, newBookingId, type Booking } from "../../src/booking/store.ts";
+import { fileLocalStore } from "../support/file-store.ts";
 
 /**
  * The booking store's records (src/booking/store.ts) on the local store: how long a booking and its place are kept,
  * which booking a grant has at a time, and the keys' and free times' lifetimes. Claims are tests/store/records.test.ts's.
  */
-const dir = await mkdtemp(join(tmpdir(), "frontdoor-booking-store-"));
-const local = await startLocalStore({ token: "t", snapshotFile: join(dir, "store.json") });
-afterAll(async () => {
-  await local.close();
-  await rm(dir, { recursive: true, force: true });
-});
-const redis = new Redis({ url: local.url, token: "t", enableTelemetry: false });
+const { redis } = await fileLocalStore();
 const store = new BookingStore(redis);
 const day = 86_400;
 

@@ -1,9 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { Redis } from "@upstash/redis";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startLocalStore } from "../../scripts/local-store/store.ts";
 import type { CallNotice } from "../../src/briefs/call-notice.ts";
 import { attemptCallNotice, attemptDelivery, attemptHeldAlert, deliverDue } from "../../src/briefs/deliver.ts";
 import type { HeldAlert } from "../../src/briefs/held.ts";
@@ -13,18 +8,16 @@ import { alertKey, callNoticeKey } from "../../src/briefs/store.ts";
 import type { Mailer } from "../../src/briefs/mailer.ts";
 import { freshBrief, pipelineDeps, standInMailer } from "../support/briefs.ts";
 import { startPostmarkStandIn, type PostmarkStandIn } from "../support/postmark-standin.ts";
+import { fileLocalStore } from "../support/file-store.ts";
 
 /**
  * One delivery attempt of a lead's e-mail as its record tells it (src/briefs/deliver.ts), on the local store and a
  * clock of its own, e-mailing the Postmark stand-in: the state, attempts, error and next attempt each outcome leaves,
  * and the delivery job's counts. tests/resilience/postmark-faults.test.ts takes Postmark down under a whole deployment.
  */
-const dir = await mkdtemp(join(tmpdir(), "frontdoor-delivery-"));
-const local = await startLocalStore({ token: "t", snapshotFile: join(dir, "store.json") });
-afterAll(async () => {
-  await local.close();
-  await rm(dir, { recursive: true, force: true });
-});
+
+const local = await fileLocalStore();
+const { redis } = local;
 
 let postmark: PostmarkStandIn;
 beforeAll(async () => {
@@ -39,7 +32,6 @@ const deps = (mailer: Mailer = standInMailer(postmark)) => {
   const d = pipelineDeps(local, mailer, { now: () => clock });
   return { ...d, alert: (m: string) => alerts.push(m) };
 };
-const redis = new Redis({ url: local.url, token: "t", enableTelemetry: false });
 const at = (ms: number) => new Date(ms).toISOString();
 
 beforeEach(() => {

@@ -1,27 +1,17 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { Redis } from "@upstash/redis";
-import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { startLocalStore } from "../../scripts/local-store/store.ts";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { CallNotice } from "../../src/briefs/call-notice.ts";
 import type { HeldAlert } from "../../src/briefs/held.ts";
 import { newLeadId, type Lead } from "../../src/briefs/lead.ts";
 import { alertKey, callNoticeKey, emailedSourcesKey, LeadStore } from "../../src/briefs/store.ts";
 import { freshBrief } from "../support/briefs.ts";
+import { fileLocalStore } from "../support/file-store.ts";
 
 /**
  * The lead store's plain records (src/briefs/store.ts) on the local store, emptied before each test: the list of leads,
  * the queue of what is owed an e-mail and when, what expires once sent, the delivery locks, and the busiest addresses.
  * The day's limit and its holds are tests/store/held-leads.test.ts's.
  */
-const dir = await mkdtemp(join(tmpdir(), "frontdoor-lead-store-"));
-const local = await startLocalStore({ token: "t", snapshotFile: join(dir, "store.json") });
-afterAll(async () => {
-  await local.close();
-  await rm(dir, { recursive: true, force: true });
-});
-const redis = new Redis({ url: local.url, token: "t", enableTelemetry: false });
+const { redis } = await fileLocalStore();
 const store = new LeadStore(redis);
 beforeEach(() => redis.flushdb());
 

@@ -1,10 +1,5 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { Redis } from "@upstash/redis";
-import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { calStandInHandler } from "../../scripts/local-calcom/standin.ts";
-import { startLocalStore } from "../../scripts/local-store/store.ts";
 import { bookCall, fingerprintOf, type BookingDeps } from "../../src/booking/book.ts";
 import { ProviderUnavailable } from "../../src/booking/cal-com.ts";
 import { bookingUnderKey, bookingView, cancelOwnBooking, ownBooking } from "../../src/booking/own.ts";
@@ -17,19 +12,14 @@ import type { Refusal } from "../../src/http/refusal.ts";
 import { upstashLimiter } from "../../src/limits/limiter.ts";
 import { sha256Hex } from "../../src/store/ids.ts";
 import { freshBrief } from "../support/briefs.ts";
+import { fileLocalStore } from "../support/file-store.ts";
 
 /**
  * bookCall (src/booking/book.ts) on an injected clock, over the local store and the Cal.com stand-in in-process: the
  * booking it records, the notice it owes the studio, a dry run's answers, and the refusals only a unit can reach.
  * tests/doors/booking.test.ts books over REST, with the races and outages.
  */
-const dir = await mkdtemp(join(tmpdir(), "frontdoor-book-"));
-const local = await startLocalStore({ token: "t", snapshotFile: join(dir, "store.json") });
-afterAll(async () => {
-  await local.close();
-  await rm(dir, { recursive: true, force: true });
-});
-const redis = new Redis({ url: local.url, token: "t", enableTelemetry: false });
+const { redis } = await fileLocalStore();
 
 // A Monday, 08:00 in Los Angeles; the studio's hours are 09:00 to 17:00 there.
 const clock = Date.parse("2050-09-05T15:00:00Z");
