@@ -30,11 +30,13 @@ export const dryRunSchema = (brief: BriefSchema) =>
   z
     .object({
       dry_run: z.literal(true).describe("Always true here: this was a dry run, so nothing was filed."),
-      valid: z.literal(true).describe("Always true here: the brief is valid and the token may file it."),
+      valid: z.literal(true).describe("Always true here: the brief is valid and the token's scope allows filing it."),
       message: z.string().describe("Says plainly that nothing was filed."),
       brief: brief.omit({ dry_run: true }).describe("The brief as it would be recorded."),
     })
-    .describe("A dry run: the brief is valid and the token may file it; nothing was filed and nobody was e-mailed.");
+    .describe(
+      "A dry run: the brief is valid and the token's scope allows filing it (quotas count only what is sent); nothing was filed and nobody was e-mailed.",
+    );
 
 export type Receipt = z.output<ReturnType<typeof receiptSchema>>;
 export type DryRunResult = z.output<ReturnType<typeof dryRunSchema>>;
@@ -45,7 +47,8 @@ export interface ReceiptWording {
   responseTime: string;
 }
 
-export const dryRunMessage = "Dry run: the brief is valid and the token may file it. Nothing was filed and nobody was e-mailed.";
+export const dryRunMessage =
+  "Dry run: the brief is valid and the token's scope allows filing it; its quotas count it only when it is sent. Nothing was filed and nobody was e-mailed.";
 
 /**
  * A brief's accepted outcome as the client sees it: `filed` (a new lead), `replayed` (the same Idempotency-Key and
