@@ -93,7 +93,8 @@ export default async function mcpBench() {
         tools: deployed.listed,
         card: {},
       });
-    const handler = handlerWith(upstashLimiter(redis, { cacheBlocked: false }));
+    const counted = upstashLimiter(redis, { cacheBlocked: false });
+    const handler = handlerWith(counted);
     // The same handler with a quota that allows every request at once, without asking a store.
     const allowed = (policy: PolicyName): QuotaResult => ({ policy, allowed: true, limit: 1, remaining: 1, resetSeconds: 60 });
     const withoutStore = handlerWith({
@@ -154,7 +155,6 @@ export default async function mcpBench() {
         const shared = await measure(bare[era].shared(message));
         const { a: storeless, ratio: storelessRatio } = await compare(via(withoutStore)(message), bare[era].fresh(message));
         // The bare SDK behind the same one command, awaited before it answers, as any quota that can refuse must be.
-        const counted = upstashLimiter(redis, { cacheBlocked: false });
         const bareCounted = async () => {
           await counted.consume("mcp", `10.254.${(client >> 8) & 255}.${client++ & 255}`);
           await bare[era].fresh(message)();

@@ -2,7 +2,7 @@ import { Redis } from "@upstash/redis";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { launchChromium } from "../support/browser.ts";
-import type { SentMessage } from "../support/postmark-standin.ts";
+import { standInMessages } from "../support/postmark-standin.ts";
 
 /** The contact form as a person uses it, in Debian's Chromium: no JavaScript needed, errors by the fields. */
 const base = inject("baseUrl");
@@ -15,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => browser?.close());
 
-const sent = async () => ((await (await fetch(`${postmark}/_standin/messages`)).json()) as { sent: SentMessage[] }).sent;
+const sent = async () => (await standInMessages(postmark)).sent;
 
 describe("the contact form", () => {
   it("shows every error next to its field, keeps what was typed, then files the brief once", async () => {

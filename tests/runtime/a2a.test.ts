@@ -8,7 +8,7 @@ import { freshBrief } from "../support/briefs.ts";
 import { statusOf } from "../support/http.ts";
 import { functionCallsDuring } from "../support/netlify-dev-log.ts";
 import { clientCredentialsToken } from "../support/oauth-client.ts";
-import type { SentMessage } from "../support/postmark-standin.ts";
+import { sentForLead } from "../support/postmark-standin.ts";
 import { countedFor, localClient } from "../support/quota-count.ts";
 
 /**
@@ -24,10 +24,7 @@ const base = inject("baseUrl");
 const postmark = inject("postmark");
 const store = new Redis({ url: inject("store").url, token: inject("store").token, enableTelemetry: false });
 
-const sentFor = async (leadId: string) =>
-  ((await (await fetch(`${postmark}/_standin/messages`)).json()) as { sent: SentMessage[] }).sent.filter(
-    (m) => (m.body.Metadata as { lead_id: string }).lead_id === leadId,
-  );
+const sentFor = (leadId: string) => sentForLead(postmark, leadId);
 const rpc = (body: unknown, headers: Record<string, string> = {}) =>
   fetch(`${base}/a2a/v1`, {
     method: "POST",

@@ -5,7 +5,7 @@ import type { Lead } from "../../src/briefs/lead.ts";
 import { clientCredentialsToken } from "../support/oauth-client.ts";
 import { freshBrief } from "../support/briefs.ts";
 import { functionCallsDuring } from "../support/netlify-dev-log.ts";
-import type { SentMessage } from "../support/postmark-standin.ts";
+import { sentForLead, standInMessages } from "../support/postmark-standin.ts";
 
 /**
  * POST /api/v1/briefs through the local runtime: the edge gateway, the briefs function, the store, Postmark's stand-in.
@@ -28,9 +28,8 @@ const post = (body: string | object, headers: Record<string, string> = {}, beare
     headers: { "Content-Type": "application/json", ...(bearer ? { Authorization: `Bearer ${bearer}` } : {}), ...headers },
     body: typeof body === "string" || body instanceof Blob ? body : JSON.stringify(body),
   });
-const messages = async () => (await (await fetch(`${postmark}/_standin/messages`)).json()) as { attempts: number; sent: SentMessage[] };
-const sentFor = async (leadId: string) =>
-  (await messages()).sent.filter((m) => (m.body.Metadata as { lead_id: string }).lead_id === leadId);
+const messages = () => standInMessages(postmark);
+const sentFor = (leadId: string) => sentForLead(postmark, leadId);
 const failPostmark = (...faults: string[]) => fetch(`${postmark}/_standin/faults`, { method: "POST", body: JSON.stringify(faults) });
 /** The delivery job, as the scheduler runs it, after making every waiting lead due now. */
 const runDeliveryJob = async () => {

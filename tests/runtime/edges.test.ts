@@ -5,6 +5,7 @@ import { policies } from "../../src/limits/policies.ts";
 import { freshBrief } from "../support/briefs.ts";
 import { form } from "../support/calls.ts";
 import { fetchFromLoopback } from "../support/loopback.ts";
+import { sentForLead } from "../support/postmark-standin.ts";
 import { authorizeUrl, consentScreen, discover, register } from "../support/oauth-client.ts";
 
 /**
@@ -150,13 +151,7 @@ describe("the contact form", () => {
     expect(res.headers.get("RateLimit")).toContain(`"contact-form";r=${policies["contact-form"].quota - 1}`);
     expect(res.headers.get("RateLimit-Remaining")).toBe(String(perGrant - 1));
     // Its e-mail goes out after the answer: waited for here, so that no later test counts it as its own.
-    const sentFor = async () => {
-      const { sent } = (await (await fetch(`${inject("postmark")}/_standin/messages`)).json()) as {
-        sent: { body: { Metadata?: { lead_id?: string } } }[];
-      };
-      return sent.filter((m) => m.body.Metadata?.lead_id === lead).length;
-    };
-    await expect.poll(sentFor, { timeout: 10_000 }).toBe(1);
+    await expect.poll(async () => (await sentForLead(inject("postmark"), lead!)).length, { timeout: 10_000 }).toBe(1);
   });
 });
 

@@ -7,7 +7,7 @@ import { freshBrief } from "../support/briefs.ts";
 import { form } from "../support/calls.ts";
 import { leadsCli } from "../support/leads-cli.ts";
 import { clientCredentialsToken } from "../support/oauth-client.ts";
-import type { SentMessage } from "../support/postmark-standin.ts";
+import { sentForLead, standInMessages } from "../support/postmark-standin.ts";
 
 /**
  * The flood guard through the local runtime: past its share of the day's e-mail, or past the day's limit, a brief is
@@ -51,8 +51,8 @@ const fileForm = async () => {
   expect(res.status).toBe(200);
   return /Reference: (lead_[A-Za-z0-9_-]+)/.exec(await res.text())![1]!;
 };
-const sent = async () => ((await (await fetch(`${postmark}/_standin/messages`)).json()) as { sent: SentMessage[] }).sent;
-const sentFor = async (leadId: string) => (await sent()).filter((m) => (m.body.Metadata as { lead_id?: string }).lead_id === leadId);
+const sent = async () => (await standInMessages(postmark)).sent;
+const sentFor = (leadId: string) => sentForLead(postmark, leadId);
 const heldAlerts = async () => (await sent()).filter((m) => m.body.Tag === "leads-held");
 const state = async (id: string) => (await store.get<Lead>(`lead:${id}`))?.delivery.state;
 const headerNames = (res: Response) => [...res.headers.keys()].sort();

@@ -7,7 +7,7 @@ import { deliverLeadsFunctionPath } from "../../src/paths.ts";
 import { freshBrief } from "../support/briefs.ts";
 import { connectMcp, eras } from "../support/mcp-client.ts";
 import { machineProvider } from "../support/oauth-client.ts";
-import type { SentMessage } from "../support/postmark-standin.ts";
+import { standInMessages } from "../support/postmark-standin.ts";
 
 /**
  * After the brief, the intro call, end to end through npm start over MCP with the v2 SDK's client: a brief, the free
@@ -21,7 +21,7 @@ const endpoint = `${base}/mcp`;
 
 const standInBookings = async () =>
   (JSON.parse(await readFile(join(inject("dataDir"), "bookings.json"), "utf8")) as { bookings: StandInBooking[] }).bookings;
-const sent = async () => ((await (await fetch(`${postmark}/_standin/messages`)).json()) as { sent: SentMessage[] }).sent;
+const sent = async () => (await standInMessages(postmark)).sent;
 
 describe.each(eras)("a v2 client $mode, given only /mcp", (era) => {
   it("files a brief, lists free times, books the call with the brief's lead, and cancels it", async () => {

@@ -6,7 +6,7 @@ import type { Lead } from "../../src/briefs/lead.ts";
 import { freshBrief } from "../support/briefs.ts";
 import { connectMcp, connectShowingForms, eras, text } from "../support/mcp-client.ts";
 import { clientCredentialsToken, machineProvider } from "../support/oauth-client.ts";
-import type { SentMessage } from "../support/postmark-standin.ts";
+import { sentForLead, standInMessages } from "../support/postmark-standin.ts";
 import { functionCallsDuring } from "../support/netlify-dev-log.ts";
 import { countedFor, localClient } from "../support/quota-count.ts";
 
@@ -50,9 +50,8 @@ const call = (name: string, args: object = {}, id: number | string = 1) => ({
   params: { name, arguments: args },
 });
 
-const messages = async () => (await (await fetch(`${postmark}/_standin/messages`)).json()) as { attempts: number; sent: SentMessage[] };
-const sentFor = async (leadId: string) =>
-  (await messages()).sent.filter((m) => (m.body.Metadata as { lead_id: string }).lead_id === leadId);
+const messages = () => standInMessages(postmark);
+const sentFor = (leadId: string) => sentForLead(postmark, leadId);
 
 describe.each(eras)("a v2 client $mode, given only /mcp", (era) => {
   it("connects in its era, lists the tools, and reads a tool and a resource that agree with the REST reads", async () => {

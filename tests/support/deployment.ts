@@ -1,11 +1,6 @@
 import { settingsFrom } from "../../src/config/settings.ts";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Redis } from "@upstash/redis";
 import { afterAll, beforeAll } from "vitest";
-import { startLocalStore } from "../../scripts/local-store/store.ts";
-import type { Command } from "../../scripts/local-store/upstash-rest.ts";
 import { builtAgentCard } from "../../src/a2a/build-card.ts";
 import { a2aHandlerFromEnv } from "../../src/a2a/from-env.ts";
 import { apiGatewayFromEnv } from "../../src/api/from-env.ts";
@@ -48,7 +43,7 @@ import { startFaultFront } from "./fault-front.ts";
 import { startPostmarkStandIn, type PostmarkStandIn } from "./postmark-standin.ts";
 import { startCalStandIn, type CalStandIn } from "../../scripts/local-calcom/standin.ts";
 import { bookingHandlerFromEnv } from "../../src/api/bookings-from-env.ts";
-import { realRedisAvailable, startRedisGateway } from "./upstash-gateway.ts";
+import { startStore } from "./file-store.ts";
 
 export const base = "https://studio.example";
 
@@ -64,27 +59,6 @@ export function builtSite(baseUrl = base, { agentBooking = true } = {}): Promise
 /** The prebuilt resources the functions bundle, made as the build makes them. */
 export const prebuilt = async (baseUrl = base, options: { agentBooking?: boolean } = {}): Promise<PrebuiltResources> =>
   prebuiltResources(await builtSite(baseUrl, options));
-
-export interface DeploymentStore {
-  url: string;
-  token: string;
-  /** Every command the store received, for counting Upstash's paid units. */
-  commands: Command[];
-  close(): Promise<void>;
-}
-
-/**
- * The store a deployment runs on: with a database number, the machine's Redis through the tests' Upstash REST gateway
- * (as CI always has; the database is emptied first and at the end) or the local store when no Redis answers outside CI;
- * with "local", the local store always (in this process, on the test's clock).
- */
-export async function startStore(db: number | "local"): Promise<DeploymentStore> {
-  if (db !== "local" && (await realRedisAvailable())) return startRedisGateway(db);
-  const dir = await mkdtemp(join(tmpdir(), "frontdoor-deployment-"));
-  const commands: Command[] = [];
-  const store = await startLocalStore({ token: "t", snapshotFile: join(dir, "store.json"), onCommand: (c) => commands.push(c) });
-  return { ...store, commands, close: async () => (await store.close(), await rm(dir, { recursive: true, force: true })) };
-}
 
 /** The files the platform serves behind the /api gateway (after the `.json` rewrite): every read resource. */
 function apiFiles(resources: PrebuiltResources): Record<string, unknown> {

@@ -21,6 +21,14 @@ export interface PostmarkStandIn extends WebServer {
   close(): Promise<void>;
 }
 
+/** What a stand-in in another process received (the runtime's, through its test control): every attempt, and what it sent. */
+export const standInMessages = async (url: string) =>
+  (await (await fetch(`${url}/_standin/messages`)).json()) as { attempts: number; sent: SentMessage[] };
+
+/** The messages a stand-in in another process sent about one lead. */
+export const sentForLead = async (url: string, leadId: string) =>
+  (await standInMessages(url)).sent.filter((m) => (m.body.Metadata as { lead_id?: string } | undefined)?.lead_id === leadId);
+
 const errorBody = (code: number, message: string) => ({ ErrorCode: code, Message: message });
 
 export async function startPostmarkStandIn(token = "postmark-test-token", timeoutMs = 3_000): Promise<PostmarkStandIn> {
