@@ -24,7 +24,6 @@ export default {
     "src/mcp/brief-tool.ts",
     "src/mcp/booking-tools.ts",
     "src/mcp/booking-confirmation.ts",
-    "src/mcp/brief-confirmation.ts",
     "src/mcp/confirmation.ts",
     "src/mcp/refusal-result.ts",
     "src/mcp/form-decisions.ts",

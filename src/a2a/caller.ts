@@ -1,4 +1,5 @@
 import type { ServerCallContext, User } from "@a2a-js/sdk/server";
+import type { Caller } from "../http/bearer.ts";
 import type { Route } from "./route.ts";
 
 /**
@@ -9,9 +10,9 @@ export class AuthenticatedCaller implements User {
   readonly clientId: string;
   readonly grantId: string;
   readonly scopes: readonly string[];
-  /** The grant's address (src/http/bearer.ts `Caller.address`): its briefs and bookings count against its ceilings. */
+  /** The grant's address (`Caller.address`): its briefs and bookings count against its ceilings. */
   readonly address: string;
-  constructor({ clientId, grantId, scopes, address }: { clientId: string; grantId: string; scopes: readonly string[]; address: string }) {
+  constructor({ clientId, grantId, scopes, address }: Omit<Caller, "token">) {
     this.clientId = clientId;
     this.grantId = grantId;
     this.scopes = scopes;

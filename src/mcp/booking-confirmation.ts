@@ -6,8 +6,7 @@ import { anyone, perform } from "../operations/operation.ts";
 import { canonicalTimeZone, wallTimeAt } from "../booking/zoned-time.ts";
 import type { FieldError } from "../briefs/validate.ts";
 import { Refusal } from "../http/refusal.ts";
-import { personProperties } from "./brief-confirmation.ts";
-import type { Confirmation } from "./confirmation.ts";
+import { personProperties, type Confirmation } from "./confirmation.ts";
 import { refusalResult } from "./refusal-result.ts";
 
 /** What the person confirms before the call is booked: who they are, where the invitation goes, and when. */

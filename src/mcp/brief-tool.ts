@@ -1,4 +1,4 @@
-import type { CallToolResult } from "@modelcontextprotocol/server";
+import { inputRequired, type CallToolResult } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { briefToolName, briefToolScope } from "../briefs/names.ts";
 import { dryRunSchema, receiptOf, receiptSchema, type Accepted } from "../briefs/receipt.ts";
@@ -8,8 +8,7 @@ import { conditionOf } from "../http/conditions.ts";
 import { refusalData } from "../http/formats.ts";
 import { Refusal } from "../http/refusal.ts";
 import { fileBriefOperation, type BriefServices } from "../operations/briefs.ts";
-import { confirmationForm, confirmedFields, confirmedOf, type Confirmed } from "./brief-confirmation.ts";
-import type { Confirmation } from "./confirmation.ts";
+import { personProperties, type Confirmation } from "./confirmation.ts";
 import { performedFor, scopeRefused, writeConfirmed } from "./operation-tool.ts";
 import { withIdempotencyKey } from "../operations/operation.ts";
 import { jsonSchemaOf } from "./json-schema.ts";
@@ -89,6 +88,32 @@ const notFiled = {
   before:
     "The person declined this form before, so the brief was NOT filed, and a later answer to the same form files nothing. If they now want to send it, call submit_project_brief again without requestState, and they are asked again.",
 };
+
+/** What the person confirms before a brief is filed: who they are and where the studio writes to them. */
+const confirmedFields = ["full_name", "company_name", "work_email"] as const;
+type Confirmed = Record<(typeof confirmedFields)[number], string>;
+
+/**
+ * The form the client shows the person: the contact form's own labels and limits for the three fields, each filled in
+ * with what the model sent (or with what the person typed, when it is asked again), and one plain sentence about what
+ * happens on accept.
+ */
+function confirmationForm(studio: string, values: Partial<Confirmed>, problems: string[] = []) {
+  const properties = personProperties(confirmedFields, values);
+  const message = [
+    `Send this project brief to ${studio}? A person at the studio will read it and e-mail you at the work e-mail below.`,
+    "Check your name, company and work e-mail, and correct them if needed. Decline to send nothing.",
+    ...(problems.length > 0 ? [`Please fix: ${problems.join("; ")}.`] : []),
+  ].join(" ");
+  return inputRequired.elicit({ message, requestedSchema: { type: "object", properties, required: [...confirmedFields] } });
+}
+
+/** The three fields of a normalised brief, to fill the form with. */
+const confirmedOf = (brief: Brief): Confirmed => ({
+  full_name: brief.full_name,
+  company_name: brief.company_name,
+  work_email: brief.work_email,
+});
 
 /** The person confirms their own brief: the three contact fields, checked by a dry run of the operation. */
 const briefConfirmation = (

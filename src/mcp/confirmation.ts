@@ -1,4 +1,5 @@
 import { inputRequired, inputResponse, type ClientCapabilities, type InputRequiredResult } from "@modelcontextprotocol/server";
+import { contactFields } from "../briefs/form-fields.ts";
 import type { FieldError } from "../briefs/validate.ts";
 import { callDigest, stateRefused } from "./request-state.ts";
 import { toolError, type Rounds, type ToolResult } from "./tool.ts";
@@ -8,6 +9,27 @@ export const asksByForm = (capabilities: ClientCapabilities | undefined): boolea
   const elicitation = capabilities?.elicitation as { form?: unknown; url?: unknown } | undefined;
   return elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined);
 };
+
+/** Form fields for who the person is, with the contact form's own labels, hints and limits, filled in with `values`. */
+export function personProperties<F extends string>(names: readonly F[], values: Partial<Record<F, string>>) {
+  const fields = contactFields([]);
+  return Object.fromEntries(
+    names.map((name) => {
+      const field = fields.find((f) => f.name === name)!;
+      return [
+        name,
+        {
+          type: "string" as const,
+          title: field.label,
+          ...(field.hint ? { description: field.hint } : {}),
+          ...(field.kind === "email" ? { format: "email" as const } : { minLength: 1 }),
+          maxLength: field.maxLength,
+          ...(values[name] !== undefined ? { default: values[name] } : {}),
+        },
+      ];
+    }),
+  );
+}
 
 /** The key of the form among a round's input requests. */
 const formKey = "contact";

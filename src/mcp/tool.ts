@@ -1,4 +1,5 @@
 import type { CallToolResult, ClientCapabilities, InputRequiredResult, ToolAnnotations } from "@modelcontextprotocol/server";
+import type { Caller as TokenCaller } from "../http/bearer.ts";
 import type { JsonSchemaObject } from "./json-schema.ts";
 import type { Decision } from "./form-decisions.ts";
 
@@ -12,16 +13,8 @@ export interface ToolDefinition {
   annotations: ToolAnnotations;
 }
 
-/** Who is calling, as the HTTP layer verified it (no token: undefined), and the request's waitUntil. */
-export interface Caller {
-  clientId: string;
-  /** The grant the token belongs to: the brief's Idempotency-Key, repeats and quota, and the request state, are its. */
-  grantId: string;
-  /** The grant's address (src/http/bearer.ts `Caller.address`): its briefs and bookings count against its ceilings. */
-  address: string;
-  scopes: string[];
-  waitUntil?: (work: Promise<unknown>) => void;
-}
+/** Who is calling, as the HTTP layer verified the token (no token: undefined), and the request's waitUntil. */
+export type Caller = Omit<TokenCaller, "token"> & { waitUntil?: (work: Promise<unknown>) => void };
 
 /**
  * One call of a tool: who calls, and what the client said about itself. A 2026-07-28 client declares its capabilities
