@@ -3,6 +3,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { chromiumPath } from "./lib/chromium.ts";
 import { freePort } from "./lib/free-port.ts";
 import { registerRunnerClient, runAuthorization } from "./lib/oauth-conformance.ts";
 import { startIsolatedRuntime } from "./runtime/isolated.ts";
@@ -18,7 +19,7 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 
 const runtime = await startIsolatedRuntime(root, { FRONTDOOR_ALLOW_LOOPBACK_CIMD: "1" });
 const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  executablePath: chromiumPath(),
   args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
 });
 let documentUrl = "";

@@ -4,6 +4,7 @@ import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { chromiumMissing } from "./lib/chromium.ts";
 
 /**
  * npm test: formatting, every test project and the type check, side by side so that both cores work. The runtime
@@ -60,6 +61,13 @@ async function whenExists(file: string, done: Promise<unknown>): Promise<void> {
 }
 
 const vitest = (...projects: string[]) => [bin("vitest/vitest.mjs"), "run", ...projects.flatMap((p) => ["--project", p])];
+
+// What npm cannot install is checked first, in one line, rather than found by nine failing files minutes later.
+const missing = chromiumMissing();
+if (missing) {
+  console.error(missing);
+  process.exit(1);
+}
 
 const began = performance.now();
 const signals = await mkdtemp(join(tmpdir(), "frontdoor-test-"));

@@ -10,6 +10,7 @@ import { authorizeUrl, discover, register } from "../../tests/support/oauth-clie
 import { startIsolatedRuntime } from "../runtime/isolated.ts";
 import { countTokens } from "../../src/twins/tokens.ts";
 import { serveStaticSite } from "./static-site.ts";
+import { chromiumPath } from "../lib/chromium.ts";
 
 /**
  * What a visitor gets, per page type: Lighthouse's four category scores and every failing audit (mobile with
@@ -22,7 +23,7 @@ import { serveStaticSite } from "./static-site.ts";
  * audited through the local runtime, started here exactly as the tests' global setup starts it.
  */
 const root = fileURLToPath(new URL("../..", import.meta.url));
-const chromePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const chromePath = chromiumPath();
 const categories = ["performance", "accessibility", "best-practices", "seo"] as const;
 
 /** One page of each type; `path` names the HTML file and twin in dist/ as well as the URL. */
