@@ -112,9 +112,13 @@ describe.each(cases)("Upstash REST contract: %s over %s", (_name, _via, start, c
         prefix: key(`rl-${name}`),
         ephemeralCache: false,
         analytics: false,
+        // The library lets a request through when the store answers after its timeout (5 s by default): on a busy
+        // machine that is not what this test is about, so none is set, and every answer is the store's.
+        timeout: 0,
       }).limit("203.0.113.7"),
     );
     const results = await Promise.all(attempts).finally(() => clock.restore());
+    expect(results.filter((r) => r.reason === "timeout")).toEqual([]);
     expect(results.filter((r) => r.success)).toHaveLength(120);
     const last = results.filter((r) => !r.success).at(-1)!;
     expect(last.remaining).toBe(0);
