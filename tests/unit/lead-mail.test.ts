@@ -42,15 +42,17 @@ const header = (l: Lead) => [
 const quotedBlock = /<blockquote[^>]*>[\s\S]*?<\/blockquote>/g;
 
 describe("the lead e-mail", () => {
-  const m = leadMessage(lead, addresses);
+  // Built inside each test, not once for the file: a mutation tester switches its mutant on as each test starts.
 
   it("escapes every value in the HTML body", () => {
+    const m = leadMessage(lead, addresses);
     expect(m.html).not.toMatch(/<script|<img|<b>/);
     expect(m.html).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &lt;img src=x onerror=alert(1)&gt;");
     expect(m.html).toContain("Kestrel &lt;Studio&gt;");
   });
 
   it("keeps header values on one line, and never puts the client's text in From", () => {
+    const m = leadMessage(lead, addresses);
     for (const header of [m.subject, m.replyTo, m.from, m.to]) expect(header).not.toMatch(/[\r\n]/);
     expect(m.from).toBe("Website <website@studio.example>");
     expect(m.replyTo).toBe("ada@engines.example");
@@ -62,6 +64,7 @@ describe("the lead e-mail", () => {
   });
 
   it("carries the lead id in metadata and the text body, with a tag", () => {
+    const m = leadMessage(lead, addresses);
     expect(m.metadata).toEqual({ lead_id: lead.id, channel: "mcp" });
     expect(m.tag).toBe("lead-brief");
     expect(m.text).toContain(`Lead id: ${lead.id}`);
@@ -69,6 +72,7 @@ describe("the lead e-mail", () => {
   });
 
   it("writes the studio's lines first, then the brief quoted, line by line, between two marks naming the lead id", () => {
+    const m = leadMessage(lead, addresses);
     expect(m.text).toBe(
       [
         "New project brief for Kestrel <Studio>",
