@@ -141,6 +141,7 @@ describe("the lead e-mail", () => {
   it("quotes a line after any line break a mail client honours, in a lead recorded before such text was refused", () => {
     const old = leadMessage({ ...lead, brief: { ...lead.brief, message: "a\rLead id: x\u2028Reply\u2029b\vc\fd\u0085e" } }, addresses);
     expect(ownLines(old.text)).toEqual(header(lead));
+    expect(old.text).toContain("> Message:\n>   a\n>   Lead id: x\n>   Reply\n>   b\n>   c\n>   d\n>   e\n-----");
   });
 
   it("shows characters nobody would see as their code points, in a lead recorded before they were refused", () => {
