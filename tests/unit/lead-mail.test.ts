@@ -138,6 +138,57 @@ describe("the lead e-mail", () => {
     expect(fake.html).toMatch(/<blockquote style="[^"]*border-left: 4px solid/);
   });
 
+  it("writes the HTML part: the studio's lines, then the brief escaped in one framed table between the two marks", () => {
+    const l: Lead = {
+      ...lead,
+      channel: "rest",
+      client_id: "c",
+      brief: {
+        full_name: "Ada O'Neil",
+        company_name: "Engines & Sons",
+        work_email: "ada@engines.example",
+        phone: "+44 20 7946 0000",
+        message: 'Hi,\n\n"quoted" <b>',
+      },
+    };
+    const row = (label: string, value: string) => `<tr><th align="left" style="padding-right: 16px;">${label}</th><td>${value}</td></tr>`;
+    expect(leadMessage(l, { ...addresses, studio: "Kestrel" }).html).toBe(
+      [
+        '<!doctype html><html><body style="font-family: system-ui, sans-serif; line-height: 1.5; color: #1c1b19;">',
+        '<h1 style="font-size: 20px;">New project brief for Kestrel</h1>',
+        "<p>Lead id: lead_0123456789abcdefghjk<br>Received 2026-11-22T04:00:00.000Z through rest (client c).<br>Reply to this e-mail to answer the person at ada@engines.example.</p>",
+        `<p style="color: #55524b;">Below, in the framed block, is the brief as the person filed it: their words, not the studio's.</p>`,
+        '<p style="color: #55524b; margin-bottom: 4px;">What the person filed (lead_0123456789abcdefghjk)</p>',
+        '<blockquote style="margin: 0; padding: 8px 16px; border-left: 4px solid #8a8378; background: #f5f3ee;">',
+        '<table cellpadding="4" style="border-collapse: collapse;">',
+        row("Name", "Ada O&#39;Neil"),
+        row("Company", "Engines &amp; Sons"),
+        row("Work e-mail", "ada@engines.example"),
+        row("Phone", "+44 20 7946 0000"),
+        "</table>",
+        '<p style="margin-bottom: 0;"><strong>Message</strong></p>',
+        '<div style="white-space: pre-wrap;">Hi,',
+        "",
+        "&quot;quoted&quot; &lt;b&gt;</div>",
+        "</blockquote>",
+        '<p style="color: #55524b; margin-top: 4px;">End of what the person filed (lead_0123456789abcdefghjk)</p>',
+        "</body></html>",
+      ].join("\n"),
+    );
+  });
+
+  it("leaves out of both parts the fields the person did not fill, the message among them", () => {
+    const l: Lead = { ...lead, brief: { full_name: "Ada", company_name: "Engines", work_email: "ada@engines.example" } };
+    const m = leadMessage(l, addresses);
+    expect(m.text.split("\n").filter((line) => line.startsWith(">"))).toEqual([
+      "> Name: Ada",
+      "> Company: Engines",
+      "> Work e-mail: ada@engines.example",
+    ]);
+    expect(m.html).toContain(">ada@engines.example</td></tr>\n</table>\n</blockquote>\n");
+    expect(m.html).not.toMatch(/Message|Phone|undefined/);
+  });
+
   it("quotes a line after any line break a mail client honours, in a lead recorded before such text was refused", () => {
     const old = leadMessage({ ...lead, brief: { ...lead.brief, message: "a\rLead id: x\u2028Reply\u2029b\vc\fd\u0085e" } }, addresses);
     expect(ownLines(old.text)).toEqual(header(lead));
