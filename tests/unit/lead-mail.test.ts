@@ -63,6 +63,18 @@ describe("the lead e-mail", () => {
     expect(forged.subject).toBe("New brief: X Bcc: victim@example.com (Ada " + hostile + ")");
   });
 
+  it("names the person's address alone as the one to reply to, without the line break a stored lead left after it", () => {
+    const m = leadMessage({ ...lead, brief: { ...lead.brief, work_email: "ada@engines.example\r\n" } }, addresses);
+    expect(m.replyTo).toBe("ada@engines.example");
+    expect(ownLines(m.text)).toContain("Reply to this e-mail to answer the person at ada@engines.example.");
+  });
+
+  it("cuts the subject to 200 characters when the longest name and company a brief may hold fill it", () => {
+    const m = leadMessage({ ...lead, brief: { ...lead.brief, full_name: "A".repeat(120), company_name: "C".repeat(160) } }, addresses);
+    expect(m.subject).toBe(`New brief: ${"C".repeat(160)} (${"A".repeat(27)}`);
+    expect(m.subject).toHaveLength(200);
+  });
+
   it("carries the lead id in metadata and the text body, with a tag", () => {
     const m = leadMessage(lead, addresses);
     expect(m.metadata).toEqual({ lead_id: lead.id, channel: "mcp" });
