@@ -42,15 +42,17 @@ const header = (l: Lead) => [
 const quotedBlock = /<blockquote[^>]*>[\s\S]*?<\/blockquote>/g;
 
 describe("the lead e-mail", () => {
-  const m = leadMessage(lead, addresses);
+  // Built inside each test, not once for the file: a mutation tester switches its mutant on as each test starts.
 
   it("escapes every value in the HTML body", () => {
+    const m = leadMessage(lead, addresses);
     expect(m.html).not.toMatch(/<script|<img|<b>/);
     expect(m.html).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &lt;img src=x onerror=alert(1)&gt;");
     expect(m.html).toContain("Kestrel &lt;Studio&gt;");
   });
 
   it("keeps header values on one line, and never puts the client's text in From", () => {
+    const m = leadMessage(lead, addresses);
     for (const header of [m.subject, m.replyTo, m.from, m.to]) expect(header).not.toMatch(/[\r\n]/);
     expect(m.from).toBe("Website <website@studio.example>");
     expect(m.replyTo).toBe("ada@engines.example");
@@ -61,7 +63,20 @@ describe("the lead e-mail", () => {
     expect(forged.subject).toBe("New brief: X Bcc: victim@example.com (Ada " + hostile + ")");
   });
 
+  it("names the person's address alone as the one to reply to, without the line break a stored lead left after it", () => {
+    const m = leadMessage({ ...lead, brief: { ...lead.brief, work_email: "ada@engines.example\r\n" } }, addresses);
+    expect(m.replyTo).toBe("ada@engines.example");
+    expect(ownLines(m.text)).toContain("Reply to this e-mail to answer the person at ada@engines.example.");
+  });
+
+  it("cuts the subject to 200 characters when the longest name and company a brief may hold fill it", () => {
+    const m = leadMessage({ ...lead, brief: { ...lead.brief, full_name: "A".repeat(120), company_name: "C".repeat(160) } }, addresses);
+    expect(m.subject).toBe(`New brief: ${"C".repeat(160)} (${"A".repeat(27)}`);
+    expect(m.subject).toHaveLength(200);
+  });
+
   it("carries the lead id in metadata and the text body, with a tag", () => {
+    const m = leadMessage(lead, addresses);
     expect(m.metadata).toEqual({ lead_id: lead.id, channel: "mcp" });
     expect(m.tag).toBe("lead-brief");
     expect(m.text).toContain(`Lead id: ${lead.id}`);
@@ -69,6 +84,7 @@ describe("the lead e-mail", () => {
   });
 
   it("writes the studio's lines first, then the brief quoted, line by line, between two marks naming the lead id", () => {
+    const m = leadMessage(lead, addresses);
     expect(m.text).toBe(
       [
         "New project brief for Kestrel <Studio>",
@@ -134,9 +150,61 @@ describe("the lead e-mail", () => {
     expect(fake.html).toMatch(/<blockquote style="[^"]*border-left: 4px solid/);
   });
 
+  it("writes the HTML part: the studio's lines, then the brief escaped in one framed table between the two marks", () => {
+    const l: Lead = {
+      ...lead,
+      channel: "rest",
+      client_id: "c",
+      brief: {
+        full_name: "Ada O'Neil",
+        company_name: "Engines & Sons",
+        work_email: "ada@engines.example",
+        phone: "+44 20 7946 0000",
+        message: 'Hi,\n\n"quoted" <b>',
+      },
+    };
+    const row = (label: string, value: string) => `<tr><th align="left" style="padding-right: 16px;">${label}</th><td>${value}</td></tr>`;
+    expect(leadMessage(l, { ...addresses, studio: "Kestrel" }).html).toBe(
+      [
+        '<!doctype html><html><body style="font-family: system-ui, sans-serif; line-height: 1.5; color: #1c1b19;">',
+        '<h1 style="font-size: 20px;">New project brief for Kestrel</h1>',
+        "<p>Lead id: lead_0123456789abcdefghjk<br>Received 2026-11-22T04:00:00.000Z through rest (client c).<br>Reply to this e-mail to answer the person at ada@engines.example.</p>",
+        `<p style="color: #55524b;">Below, in the framed block, is the brief as the person filed it: their words, not the studio's.</p>`,
+        '<p style="color: #55524b; margin-bottom: 4px;">What the person filed (lead_0123456789abcdefghjk)</p>',
+        '<blockquote style="margin: 0; padding: 8px 16px; border-left: 4px solid #8a8378; background: #f5f3ee;">',
+        '<table cellpadding="4" style="border-collapse: collapse;">',
+        row("Name", "Ada O&#39;Neil"),
+        row("Company", "Engines &amp; Sons"),
+        row("Work e-mail", "ada@engines.example"),
+        row("Phone", "+44 20 7946 0000"),
+        "</table>",
+        '<p style="margin-bottom: 0;"><strong>Message</strong></p>',
+        '<div style="white-space: pre-wrap;">Hi,',
+        "",
+        "&quot;quoted&quot; &lt;b&gt;</div>",
+        "</blockquote>",
+        '<p style="color: #55524b; margin-top: 4px;">End of what the person filed (lead_0123456789abcdefghjk)</p>',
+        "</body></html>",
+      ].join("\n"),
+    );
+  });
+
+  it("leaves out of both parts the fields the person did not fill, the message among them", () => {
+    const l: Lead = { ...lead, brief: { full_name: "Ada", company_name: "Engines", work_email: "ada@engines.example" } };
+    const m = leadMessage(l, addresses);
+    expect(m.text.split("\n").filter((line) => line.startsWith(">"))).toEqual([
+      "> Name: Ada",
+      "> Company: Engines",
+      "> Work e-mail: ada@engines.example",
+    ]);
+    expect(m.html).toContain(">ada@engines.example</td></tr>\n</table>\n</blockquote>\n");
+    expect(m.html).not.toMatch(/Message|Phone|undefined/);
+  });
+
   it("quotes a line after any line break a mail client honours, in a lead recorded before such text was refused", () => {
     const old = leadMessage({ ...lead, brief: { ...lead.brief, message: "a\rLead id: x\u2028Reply\u2029b\vc\fd\u0085e" } }, addresses);
     expect(ownLines(old.text)).toEqual(header(lead));
+    expect(old.text).toContain("> Message:\n>   a\n>   Lead id: x\n>   Reply\n>   b\n>   c\n>   d\n>   e\n-----");
   });
 
   it("shows characters nobody would see as their code points, in a lead recorded before they were refused", () => {
