@@ -129,7 +129,7 @@ describe("filing a brief, turn by turn", () => {
     const d = over(Taken);
     const clock = vi.spyOn(Date, "now").mockImplementation(() => realNow() + waited);
     try {
-      await expect(file(person(), freshBrief(), d)).rejects.toThrow("the same brief is still being filed by another request");
+      await expect(file(person(), freshBrief(), d)).rejects.toEqual(new Error("the same brief is still being filed by another request"));
     } finally {
       clock.mockRestore();
     }
