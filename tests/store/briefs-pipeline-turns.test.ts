@@ -90,6 +90,15 @@ describe("filing a brief, turn by turn", () => {
     expect((await file(who, freshBrief(), d, key)).kind).toBe("idempotency_key_reused");
   });
 
+  it("keeps no Idempotency-Key record for a repeat sent without a key", async () => {
+    const who = person();
+    const d = deps();
+    const body = freshBrief();
+    filed(await file(who, body, d));
+    expect((await file(who, body, d)).kind).toBe("already_filed");
+    expect(await redis().keys(`brief:idem:${who.owner}:*`)).toEqual([]);
+  });
+
   it("answers that nothing was filed under a key whose first request died before recording its lead", async () => {
     const who = person();
     const key = randomUUID();
