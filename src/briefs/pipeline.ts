@@ -105,13 +105,16 @@ async function record(r: Recording, deps: PipelineDeps): Promise<FilingResult> {
   const { store } = deps;
   const turn = await turnAfter(
     () => store.takeSameBrief(r.owner, r.print, sameBriefWaitMs),
+    // The lead the brief's repeat slot names, once recorded: another request's, or this very one's, which a first request
+    // under the same key recorded after this retry stopped waiting for it.
     async () => {
       const holder = await store.repeatLead(r.owner, r.print);
-      const original = holder && holder !== r.leadId ? await store.get(holder) : null;
+      const original = holder ? await store.get(holder) : null;
       return original?.owner === r.owner ? original : null;
     },
     { waitMs: sameBriefWaitMs, gaveUp: () => new Error("the same brief is still being filed by another request") },
   );
+  if ("made" in turn && turn.made.id === r.leadId) return { kind: "already_filed", lead: turn.made, reason: "idempotency_key" };
   if ("made" in turn) return repeatOf(turn.made, r, store);
   try {
     return await recordOnce(r, deps);

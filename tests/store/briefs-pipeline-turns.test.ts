@@ -185,6 +185,38 @@ describe("filing a brief, turn by turn", () => {
     expect(retry).toMatchObject({ kind: "already_filed", reason: "idempotency_key", lead: { id: lead.id } });
   });
 
+  it("answers a retry that gave up waiting for its key's lead with that lead, once recorded: never a second e-mail", async () => {
+    const who = person();
+    const body = freshBrief();
+    const key = randomUUID();
+    let atInsert!: () => void;
+    const reachedInsert = new Promise<void>((resolve) => (atInsert = resolve));
+    let go!: () => void;
+    const gate = new Promise<void>((resolve) => (go = resolve));
+    /** The first request: it holds the brief's turn, and records its lead only once the retry waits for that turn. */
+    class Slow extends LeadStore {
+      override async insert(...args: Parameters<LeadStore["insert"]>) {
+        atInsert();
+        await gate;
+        return super.insert(...args);
+      }
+    }
+    /** The retry: it stopped waiting for the key's lead (it was not recorded yet), and now waits for the brief's turn. */
+    class Waiting extends LeadStore {
+      override async takeSameBrief(...args: Parameters<LeadStore["takeSameBrief"]>) {
+        const turn = await super.takeSameBrief(...args);
+        if (!turn) go();
+        return turn;
+      }
+    }
+    const first = file(who, body, over(Slow), key);
+    await reachedInsert;
+    const retry = await file(who, body, over(Waiting), key);
+    const lead = filed(await first);
+    expect(retry).toMatchObject({ kind: "already_filed", reason: "idempotency_key", lead: { id: lead.id } });
+    expect(postmark.sent.filter((message) => JSON.stringify(message.body).includes(lead.id))).toHaveLength(1);
+  });
+
   it("answers with the lead recorded just after this request looked for a repeat, never with a second lead", async () => {
     const who = person();
     const body = freshBrief();
