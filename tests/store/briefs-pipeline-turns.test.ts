@@ -63,6 +63,18 @@ class Dies extends LeadStore {
   }
 }
 
+/** A store whose insert says it was reached, waits for `gate`, then records and says so. */
+const gatedInsert = (reached: () => void, gate: Promise<void>, recorded: () => void = () => {}) =>
+  class extends LeadStore {
+    override async insert(...args: Parameters<LeadStore["insert"]>) {
+      reached();
+      await gate;
+      const placed = await super.insert(...args);
+      recorded();
+      return placed;
+    }
+  };
+
 describe("filing a brief, turn by turn", () => {
   it("charges no quota for an exact repeat: an owner's ten briefs an hour are ten different briefs", async () => {
     const who = person();
@@ -149,22 +161,11 @@ describe("filing a brief, turn by turn", () => {
     const who = person();
     const body = freshBrief();
     const key = randomUUID();
-    let atInsert!: () => void;
-    const reachedInsert = new Promise<void>((resolve) => (atInsert = resolve));
-    let go!: () => void;
-    const gate = new Promise<void>((resolve) => (go = resolve));
-    let recorded!: () => void;
-    const inserted = new Promise<void>((resolve) => (recorded = resolve));
+    const reachedInsert = Promise.withResolvers<void>();
+    const gate = Promise.withResolvers<void>();
+    const inserted = Promise.withResolvers<void>();
     /** The first request: it records its lead only once the retry has looked for it once. */
-    class Slow extends LeadStore {
-      override async insert(...args: Parameters<LeadStore["insert"]>) {
-        atInsert();
-        await gate;
-        const placed = await super.insert(...args);
-        recorded();
-        return placed;
-      }
-    }
+    const Slow = gatedInsert(reachedInsert.resolve, gate.promise, inserted.resolve);
     /** The retry: its first look finds no lead yet, and the first request records it just after. */
     class Early extends LeadStore {
       #looked = false;
@@ -172,14 +173,14 @@ describe("filing a brief, turn by turn", () => {
         const lead = await super.get(id);
         if (!lead && !this.#looked) {
           this.#looked = true;
-          go();
-          await inserted;
+          gate.resolve();
+          await inserted.promise;
         }
         return lead;
       }
     }
     const first = file(who, body, over(Slow), key);
-    await reachedInsert;
+    await reachedInsert.promise;
     const retry = await file(who, body, over(Early), key);
     const lead = filed(await first);
     expect(retry).toMatchObject({ kind: "already_filed", reason: "idempotency_key", lead: { id: lead.id } });
@@ -189,28 +190,20 @@ describe("filing a brief, turn by turn", () => {
     const who = person();
     const body = freshBrief();
     const key = randomUUID();
-    let atInsert!: () => void;
-    const reachedInsert = new Promise<void>((resolve) => (atInsert = resolve));
-    let go!: () => void;
-    const gate = new Promise<void>((resolve) => (go = resolve));
+    const reachedInsert = Promise.withResolvers<void>();
+    const gate = Promise.withResolvers<void>();
     /** The first request: it holds the brief's turn, and records its lead only once the retry waits for that turn. */
-    class Slow extends LeadStore {
-      override async insert(...args: Parameters<LeadStore["insert"]>) {
-        atInsert();
-        await gate;
-        return super.insert(...args);
-      }
-    }
+    const Slow = gatedInsert(reachedInsert.resolve, gate.promise);
     /** The retry: it stopped waiting for the key's lead (it was not recorded yet), and now waits for the brief's turn. */
     class Waiting extends LeadStore {
       override async takeSameBrief(...args: Parameters<LeadStore["takeSameBrief"]>) {
         const turn = await super.takeSameBrief(...args);
-        if (!turn) go();
+        if (!turn) gate.resolve();
         return turn;
       }
     }
     const first = file(who, body, over(Slow), key);
-    await reachedInsert;
+    await reachedInsert.promise;
     const retry = await file(who, body, over(Waiting), key);
     const lead = filed(await first);
     expect(retry).toMatchObject({ kind: "already_filed", reason: "idempotency_key", lead: { id: lead.id } });
