@@ -2,16 +2,18 @@ import { aiCrawlers, contentSignals, contentSignalValue, contentUsageValue, disa
 import { absolute, sitemapPath } from "../paths.ts";
 
 /**
- * robots.txt (RFC 9309) with explicit groups for AI crawlers, and the usage preferences in every group twice: a
- * Content-Signal line and aipref's Content-Usage line (draft-ietf-aipref-attach), both from src/discovery/policy.ts.
+ * robots.txt (RFC 9309) with explicit groups for AI crawlers, and the usage preferences in every group as a
+ * Content-Signal line. aipref's Content-Usage (draft-ietf-aipref-attach) says the same in the file's header
+ * (src/site/headers.ts), not as a line: crawlers and Lighthouse's robots.txt audit refuse a directive they do not know,
+ * and Lighthouse knows Content-Signal only. Both come from src/discovery/policy.ts.
  */
 export function robotsTxt(baseUrl: string): string {
-  const preferences = [`Content-Signal: ${contentSignalValue}`, `Content-Usage: ${contentUsageValue}`];
+  const preferences = [`Content-Signal: ${contentSignalValue}`];
   const rules = (allow: boolean) => (allow ? [...disallowedPaths.map((p) => `Disallow: ${p}`), "Allow: /"] : ["Disallow: /"]);
   return [
     "# Content signals (contentsignals.org): yes = allowed, no = not allowed.",
     ...usagePreferences.map((p) => `#   ${p.contentSignal}=${contentSignals[p.contentSignal]}: ${p.meaning}`),
-    "# Content-Usage (IETF aipref) says the same for search and train-ai: y = allowed, n = not allowed.",
+    `# This file's Content-Usage header (IETF aipref) says the same for search and train-ai: ${contentUsageValue}.`,
     "User-agent: *",
     ...preferences,
     ...rules(true),

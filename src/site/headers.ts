@@ -4,12 +4,13 @@ import { twins } from "../markdown/twins.ts";
 import { markdownContentType } from "../twins/serve.ts";
 import { countTokens } from "../twins/tokens.ts";
 import type { Site } from "./model.ts";
-import { apiCatalogPath, absolute, notFoundPath } from "../paths.ts";
+import { apiCatalogPath, absolute, notFoundPath, robotsPath } from "../paths.ts";
 
 /**
  * Netlify's `_headers` file for the static pages and their twins. Per-page headers depend on the content
  * (each page's own twin, each twin's token count), so they are generated with the pages instead of being
- * listed by hand in netlify.toml. Headers that are the same for every file stay in netlify.toml.
+ * listed by hand in netlify.toml. Headers that are the same for every file stay in netlify.toml. robots.txt states
+ * Content-Usage in its header only (src/discovery/robots.ts).
  */
 export function netlifyHeaders(site: Site): string {
   const rule = (path: string, headers: [string, string][]) => [path, ...headers.map(([name, value]) => `  ${name}: ${value}`)].join("\n");
@@ -34,7 +35,7 @@ export function netlifyHeaders(site: Site): string {
     // The edge function answers unknown pages with this twin and passes its count on.
     ["Content-Type", markdownContentType],
     ["X-Markdown-Tokens", String(countTokens(notFound.markdown))],
-  ])}\n${rule(apiCatalogPath, [
+  ])}\n${rule(robotsPath, usageHeaders)}\n${rule(apiCatalogPath, [
     ["Link", `<${apiCatalogPath}>; rel="api-catalog"`],
     ["Access-Control-Allow-Origin", "*"],
   ])}\n`;

@@ -135,7 +135,7 @@ describe("the build output", () => {
       `/offers.md\n  Content-Type: text/markdown; charset=utf-8\n  Vary: Accept\n  X-Markdown-Tokens: ${o200k.encode(offersMd).length}`,
     );
     // Pages and twins state the usage preferences in both vocabularies (src/discovery/policy.ts).
-    for (const path of ["/offers", "/offers.html", "/offers.md"]) {
+    for (const path of ["/offers", "/offers.html", "/offers.md", "/robots.txt"]) {
       const rule = headers.split(/\n(?=\/)/).find((r) => r.startsWith(`${path}\n`))!;
       expect(rule, path).toContain("\n  Content-Signal: search=yes, ai-input=yes, ai-train=no");
       expect(rule, path).toContain("\n  Content-Usage: search=y, train-ai=n");

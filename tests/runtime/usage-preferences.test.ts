@@ -1,3 +1,4 @@
+import RobotsTxt from "lighthouse/core/audits/seo/robots-txt.js";
 import { describe, expect, inject, it } from "vitest";
 
 const base = inject("baseUrl");
@@ -20,11 +21,18 @@ describe("the usage preferences", () => {
     expect(res.headers.get("content-usage")).toBe(usage);
   });
 
-  it("are stated in robots.txt in both syntaxes, in the group for every crawler", async () => {
-    const robots = await (await fetch(`${base}/robots.txt`)).text();
-    expect(robots).toMatch(
-      /^User-agent: \*\nContent-Signal: search=yes, ai-input=yes, ai-train=no\nContent-Usage: search=y, train-ai=n\n/m,
-    );
-    expect(robots.match(/^Content-Usage: search=y, train-ai=n$/gm)?.length).toBe(robots.match(/^User-agent: /gm)?.length);
+  it("are stated in robots.txt: Content Signals in the group for every crawler, Content-Usage as its header", async () => {
+    const res = await fetch(`${base}/robots.txt`);
+    const robots = await res.text();
+    expect(res.headers.get("content-usage")).toBe(usage);
+    expect(robots).toMatch(/^User-agent: \*\nContent-Signal: search=yes, ai-input=yes, ai-train=no\n/m);
+    expect(robots.match(/^Content-Signal: search=yes, ai-input=yes, ai-train=no$/gm)?.length).toBe(robots.match(/^User-agent: /gm)?.length);
+  });
+
+  it("leave robots.txt valid to Lighthouse's robots.txt audit", async () => {
+    const res = await fetch(`${base}/robots.txt`);
+    const result = RobotsTxt.audit({ RobotsTxt: { status: res.status, content: await res.text() } } as never);
+    expect(result.details?.type === "table" ? result.details.items : [], "the lines Lighthouse refuses").toEqual([]);
+    expect(result.score).toBe(1);
   });
 });
