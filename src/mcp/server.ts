@@ -254,7 +254,7 @@ export function mcpServerFrom(parts: McpServerParts, era: Era = "legacy", method
     else server.registerPrompt(p.name, p.metadata, () => p.messages({}));
   }
   // The skills' resource template and methods, and `capabilities.extensions["io.modelcontextprotocol/skills"]`: in both
-  // eras, whose capabilities both have `extensions` (docs/decisions.md, "Skills over MCP").
+  // eras, whose capabilities both have `extensions` (docs/decisions.md, "The Skills extension, declared in both eras").
   if (method === undefined || !withoutSkills.has(method)) parts.skills?.attach(server);
   // Said last: the SDK declares listChanged for what it registers (the skills' template too) unless it was already declared.
   server.server.registerCapabilities(fixedLists);

@@ -39,7 +39,7 @@ export const hostedClients: HostedClient[] = [
   { name: "VS Code (loopback only)", redirect_uris: ["http://127.0.0.1:33418"], application_type: "native" },
   // Cursor's desktop deep link (current and earlier), its cloud agents' callback and a loopback listener, in one
   // registration. Refused: `cursor:` is a private-use scheme without a period, not a reversed domain name (RFC 8252
-  // §8.4; docs/decisions.md, "OAuth: private-use redirect URI schemes are reversed domain names, never the system's").
+  // §8.4; docs/decisions.md, "Private-use redirect URI schemes are reversed domain names, never the system's").
   // What it would need: its deep link under a reversed domain name it controls (`com.cursor:` here, for illustration:
   // Cursor does not register one), or only its https callback and its loopback listener.
   {
