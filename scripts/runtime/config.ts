@@ -5,7 +5,7 @@ import { localStoreTimeoutMs } from "../../src/store/redis.ts";
 
 /**
  * The configuration of the local runtime: defaults, then .env, then the shell environment (the shell wins,
- * as under netlify dev). Every variable is in src/config/settings.ts and the README's configuration table.
+ * as under netlify dev). Every variable is in src/config/settings.ts, the README's table and docs/configuration.md.
  */
 export interface RuntimeConfig {
   port: number;

@@ -2,11 +2,15 @@ import { z } from "zod";
 import { ConfigurationError, type Env } from "./env.ts";
 
 /**
- * Who sets a setting and who reads it. The README's table says what it means and shows every field but `kind` and `unset`;
- * `.env.example` lists those an operator may set (by `kind`); tests/unit/settings.test.ts holds both files to these.
+ * What a setting does, who sets it and who reads it. `npm run config-table` writes two tables from these: the README's
+ * (summary, default, whether production needs it) and docs/configuration.md's (every field but `summary` and `unset`),
+ * whose sections say the rest. `.env.example` lists those an operator may set (by `kind`). tests/unit/settings.test.ts
+ * holds the three files to these.
  */
 export interface About {
-  /** The default as the README shows it; absent: none. */
+  /** What it does, in one short line (at most 90 characters): the README's table. */
+  summary: string;
+  /** The default as the tables show it; absent: none. */
   default?: string;
   /**
    * `product`: the functions read it; npm start forwards it from .env and the shell. `runtime`: only npm start reads it.
@@ -46,13 +50,18 @@ const ed25519PublicKey = z
   // All zeroes is no key anybody holds (a low-order point): a placeholder, never a proof.
   .refine((key) => /[^A=]/.test(key), { error: "is all zeroes: set the public key of a key pair you generated" });
 
+/** The lead inbox and its sender, said in one line, so the tables show them in one row. */
+const leadAddresses = "The lead inbox and the Postmark sender signature; required with `POSTMARK_SERVER_TOKEN`.";
+/** What the three variables Netlify sets on each deploy are for: one line, so the tables show them in one row. */
+const deployOrigins = "The deploy's own URLs and the site's `netlify.app` name: origins `/mcp` accepts.";
+
 /** The default of LEADS_EMAIL_DAILY_LIMIT. */
 export const defaultDailyEmailLimit = 50;
 
 /**
  * Every variable the product and its local runtime read: the one list. The functions read it through `settingsFrom`,
  * scripts/runtime/ forwards, clears and hands the build variables by it, and tests/unit/settings.test.ts holds
- * `.env.example` and the README's table to it.
+ * `.env.example`, the README's table and docs/configuration.md to it.
  */
 export const settingsSchema = z.object({
   PORT: about(
@@ -62,7 +71,7 @@ export const settingsSchema = z.object({
       .transform(Number)
       .refine((port) => port >= 1 && port <= 65535, { error: "must be a port number from 1 to 65535" })
       .optional(),
-    { kind: "runtime", default: "`8888`" },
+    { kind: "runtime", default: "`8888`", summary: "The port the local runtime serves on." },
   ),
   URL: about(
     z
@@ -71,6 +80,7 @@ export const settingsSchema = z.object({
       .optional(),
     {
       kind: "product",
+      summary: "The public base URL of every absolute link. Netlify sets it; leave it unset locally.",
       requiredInProduction: true,
       default: "`http://localhost:$PORT`",
       readByBuild: true,
@@ -79,33 +89,60 @@ export const settingsSchema = z.object({
   ),
   UPSTASH_REDIS_REST_URL: string({
     kind: "product",
+    summary: "The Upstash Redis database: quotas, leads, tasks, OAuth clients. Locally, the local store.",
     requiredInProduction: true,
     unset: "production needs an Upstash Redis database; locally, `npm start` runs the local store and sets it",
   }),
   UPSTASH_REDIS_REST_TOKEN: string({
     kind: "product",
+    summary: "The database's token. Locally, the local store's.",
     requiredInProduction: true,
     secret: true,
     unset: "production needs an Upstash Redis database; locally, `npm start` runs the local store and sets it",
   }),
-  POSTMARK_SERVER_TOKEN: string({ kind: "product", requiredInProduction: true, secret: true }),
-  POSTMARK_API_URL: about(z.string().default("https://api.postmarkapp.com"), { kind: "product", default: "`https://api.postmarkapp.com`" }),
-  LEADS_TO: string({ kind: "product" }),
-  LEADS_FROM: string({ kind: "product" }),
+  POSTMARK_SERVER_TOKEN: string({
+    kind: "product",
+    summary: "Postmark's token for lead e-mails; unset locally, they are files in `.data/outbox/`.",
+    requiredInProduction: true,
+    secret: true,
+  }),
+  POSTMARK_API_URL: about(z.string().default("https://api.postmarkapp.com"), {
+    kind: "product",
+    summary: "Postmark's API, or a stand-in such as `http://127.0.0.1:9999`.",
+    default: "`https://api.postmarkapp.com`",
+  }),
+  LEADS_TO: string({ kind: "product", summary: leadAddresses }),
+  LEADS_FROM: string({ kind: "product", summary: leadAddresses }),
   LEADS_EMAIL_DAILY_LIMIT: about(wholeNumber("of leads a day (0 holds every lead)").default(defaultDailyEmailLimit), {
     kind: "product",
+    summary: "Leads e-mailed one by one a UTC day; later ones are held. `0` holds every lead.",
     default: "`50`",
   }),
-  CAL_EVENT_TYPE_ID: about(wholeNumber("(the id of a Cal.com event type)").optional(), { kind: "product", readByBuild: true }),
-  CAL_API_URL: about(z.string().default("https://api.cal.com"), { kind: "product", default: "`https://api.cal.com`" }),
+  CAL_EVENT_TYPE_ID: about(wholeNumber("(the id of a Cal.com event type)").optional(), {
+    kind: "product",
+    summary: "The intro call's Cal.com event type. Unset: agents cannot book it (locally, a stand-in).",
+    readByBuild: true,
+  }),
+  CAL_API_URL: about(z.string().default("https://api.cal.com"), {
+    kind: "product",
+    summary: "A self-hosted Cal.com's API, or a stand-in.",
+    default: "`https://api.cal.com`",
+  }),
   CAL_API_KEY: string({
     kind: "product",
+    summary: "An API key of the event type's owner; required with `CAL_EVENT_TYPE_ID`.",
     secret: true,
     readByBuild: true,
     unset:
       "booking looks the person's booking up before booking and after a call that got no answer (Cal.com's GET /v2/bookings needs an API key), so it is required with CAL_EVENT_TYPE_ID",
   }),
-  OAUTH_SIGNING_KEYS: string({ kind: "product", requiredInProduction: true, secret: true, readByBuild: true }),
+  OAUTH_SIGNING_KEYS: string({
+    kind: "product",
+    summary: "The keys that sign access tokens and the agent card: `npm run -s keys -- generate`.",
+    requiredInProduction: true,
+    secret: true,
+    readByBuild: true,
+  }),
   MCP_REGISTRY_NAME: about(
     z
       .string()
@@ -115,23 +152,47 @@ export const settingsSchema = z.object({
       })
       .max(200, { error: "must be at most 200 characters" })
       .optional(),
-    { kind: "product", default: "the server card's name", readByBuild: true },
+    {
+      kind: "product",
+      summary: "The MCP server's name in the MCP Registry, written into `server.json`.",
+      default: "the server card's name",
+      readByBuild: true,
+    },
   ),
-  MCP_REGISTRY_AUTH_PUBLIC_KEY: about(ed25519PublicKey.optional(), { kind: "product", readByBuild: true }),
+  MCP_REGISTRY_AUTH_PUBLIC_KEY: about(ed25519PublicKey.optional(), {
+    kind: "product",
+    summary: "The Ed25519 public key that proves the domain to the MCP Registry.",
+    readByBuild: true,
+  }),
   FRONTDOOR_ALLOW_LOOPBACK_CIMD: about(
     z
       .string()
       .optional()
       .transform((value) => value === "1"),
-    { kind: "product" },
+    { kind: "product", summary: "Test-only: `1` lets OAuth client metadata documents live on `http://127.0.0.1`." },
   ),
-  FRONTDOOR_DATA_DIR: about(z.string().default(".data"), { kind: "runtime", default: "`.data`" }),
-  FRONTDOOR_OUTBOX_DIR: string({ kind: "internal" }),
-  FRONTDOOR_STORE_TIMEOUT_MS: about(wholeNumber("of milliseconds").optional(), { kind: "internal", default: "`1500`" }),
-  FRONTDOOR_CAL_TIMEOUT_MS: about(wholeNumber("of milliseconds").optional(), { kind: "internal", default: "`8000`" }),
-  DEPLOY_URL: string({ kind: "netlify" }),
-  DEPLOY_PRIME_URL: string({ kind: "netlify" }),
-  SITE_NAME: string({ kind: "netlify" }),
+  FRONTDOOR_DATA_DIR: about(z.string().default(".data"), {
+    kind: "runtime",
+    summary: "Where the local runtime keeps its data: the store, the outbox, its keys.",
+    default: "`.data`",
+  }),
+  FRONTDOOR_OUTBOX_DIR: string({
+    kind: "internal",
+    summary: "Set by `npm start` without Postmark: the folder lead e-mails are written to.",
+  }),
+  FRONTDOOR_STORE_TIMEOUT_MS: about(wholeNumber("of milliseconds").optional(), {
+    kind: "internal",
+    summary: "How long one Upstash command may take before it counts as an outage.",
+    default: "`1500`",
+  }),
+  FRONTDOOR_CAL_TIMEOUT_MS: about(wholeNumber("of milliseconds").optional(), {
+    kind: "internal",
+    summary: "How long one Cal.com call may take before the booking is looked up.",
+    default: "`8000`",
+  }),
+  DEPLOY_URL: string({ kind: "netlify", summary: deployOrigins }),
+  DEPLOY_PRIME_URL: string({ kind: "netlify", summary: deployOrigins }),
+  SITE_NAME: string({ kind: "netlify", summary: deployOrigins }),
 });
 
 export type Settings = z.output<typeof settingsSchema>;

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { configTables, setBy, written } from "../../scripts/lib/config-tables.ts";
 import { buildFingerprint, type BuildVariables } from "../../scripts/runtime/build.ts";
 import { functionVariables, productVariables, resolveConfig } from "../../scripts/runtime/config.ts";
 import { ConfigurationError } from "../../src/config/env.ts";
@@ -12,46 +13,82 @@ import { generateKeySet } from "../../src/tokens/keys.ts";
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const sorted = (names: Iterable<string>) => [...new Set(names)].sort();
 
-/** The README's configuration table: its header, and each row's names and cells after the first. */
-async function readmeTable() {
-  const readme = await readFile(join(root, "README.md"), "utf8");
-  const section = readme.slice(readme.indexOf("## Configuration"), readme.indexOf("\n## ", readme.indexOf("## Configuration") + 1));
-  const lines = section.split("\n").filter((line) => line.startsWith("| "));
+/** The first table under the line `heading` of a file: its header, and each row's names and cells after the first. */
+async function tableIn(file: string, heading: string) {
+  const lines = (await readFile(join(root, file), "utf8")).split("\n");
+  const first = lines.findIndex((line, at) => at > lines.indexOf(heading) && line.startsWith("| "));
+  const end = lines.findIndex((line, at) => at > first && !line.startsWith("| "));
   const cells = (line: string) =>
     line
       .split("|")
       .slice(1, -1)
       .map((cell) => cell.trim());
   const rows = lines
+    .slice(first, end)
     .filter((line) => line.startsWith("| `"))
     .map(cells)
     .map(([first, ...rest]) => ({ names: [...first!.matchAll(/`([A-Z_]+)`/g)].map((m) => m[1]! as SettingName), cells: rest }));
-  return { header: cells(lines[0]!), rows };
+  return { header: cells(lines[first]!), rows };
 }
+const readmeTable = () => tableIn("README.md", "## Configuration");
+const configurationTable = () => tableIn("docs/configuration.md", "## Variables");
+const yes = (flag: boolean | undefined) => (flag ? "yes" : "");
+const defaultOf = (name: SettingName) => aboutSetting(name).default ?? (aboutSetting(name).kind === "netlify" ? "set by Netlify" : "none");
 
 describe("the settings schema is the one list of variables", () => {
-  it("matches the README's configuration table, row for row", async () => {
-    const { rows } = await readmeTable();
-    expect(sorted(rows.flatMap((row) => row.names))).toEqual(sorted(settingNames));
+  it("matches the README's configuration table and docs/configuration.md's, row for row, each variable once", async () => {
+    for (const { rows } of [await readmeTable(), await configurationTable()]) {
+      expect(rows.flatMap((row) => row.names).sort()).toEqual([...settingNames].sort());
+    }
   });
 
-  it("is what the README's table shows of each: its default, whether production needs it, it is secret, the build reads it", async () => {
+  it("is what the README's table shows of each: whether production needs it, its default, what it does", async () => {
     const { header, rows } = await readmeTable();
-    expect(header).toEqual(["Name", "Default", "Required in production", "Secret", "Read by the build", "When unset"]);
-    const yes = (flag: boolean | undefined) => (flag ? "yes" : "");
-    for (const row of rows) {
-      const [shownDefault, required, secret, build] = row.cells;
-      for (const name of row.names) {
+    expect(header).toEqual(["Variable", "Required in production", "Default", "What it does"]);
+    for (const { names, cells } of rows) {
+      for (const name of names) {
         const about = aboutSetting(name);
-        // A default may add what npm start sets instead: "none (locally ...)".
-        expect([shownDefault!.replace(/ \(locally .+\)$/, ""), required, secret, build], name).toEqual([
-          about.default ?? (about.kind === "netlify" ? "set by Netlify" : "none"),
+        expect(cells, name).toEqual([yes(about.requiredInProduction), defaultOf(name), about.summary]);
+      }
+    }
+  });
+
+  it("is what docs/configuration.md's table shows of each: its default, whether production needs it, it is secret, the build reads it, who sets it", async () => {
+    const { header, rows } = await configurationTable();
+    expect(header).toEqual(["Variable", "Default", "Required in production", "Secret", "Read by the build", "Set by"]);
+    for (const { names, cells } of rows) {
+      for (const name of names) {
+        const about = aboutSetting(name);
+        expect(cells, name).toEqual([
+          defaultOf(name),
           yes(about.requiredInProduction),
           yes(about.secret),
           yes(about.readByBuild),
+          setBy[about.kind],
         ]);
       }
     }
+  });
+
+  it("is what npm run config-table writes into the README and docs/configuration.md", async () => {
+    for (const { file } of configTables) {
+      const text = await readFile(join(root, file), "utf8");
+      expect(text, `${file}'s configuration table is not what src/config/settings.ts says: run npm run config-table`).toBe(
+        written(file, text),
+      );
+    }
+  });
+
+  it("says what each variable does in one short line, and all of it in a section of docs/configuration.md, in the schema's order", async () => {
+    for (const name of settingNames) expect(aboutSetting(name).summary.length, name).toBeLessThanOrEqual(90);
+    const text = await readFile(join(root, "docs/configuration.md"), "utf8");
+    const variables = text.slice(text.indexOf("\n## Variables\n"), text.indexOf("\n## ", text.indexOf("\n## Variables\n") + 1));
+    const sections = [...variables.matchAll(/^### (.+)\n\n(.+)/gm)].map((m) => ({
+      names: [...m[1]!.matchAll(/`([A-Z_]+)`/g)].map((n) => n[1]),
+      text: m[2],
+    }));
+    expect(sections.flatMap((section) => section.names)).toEqual(settingNames);
+    for (const section of sections) expect(section.text, section.names.join(", ")).toBeTruthy();
   });
 
   it("matches .env.example: every variable an operator may set, none npm start or Netlify sets", async () => {
@@ -61,9 +98,8 @@ describe("the settings schema is the one list of variables", () => {
     expect(sorted(names)).toEqual(sorted(settable));
   });
 
-  it("is what npm start forwards, and every variable has its documentation", async () => {
+  it("is what npm start forwards", () => {
     expect(productVariables.every((name) => functionVariables.includes(name))).toBe(true);
-    for (const { names, cells } of (await readmeTable()).rows) expect(cells.at(-1), names.join(", ")).toBeTruthy();
   });
 
   it("leaves NETLIFY_DEV to the one wrapper of netlify dev", async () => {
