@@ -102,91 +102,86 @@ const today = () => new Date().toISOString().slice(0, 10);
 /** The brief, given the ids of the site sizes on offer (content/offers). */
 export function briefSchema(siteSizes: readonly [string, ...string[]]) {
   return z
-    .strictObject(
-      {
-        full_name: fullName.describe(
-          `Name of the person the brief is for; one line, at most ${briefLimits.full_name} characters. Required.`,
+    .strictObject({
+      full_name: fullName.describe(`Name of the person the brief is for; one line, at most ${briefLimits.full_name} characters. Required.`),
+      company_name: singleLine("company_name", briefLimits.company_name).describe(
+        `Company of that person; one line, at most ${briefLimits.company_name} characters. Required.`,
+      ),
+      work_email: workEmail.describe(
+        `Work e-mail of that person, at most ${briefLimits.work_email} characters; a person at the studio replies to it. Required.`,
+      ),
+      phone: singleLine("phone", briefLimits.phone)
+        .pipe(z.string().regex(/^\+?[0-9 ().-]{5,}$/, "phone may contain digits, spaces, + ( ) . and -"))
+        .optional()
+        .describe(
+          `Phone number with country code for numbers outside the US: digits, spaces, + ( ) . -; at most ${briefLimits.phone} characters.`,
         ),
-        company_name: singleLine("company_name", briefLimits.company_name).describe(
-          `Company of that person; one line, at most ${briefLimits.company_name} characters. Required.`,
+      project_type: z
+        .enum(projectTypes, { error: `project_type must be one of ${projectTypes.join(", ")}` })
+        .optional()
+        .describe("What kind of project this is."),
+      site_size: z
+        .enum(siteSizes, { error: `site_size must be one of ${siteSizes.join(", ")} (see /api/v1/offers)` })
+        .optional()
+        .describe("The site size from the offers resource that fits best, if known."),
+      budget_range: z
+        .enum(budgetRanges, { error: `budget_range must be one of ${budgetRanges.join(", ")}` })
+        .optional()
+        .describe("Budget in US dollars: under_10k, 10k_25k, 25k_50k, 50k_100k, over_100k or not_sure."),
+      timeline: z
+        .enum(timelines, { error: `timeline must be one of ${timelines.join(", ")}` })
+        .optional()
+        .describe("When the work should start."),
+      launch_date: z.iso
+        .date({ error: "launch_date must be a date such as 2027-03-01" })
+        .refine((d) => d >= today(), "launch_date must not be in the past")
+        .refine(
+          (d) => Number(d.slice(0, 4)) <= new Date().getUTCFullYear() + briefLimits.maxLaunchYears,
+          `launch_date must be within ${briefLimits.maxLaunchYears} years`,
+        )
+        .optional()
+        .describe(`A launch date that matters, as YYYY-MM-DD, not in the past and within ${briefLimits.maxLaunchYears} years.`),
+      current_website: z
+        .string({ error: "current_website must be a string" })
+        .trim()
+        .refine(...visibleOnly("current_website"))
+        .max(briefLimits.current_website, `current_website must be at most ${briefLimits.current_website} characters`)
+        .pipe(z.url({ protocol: /^https?$/, error: "current_website must be an http(s) URL such as https://example.com" }))
+        .optional()
+        .describe(`The current website, an http(s) URL of at most ${briefLimits.current_website} characters.`),
+      page_count: z
+        .number({ error: "page_count must be a number" })
+        .int("page_count must be a whole number")
+        .min(1, "page_count must be at least 1")
+        .max(briefLimits.page_count, `page_count must be at most ${briefLimits.page_count}`)
+        .optional()
+        .describe(`Roughly how many pages the site needs, 1 to ${briefLimits.page_count}.`),
+      message: text("message", { oneLine: false })
+        .transform((s) =>
+          s
+            .replace(/\r\n?/g, "\n")
+            .replace(spaceOfAnyWidth, " ")
+            .replace(/[ \t]+$/gm, "")
+            .trim(),
+        )
+        .pipe(
+          z
+            .string()
+            .min(1, "message must not be empty when given")
+            .max(briefLimits.message, `message must be at most ${briefLimits.message} characters`),
+        )
+        .optional()
+        .describe(
+          `About the project: what the site is for, what exists today, dates that matter. Several lines allowed, at most ${briefLimits.message} characters.`,
         ),
-        work_email: workEmail.describe(
-          `Work e-mail of that person, at most ${briefLimits.work_email} characters; a person at the studio replies to it. Required.`,
+      time_zone: timeZone.optional().describe("The person's time zone, for scheduling the intro call."),
+      dry_run: z
+        .boolean({ error: "dry_run must be true or false" })
+        .optional()
+        .describe(
+          "When true, the brief is authenticated and validated exactly as a real one, then nothing is filed and nobody is e-mailed.",
         ),
-        phone: singleLine("phone", briefLimits.phone)
-          .pipe(z.string().regex(/^\+?[0-9 ().-]{5,}$/, "phone may contain digits, spaces, + ( ) . and -"))
-          .optional()
-          .describe(
-            `Phone number with country code for numbers outside the US: digits, spaces, + ( ) . -; at most ${briefLimits.phone} characters.`,
-          ),
-        project_type: z
-          .enum(projectTypes, { error: `project_type must be one of ${projectTypes.join(", ")}` })
-          .optional()
-          .describe("What kind of project this is."),
-        site_size: z
-          .enum(siteSizes, { error: `site_size must be one of ${siteSizes.join(", ")} (see /api/v1/offers)` })
-          .optional()
-          .describe("The site size from the offers resource that fits best, if known."),
-        budget_range: z
-          .enum(budgetRanges, { error: `budget_range must be one of ${budgetRanges.join(", ")}` })
-          .optional()
-          .describe("Budget in US dollars: under_10k, 10k_25k, 25k_50k, 50k_100k, over_100k or not_sure."),
-        timeline: z
-          .enum(timelines, { error: `timeline must be one of ${timelines.join(", ")}` })
-          .optional()
-          .describe("When the work should start."),
-        launch_date: z.iso
-          .date({ error: "launch_date must be a date such as 2027-03-01" })
-          .refine((d) => d >= today(), "launch_date must not be in the past")
-          .refine(
-            (d) => Number(d.slice(0, 4)) <= new Date().getUTCFullYear() + briefLimits.maxLaunchYears,
-            `launch_date must be within ${briefLimits.maxLaunchYears} years`,
-          )
-          .optional()
-          .describe(`A launch date that matters, as YYYY-MM-DD, not in the past and within ${briefLimits.maxLaunchYears} years.`),
-        current_website: z
-          .string({ error: "current_website must be a string" })
-          .trim()
-          .refine(...visibleOnly("current_website"))
-          .max(briefLimits.current_website, `current_website must be at most ${briefLimits.current_website} characters`)
-          .pipe(z.url({ protocol: /^https?$/, error: "current_website must be an http(s) URL such as https://example.com" }))
-          .optional()
-          .describe(`The current website, an http(s) URL of at most ${briefLimits.current_website} characters.`),
-        page_count: z
-          .number({ error: "page_count must be a number" })
-          .int("page_count must be a whole number")
-          .min(1, "page_count must be at least 1")
-          .max(briefLimits.page_count, `page_count must be at most ${briefLimits.page_count}`)
-          .optional()
-          .describe(`Roughly how many pages the site needs, 1 to ${briefLimits.page_count}.`),
-        message: text("message", { oneLine: false })
-          .transform((s) =>
-            s
-              .replace(/\r\n?/g, "\n")
-              .replace(spaceOfAnyWidth, " ")
-              .replace(/[ \t]+$/gm, "")
-              .trim(),
-          )
-          .pipe(
-            z
-              .string()
-              .min(1, "message must not be empty when given")
-              .max(briefLimits.message, `message must be at most ${briefLimits.message} characters`),
-          )
-          .optional()
-          .describe(
-            `About the project: what the site is for, what exists today, dates that matter. Several lines allowed, at most ${briefLimits.message} characters.`,
-          ),
-        time_zone: timeZone.optional().describe("The person's time zone, for scheduling the intro call."),
-        dry_run: z
-          .boolean({ error: "dry_run must be true or false" })
-          .optional()
-          .describe(
-            "When true, the brief is authenticated and validated exactly as a real one, then nothing is filed and nobody is e-mailed.",
-          ),
-      },
-      { error: (issue) => (issue.code === "unrecognized_keys" ? `unknown field` : undefined) },
-    )
+    })
     .describe(briefDescription);
 }
 
