@@ -125,7 +125,7 @@ export function sectionHtml(markdown: string, options: { sectionId: string; wide
         filter: ["td"],
         visit(node, ctx) {
           const row = ctx.parent(node) as { children: { type: string }[] };
-          if (ctx.indexOf(node) !== row.children.findIndex((child) => child.type === "element")) return;
+          if (node.type !== "element" || ctx.indexOf(node) !== row.children.findIndex((child) => child.type === "element")) return;
           ctx.replaceNode(node, { ...node, tagName: "th", properties: { ...node.properties, scope: "row" } });
         },
       },

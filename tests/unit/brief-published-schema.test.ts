@@ -2,7 +2,7 @@ import { z } from "zod";
 import { describe, expect, it } from "vitest";
 import { contactFields } from "../../src/briefs/form-fields.ts";
 import { dryRunSchema, receiptSchema } from "../../src/briefs/receipt.ts";
-import { briefLimits, briefSchema } from "../../src/briefs/schema.ts";
+import { briefLimits, briefSchema, type BriefSchema } from "../../src/briefs/schema.ts";
 import { validateBrief } from "../support/briefs.ts";
 
 /**
@@ -77,7 +77,7 @@ describe("the contact form's fields", () => {
 });
 
 describe("the receipt and the dry run, as published", () => {
-  const published = (make: typeof receiptSchema) =>
+  const published = (make: (brief: BriefSchema) => z.ZodType) =>
     z.toJSONSchema(make(schema()), { io: "output", unrepresentable: "any" }) as Record<string, any>;
 
   it.each([
