@@ -16,6 +16,25 @@ export const pagePaths = {
 
 export type PageId = keyof typeof pagePaths;
 
+/**
+ * The developer guide: its index is the developers page, and each subject has a page below it. A section of
+ * content/developers/ names its page in its front matter.
+ */
+export const guidePagePaths = {
+  index: pagePaths.developers,
+  api: `${pagePaths.developers}/api`,
+  oauth: `${pagePaths.developers}/oauth`,
+  briefs: `${pagePaths.developers}/briefs`,
+  booking: `${pagePaths.developers}/booking`,
+  mcp: `${pagePaths.developers}/mcp`,
+  a2a: `${pagePaths.developers}/a2a`,
+} as const;
+
+export type GuidePageId = keyof typeof guidePagePaths;
+/** The guide's pages below its index, in the order the index lists them. */
+export type GuideSubject = Exclude<GuidePageId, "index">;
+export const guideSubjects = Object.keys(guidePagePaths).filter((id) => id !== "index") as GuideSubject[];
+
 /** The page shown for unknown paths; it has a Markdown twin but is not indexable. */
 export const notFoundPath = "/404";
 
@@ -115,6 +134,10 @@ export const deliverLeadsFunctionPath = "/.netlify/functions/deliver-leads";
 /** Joins a site path onto the base URL, keeping the base URL's own path if it has one. */
 export const absolute = (baseUrl: string, path: string) => `${baseUrl.replace(/\/+$/, "")}${path}`;
 
-/** The developer page's section on booking the intro call. */
+/** A page of the developer guide, or a place on it: `guideUrl(base, "mcp", "mcp-errors")` is /developers/mcp#mcp-errors. */
+export const guideUrl = (baseUrl: string, page: GuidePageId, anchor?: string) =>
+  `${absolute(baseUrl, guidePagePaths[page])}${anchor ? `#${anchor}` : ""}`;
+
+/** The developer guide's page on booking the intro call. */
 export const agentBookingGuide = (baseUrl: string | { baseUrl: string }) =>
-  `${absolute(typeof baseUrl === "string" ? baseUrl : baseUrl.baseUrl, pagePaths.developers)}#booking`;
+  guideUrl(typeof baseUrl === "string" ? baseUrl : baseUrl.baseUrl, "booking");

@@ -11,11 +11,13 @@ import { startIsolatedRuntime } from "../runtime/isolated.ts";
 import { countTokens } from "../../src/twins/tokens.ts";
 import { serveStaticSite } from "./static-site.ts";
 import { chromiumPath } from "../lib/chromium.ts";
+import { brotliBytes, pageBudgets } from "../lib/page-budgets.ts";
 
 /**
  * What a visitor gets, per page type: Lighthouse's four category scores and every failing audit (mobile with
  * simulated throttling, Lighthouse's default, is the configuration that counts; PAGES_BENCH_DESKTOP=1 adds desktop),
- * the bytes of each kind the page loads, and the Markdown twin's tokens against the HTML's (o200k_base).
+ * the bytes of each kind the page loads, and the Markdown twin's tokens against the HTML's (o200k_base); then every page
+ * of dist/ against the page budgets (scripts/lib/page-budgets.ts).
  *
  * The static pages are served from dist/ by a small server that applies netlify.toml's and dist/_headers' headers and
  * compresses as the CDN does (scripts/bench/static-site.ts): netlify dev is an emulator whose per-request cost and
@@ -37,6 +39,7 @@ async function staticPages(): Promise<[string, string][]> {
     ["case study", `/work/${study.replace(/\.html$/, "")}`],
     ["contact", "/contact"],
     ["developers", "/developers"],
+    ["developer guide page", "/developers/api"],
   ];
 }
 
@@ -203,6 +206,7 @@ export default async function pagesBench() {
       printBytes(rows);
       if (mode === "mobile") printTokens(rows);
     }
+    await printBudgets();
   } finally {
     chrome.kill();
     await site.close();
@@ -243,5 +247,24 @@ function printTokens(rows: Row[]) {
     const ratio = (tokens.markdown / tokens.html).toFixed(3);
     const cells = [tokens.html, tokens.markdown, ratio, tokens.header, error(tokens.header), tokens.negotiated, error(tokens.negotiated)];
     console.log(`${type.padEnd(18)} ${cells.map((c) => String(c).padStart(12)).join("")}`);
+  }
+}
+
+/** Every page of dist/ against the budgets: its HTML Brotli-compressed as the static server sends it, its twin's tokens. */
+async function printBudgets() {
+  const dist = join(root, "dist");
+  const pages = (await readdir(dist, { recursive: true }))
+    .filter((f) => f.endsWith(".html"))
+    .sort()
+    .map((f) => f.replace(/\.html$/, ""));
+  const budget = `${kb(pageBudgets.htmlBrotliBytes)} KiB, ${pageBudgets.twinTokens} tokens`;
+  console.log(`\nevery page against its budget (${budget}): HTML KiB sent (Brotli), twin tokens`);
+  for (const page of pages) {
+    const html = await readFile(join(dist, `${page}.html`));
+    const twin = await readFile(join(dist, `${page}.md`), "utf8").catch(() => undefined);
+    const sent = brotliBytes(html);
+    const tokens = twin === undefined ? undefined : countTokens(twin);
+    const over = sent > pageBudgets.htmlBrotliBytes || (tokens ?? 0) > pageBudgets.twinTokens ? "  OVER" : "";
+    console.log(`${`/${page}`.padEnd(34)} ${kb(sent).padStart(8)} ${String(tokens ?? "-").padStart(8)}${over}`);
   }
 }

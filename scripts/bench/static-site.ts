@@ -3,8 +3,9 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { extname, join, normalize } from "node:path";
 import { promisify } from "node:util";
-import { brotliCompress, constants, gzip } from "node:zlib";
+import { brotliCompress, gzip } from "node:zlib";
 import { parseAllHeaders } from "@netlify/headers-parser";
+import { brotliOptions } from "../lib/page-budgets.ts";
 
 /**
  * dist/ served the way Netlify's CDN serves it, for measuring pages without the local emulator's per-request cost:
@@ -61,7 +62,7 @@ export async function serveStaticSite(root: string): Promise<StaticSite> {
       for (const rule of rules) if ("forRegExp" in rule && rule.forRegExp.test(pathname)) Object.assign(headers, rule.values);
     const accepted = String(req.headers["accept-encoding"] ?? "");
     if (compressible(type) && /\bbr\b/.test(accepted)) {
-      body = await promisify(brotliCompress)(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } });
+      body = await promisify(brotliCompress)(body, brotliOptions);
       headers["Content-Encoding"] = "br";
     } else if (compressible(type) && /\bgzip\b/.test(accepted)) {
       body = await promisify(gzip)(body, { level: 9 });

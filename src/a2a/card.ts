@@ -6,7 +6,7 @@ import type { PrebuiltResources } from "../resources/prebuilt.ts";
 import { protocolVersions } from "./constants.ts";
 import { bookingOffered, bookingSkills } from "./booking-skills.ts";
 import { briefExamples, briefSkillDescription, briefSkillId, readSkillDescription, readSkills } from "./skills.ts";
-import { oauthPaths, absolute, pagePaths, a2aPath, a2aRestPath, apiBase } from "../paths.ts";
+import { oauthPaths, absolute, a2aPath, a2aRestPath, apiBase, guidePagePaths } from "../paths.ts";
 
 /**
  * The agent card (A2A 1.0, ProtoJSON: camelCase, one member per oneof), built at build time into
@@ -46,7 +46,7 @@ export function agentCard(baseUrl: string, prebuilt: CardResources): AgentCardJs
     ],
     provider: { organization: studio, url: baseUrl },
     version: agentVersion,
-    documentationUrl: `${url(pagePaths.developers)}#a2a`,
+    documentationUrl: url(guidePagePaths.a2a),
     capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: false },
     securitySchemes: {
       [securitySchemeNames.clientCredentials]: {

@@ -8,7 +8,7 @@ import { door } from "../http/door.ts";
 import { methodNotAllowed } from "../http/methods.ts";
 import { refuseDeepNesting } from "../http/nesting.ts";
 import { Refusal } from "../http/refusal.ts";
-import { a2aRestPath, agentCardPath, pagePaths, routeMethods } from "../paths.ts";
+import { a2aRestPath, agentCardPath, routeMethods, guidePagePaths } from "../paths.ts";
 import { storeFailed } from "./caller.ts";
 import { maxA2ABodyBytes } from "./constants.ts";
 import { a2aJsonTypes } from "./media-type.ts";
@@ -27,7 +27,7 @@ function bindingDescription(card: AgentCard) {
     url,
     description: `A2A 1.0's HTTP+JSON binding of ${card.name}. Send A2A-Version: 1.0 with every request; start with POST ${url}/message:send. The agent card says what the agent does and which skills it has.`,
     agentCard: `${origin}${agentCardPath}`,
-    documentation: `${origin}${pagePaths.developers}#a2a`,
+    documentation: `${origin}${guidePagePaths.a2a}`,
     operations: restOperations().map(({ method, path }) => ({ method, url: `${origin}${path}` })),
   };
 }

@@ -7,7 +7,7 @@ import { methodNotAllowed } from "../http/methods.ts";
 import { quota } from "../http/quota.ts";
 import { Refusal } from "../http/refusal.ts";
 import { usageHeaders } from "../discovery/policy.ts";
-import { apiBase, openApiPath, pagePaths, resourcePaths } from "../paths.ts";
+import { apiBase, openApiPath, resourcePaths, guideUrl } from "../paths.ts";
 import { deprecationHeaders, findDeprecation, type Deprecation } from "./deprecations.ts";
 import { matchesIfNoneMatch, strongEtag } from "../http/etag.ts";
 import { apiRoutes, matchRoute, type ApiRoute } from "./routes.ts";
@@ -53,7 +53,7 @@ export function createApiGateway({ baseUrl, limiter, deprecations, log = console
       });
     }
     const deprecation = findDeprecation(deprecations, method, route.path);
-    const lifecycle = deprecation ? deprecationHeaders(deprecation, `${baseUrl}${pagePaths.developers}#versioning`) : {};
+    const lifecycle = deprecation ? deprecationHeaders(deprecation, guideUrl(baseUrl, "api", "versioning")) : {};
     const response = route.kind === "function" ? await c.env.next!(functionRequest(c.req.raw)) : await serveRead(c, route, path);
     const out = new Response(method === "HEAD" ? null : response.body, response);
     for (const [name, value] of Object.entries(lifecycle)) out.headers.set(name, value);

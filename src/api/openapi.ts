@@ -13,7 +13,7 @@ import { problemSchemaRef, writeComponents, writePaths } from "./openapi-writes.
 import { bookingComponents, bookingPaths } from "./openapi-booking.ts";
 import { schemaObject } from "./schema-object.ts";
 import { contentSignalValue, contentUsageValue } from "../discovery/policy.ts";
-import { pagePaths, resourcePaths, openApiPath } from "../paths.ts";
+import { guideUrl, pagePaths, resourcePaths, openApiPath } from "../paths.ts";
 
 const ref = (kind: "schemas" | "responses" | "headers", name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
@@ -31,14 +31,14 @@ const usageHeaderRefs = { "Content-Signal": ref("headers", "Content-Signal"), "C
 // Loose: a problem type may add members (RFC 9457 §3.2), as the field errors and a taken time's free times do.
 const problemSchema = z
   .looseObject({
-    type: z.url().describe("URI of the code's entry on the developer page: {base}/developers#error-<code with hyphens>."),
+    type: z.url().describe("URI of the code's entry on the developer guide's index: {base}/developers#error-<code with hyphens>."),
     title: z.string().describe("Short summary of the code."),
     status: z.number().int().describe("The HTTP status."),
     detail: z.string().describe("What went wrong in this request."),
     instance: z.string().describe("The requested path."),
     code: z.enum(Object.keys(problems) as [ProblemCode, ...ProblemCode[]]).describe("Stable code; safe to branch on."),
     resolution: z.string().describe("What to do next."),
-    documentation_url: z.url().describe("The errors section of the developer page."),
+    documentation_url: z.url().describe("The errors section of the developer guide's index."),
   })
   .describe("An RFC 9457 problem document; every error under /api is one.");
 
@@ -143,14 +143,14 @@ export function openApiDocument(site: Site, deprecations: readonly Deprecation[]
       description: [
         `Public facts about ${site.company.name} as JSON. Reads need no key and no account.`,
         `Quota: ${policy.quota} requests ${perWindow(policy.windowSeconds)} per client IP address for everything under /api, with a token or without (policy "public-api"), reported on every response with RateLimit-Policy and RateLimit (and RateLimit-Limit, -Remaining, -Reset); over it, 429 with Retry-After.`,
-        `Grants: every access token names its grant (the \`grant_id\` claim), one person's approval of a client or one client_credentials client. The brief quota (policy "briefs-per-grant"), Idempotency-Keys and repeated briefs are the grant's own, so the people who use one hosted client are counted and kept apart. The token endpoint counts a code redemption against its grant and client_credentials against the client (policy "oauth-token"); the consent screen, registration and metadata document fetches count the client IP. Every policy and what it counts by is on the developer page.`,
+        `Grants: every access token names its grant (the \`grant_id\` claim), one person's approval of a client or one client_credentials client. The brief quota (policy "briefs-per-grant"), Idempotency-Keys and repeated briefs are the grant's own, so the people who use one hosted client are counted and kept apart. The token endpoint counts a code redemption against its grant and client_credentials against the client (policy "oauth-token"); the consent screen, registration and metadata document fetches count the client IP. Every policy and what it counts by is on the developer guide's API page.`,
         "Every error is an RFC 9457 application/problem+json document with a stable `code`.",
         `Versioning: the major version is in the path. Adding a resource or a field is not breaking; removing or renaming one ships under a new major path while the old one keeps working. A deprecated operation answers with Deprecation (RFC 9745) and Sunset (RFC 8594) headers at least ${minimumNoticeDays} days ahead. ${deprecations.length === 0 ? "Nothing under /api/v1 is deprecated." : "Deprecated operations are marked `deprecated`, with their sunset in `x-sunset`."}`,
       ].join("\n\n"),
       contact: { name: site.company.name, email: site.contact.email, url: developers },
     },
     servers: [{ url: base }],
-    externalDocs: { description: "Developer page", url: developers },
+    externalDocs: { description: "The developer guide's API page", url: guideUrl(base, "api") },
     tags: [
       { name: "Public facts", description: "Read resources, prebuilt from the site's content." },
       { name: "Briefs", description: "The one write: a project brief that becomes a real lead." },

@@ -1,7 +1,7 @@
 import type { Twin } from "../markdown/twins.ts";
 import { link, text } from "../markdown/syntax.ts";
 
-import { indexablePages } from "../resources/pages.ts";
+import { guidePageResourceId, indexablePages } from "../resources/pages.ts";
 import type { Site } from "../site/model.ts";
 import {
   a2aPath,
@@ -14,15 +14,16 @@ import {
   oauthPaths,
   skillsIndexPath,
   absolute,
-  pagePaths,
   resourcePaths,
   llmsFullPath,
+  guideSubjects,
 } from "../paths.ts";
 
 /** /llms.txt (llmstxt.org): what the site is, and where its Markdown and machine interfaces are. */
 export function llmsTxt(site: Site): string {
   const url = (path: string) => absolute(site.baseUrl, path);
   const pages = indexablePages(site);
+  const guide = new Set(guideSubjects.map(guidePageResourceId));
   const entry = (label: string, href: string, note?: string) => `- ${link(label, href)}${note ? `: ${text(note)}` : ""}`;
   return [
     `# ${text(site.company.name)}`,
@@ -38,7 +39,7 @@ export function llmsTxt(site: Site): string {
     "",
     "## Pages",
     "",
-    ...pages.filter((p) => p.kind === "page").map((p) => entry(p.title, p.markdown_url, p.description)),
+    ...pages.filter((p) => p.kind === "page" && !guide.has(p.id)).map((p) => entry(p.title, p.markdown_url, p.description)),
     "",
     "## Case studies",
     "",
@@ -48,11 +49,10 @@ export function llmsTxt(site: Site): string {
     "",
     entry("API index", url(resourcePaths.index), "every resource, with absolute URLs"),
     entry("OpenAPI 3.1 description", url(openApiPath)),
-    entry(
-      "Developer documentation",
-      url(`${pagePaths.developers}.md`),
-      "OAuth, briefs, MCP, A2A, errors, quota, versioning, field reference",
-    ),
+    "",
+    "## Developer guide",
+    "",
+    ...pages.filter((p) => guide.has(p.id)).map((p) => entry(p.title, p.markdown_url, p.description)),
     "",
     "## Agents",
     "",

@@ -2,8 +2,8 @@ import { deprecations as liveDeprecations, type Deprecation } from "../api/depre
 import { problemAnchor, problems } from "../api/problems.ts";
 import { absolutizeLinks } from "../markdown/common.ts";
 import { mcpErrorsAnchor } from "../mcp/errors.ts";
-import { absolute, pagePaths } from "../paths.ts";
-import { ContentError, type Site, type SiteGuideSection } from "../site/model.ts";
+import { guidePagePaths, guideUrl, type GuidePageId } from "../paths.ts";
+import { ContentError, type Site, type SiteGuideSection, type SitePage } from "../site/model.ts";
 import type { Block } from "./block.ts";
 import { sectionHtml, valuesIn } from "./html.ts";
 import { checkKnown, findPlaceholders, splice, standsAlone, type Placeholder } from "./placeholders.ts";
@@ -13,33 +13,53 @@ import { guideValues } from "./values.ts";
 /** One section of the developer guide, from one Markdown source: its twin's Markdown and its page's HTML. */
 export interface RenderedSection {
   id: string;
+  /** The guide's page it is on. */
+  page: GuidePageId;
   title: string;
   layout: SiteGuideSection["layout"];
   markdown: string;
   html: string;
+  /** Its `###` headings, with their anchors and their HTML, for a page's table of contents. */
+  headings: { id: string; html: string }[];
 }
 
-/** Anchors other surfaces link to, and who links to each: a section or heading may not drop one. */
-export const linkedAnchors: Record<string, string> = {
-  oauth: "the OAuth metadata's service_documentation",
-  briefs: "the REST SKILL.md",
-  mcp: "the API index and the MCP SKILL.md",
-  [mcpErrorsAnchor]: "the documentation_url of every MCP JSON-RPC error",
-  a2a: "the agent card and the A2A SKILL.md",
-  discovery: "the AI catalog's host documentationUrl",
-  errors: "the documentation_url of every problem document",
-  versioning: "the Link header of a deprecated operation",
-  ...Object.fromEntries(Object.keys(problems).map((code) => [problemAnchor(code), `the type of every ${code} problem document`])),
+/** One page of the developer guide: its index or a subject's, with its content page and its sections in order. */
+export interface GuidePage {
+  id: GuidePageId;
+  path: string;
+  page: SitePage;
+  sections: RenderedSection[];
+}
+
+/** The anchor of the index's list of the subject pages. */
+export const subjectsAnchor = "subjects";
+
+/** Anchors other surfaces link to, the page each must be on, and who links to it: a section or heading may not drop or move one. */
+export const linkedAnchors: Record<string, { page: GuidePageId; linkedFrom: string }> = {
+  oauth: { page: "oauth", linkedFrom: "the OAuth metadata's service_documentation" },
+  briefs: { page: "briefs", linkedFrom: "the REST SKILL.md" },
+  booking: { page: "booking", linkedFrom: "the contact resource and every SKILL.md" },
+  mcp: { page: "mcp", linkedFrom: "the API index, the API catalog, the server card and the MCP SKILL.md" },
+  [mcpErrorsAnchor]: { page: "mcp", linkedFrom: "the documentation_url of every MCP JSON-RPC error" },
+  a2a: { page: "a2a", linkedFrom: "the agent card, the API catalog and the A2A SKILL.md" },
+  discovery: { page: "index", linkedFrom: "the AI catalog's host documentationUrl" },
+  errors: { page: "index", linkedFrom: "the documentation_url of every problem document" },
+  versioning: { page: "api", linkedFrom: "the Link header of a deprecated operation" },
+  ...Object.fromEntries(
+    Object.keys(problems).map((code) => [problemAnchor(code), { page: "index", linkedFrom: `the type of every ${code} problem document` }]),
+  ),
 };
 
-/** Renders every section, then checks the page as a whole: each in-page link lands, no anchor is lost or doubled. */
+/**
+ * Renders every section, then checks the guide as a whole: each anchor is the anchor of one place in the guide, each
+ * link to an anchor lands, on whichever page holds it, and no anchor other surfaces link to is lost or moved.
+ */
 export function renderGuide(site: Site, deprecations: readonly Deprecation[] = liveDeprecations): RenderedSection[] {
   const cached = deprecations === liveDeprecations ? rendered.get(site) : undefined;
   if (cached) return cached;
   const values: Record<string, Record<string, string>> = guideValues(site);
   const blocks = guideBlocks(site, deprecations);
   const built = new Map<string, Block>();
-  const pageUrl = absolute(site.baseUrl, pagePaths.developers);
 
   const sections = site.developerGuide.map((section): RenderedSection => {
     const { body, file } = section;
@@ -74,42 +94,89 @@ export function renderGuide(site: Site, deprecations: readonly Deprecation[] = l
     if (problem) throw new ContentError(file, problem.field, problem.problem);
     return {
       id: section.id,
+      page: section.page,
       title: section.title,
       layout: section.layout,
-      // The twin lives at another URL: its links, in-page ones included, are absolute.
-      markdown: absolutizeLinks(markdown, site.baseUrl).replace(/\]\((#[^)\s]*)\)/g, (_, anchor: string) => `](${pageUrl}${anchor})`),
+      markdown,
       html,
+      headings: [...html.matchAll(/<h3 id="([^"]+)"[^>]*>([\s\S]*?)<\/h3>/g)].map((m) => ({ id: m[1]!, html: m[2]! })),
     };
   });
 
-  checkAnchors(site, sections);
-  if (deprecations === liveDeprecations) rendered.set(site, sections);
-  return sections;
+  const pageOf = anchorPages(site, sections);
+  checkLinkedAnchors(pageOf);
+  const linked = sections.map((section) => {
+    const file = site.developerGuide.find((s) => s.id === section.id)!.file;
+    // Where a link to an anchor goes from this section: the anchor on its page, or, for the first section of a subject
+    // page, the page itself; a link within the page keeps its anchor.
+    const target = (anchor: string) => {
+      const page = pageOf.get(anchor);
+      if (!page) throw new ContentError(file, `#${anchor}`, "links to an anchor the guide does not have");
+      const opensPage = page !== "index" && page !== section.page && sections.find((s) => s.page === page)!.id === anchor;
+      return { page, anchor: opensPage ? undefined : anchor };
+    };
+    return {
+      ...section,
+      // The twin lives at another URL: its links, in-page ones included, are absolute.
+      markdown: absolutizeLinks(section.markdown, site.baseUrl).replace(/\]\(#([^)\s]*)\)/g, (_, anchor: string) => {
+        const to = target(anchor);
+        return `](${guideUrl(site.baseUrl, to.page, to.anchor)})`;
+      }),
+      html: section.html.replace(/ href="#([^"]*)"/g, (_, anchor: string) => {
+        const to = target(anchor);
+        return ` href="${to.page === section.page ? "" : guidePagePaths[to.page]}${to.anchor ? `#${to.anchor}` : ""}"`;
+      }),
+    };
+  });
+
+  if (deprecations === liveDeprecations) rendered.set(site, linked);
+  return linked;
 }
 
 const rendered = new WeakMap<Site, RenderedSection[]>();
 
-function checkAnchors(site: Site, sections: RenderedSection[]) {
+/** The guide's pages, its index first, each with its sections. */
+export function guidePages(site: Site, deprecations?: readonly Deprecation[]): GuidePage[] {
+  const sections = renderGuide(site, deprecations);
+  return (Object.keys(guidePagePaths) as GuidePageId[]).map((id) => ({
+    id,
+    path: guidePagePaths[id],
+    page: id === "index" ? site.pages.developers : site.guidePages[id],
+    sections: sections.filter((s) => s.page === id),
+  }));
+}
+
+/** Every anchor of the guide and the page it is on; an anchor that two places have fails the build, naming both files. */
+function anchorPages(site: Site, sections: RenderedSection[]): Map<string, GuidePageId> {
   const files = new Map(site.developerGuide.map((s) => [s.id, s.file]));
-  const ids = sections.flatMap((s) => [s.id, ...[...s.html.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]!)]);
-  const seen = new Set<string>();
-  for (const id of ids) {
-    if (seen.has(id)) {
-      const section = sections.find((s) => s.id === id || s.html.includes(` id="${id}"`))!;
+  const pageOf = new Map<string, GuidePageId>([[subjectsAnchor, "index"]]);
+  const fileOf = new Map<string, string>([[subjectsAnchor, "the index's list of subjects"]]);
+  for (const section of sections) {
+    const file = files.get(section.id)!;
+    for (const id of [section.id, ...[...section.html.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]!)]) {
+      if (pageOf.has(id)) {
+        const other = fileOf.get(id) === file ? "" : `, here and in ${fileOf.get(id)}`;
+        throw new ContentError(
+          file,
+          `#${id}`,
+          `is the anchor of two places in the guide${other} (anchors come from file names and headings: rename one)`,
+        );
+      }
+      pageOf.set(id, section.page);
+      fileOf.set(id, file);
+    }
+  }
+  return pageOf;
+}
+
+function checkLinkedAnchors(pageOf: Map<string, GuidePageId>) {
+  for (const [anchor, { page, linkedFrom }] of Object.entries(linkedAnchors)) {
+    if (pageOf.get(anchor) !== page) {
       throw new ContentError(
-        files.get(section.id)!,
-        `#${id}`,
-        "is the anchor of two places on the page (anchors come from headings: rename one)",
+        "content/developers/",
+        `#${anchor}`,
+        `is missing from ${guidePagePaths[page]}: ${linkedFrom} links to it there`,
       );
     }
-    seen.add(id);
-  }
-  for (const section of sections) {
-    for (const [, target] of section.html.matchAll(/ href="#([^"]*)"/g)) {
-      if (!seen.has(target!)) throw new ContentError(files.get(section.id)!, `#${target}`, "links to an anchor the page does not have");
-    }
-  }
-  for (const [anchor, linkedFrom] of Object.entries(linkedAnchors)) {
-    if (!seen.has(anchor)) throw new ContentError("content/developers/", `#${anchor}`, `is missing: ${linkedFrom} links to it`);
   }
 }

@@ -134,7 +134,7 @@ export const conditions = {
     a2aRest: "INVALID_ARGUMENT",
     title: "Payload too large",
     when: "The request body is larger than the endpoint accepts.",
-    resolution: "Send a smaller body: the developer page lists each endpoint's limit.",
+    resolution: "Send a smaller body: the developer guide lists each endpoint's limit.",
   },
   header_mismatch: {
     status: 400,
@@ -418,7 +418,7 @@ export const conditions = {
     oauth: "invalid_client_metadata",
     title: "Client metadata too large",
     when: "A registration's body is larger than the endpoint accepts.",
-    resolution: "Send less metadata: the developer page gives the limit.",
+    resolution: "Send less metadata: the developer guide gives the limit.",
   },
   invalid_redirect_uri: {
     status: 400,

@@ -1,13 +1,13 @@
 import type { Site } from "../site/model.ts";
 
 import { contactMarkdown } from "./contact.ts";
-import { developersMarkdown } from "./developers.ts";
+import { developersMarkdown, guidePageMarkdown } from "./developers.ts";
 import { homeMarkdown } from "./home.ts";
 import { notFoundMarkdown } from "./not-found.ts";
 import { offersMarkdown } from "./offers.ts";
 import { servicesMarkdown } from "./services.ts";
 import { caseStudyMarkdown, workMarkdown } from "./work.ts";
-import { caseStudyPath, markdownPath, notFoundPath, pagePaths } from "../paths.ts";
+import { caseStudyPath, guidePagePaths, guideSubjects, markdownPath, notFoundPath, pagePaths } from "../paths.ts";
 
 export interface Twin {
   /** The page's URL path. */
@@ -27,6 +27,7 @@ export function twins(site: Site): Twin[] {
     ...site.caseStudies.map((s): [string, string] => [caseStudyPath(s.id), caseStudyMarkdown(site, s)]),
     [pagePaths.contact, contactMarkdown(site)],
     [pagePaths.developers, developersMarkdown(site)],
+    ...guideSubjects.map((id): [string, string] => [guidePagePaths[id], guidePageMarkdown(site, id)]),
     [notFoundPath, notFoundMarkdown(site)],
   ];
   return pages.map(([path, markdown]) => ({ path, markdownPath: markdownPath(path), markdown }));

@@ -10,7 +10,7 @@ import { declaredExtensions } from "./skills.ts";
 import { batchRevision, maxBatchMessages, maxMcpBodyBytes } from "./constants.ts";
 import { serverInfo } from "./server.ts";
 import { servedProtocolVersions } from "./versions.ts";
-import { absolute, pagePaths, mcpPath } from "../paths.ts";
+import { absolute, mcpPath, guideUrl } from "../paths.ts";
 
 export const serverCardSchemaUrl = "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json";
 
@@ -97,7 +97,7 @@ export function serverCard(prebuilt: PrebuiltResources) {
         batches: { protocol_version: batchRevision, max_messages: maxBatchMessages, each_message_counts: true },
         briefs: { policy: "briefs-per-grant", requests: briefs.quota, window_seconds: briefs.windowSeconds, per: briefs.partition },
       },
-      [`${prefix}/documentation`]: `${absolute(base, pagePaths.developers)}#mcp`,
+      [`${prefix}/documentation`]: guideUrl(base, "mcp"),
     },
   };
 }

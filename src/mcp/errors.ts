@@ -1,6 +1,6 @@
 import { conditionOf, jsonRpcDoorConditions, type ConditionName } from "../http/conditions.ts";
 import { jsonRpc } from "../http/formats.ts";
-import { absolute, pagePaths } from "../paths.ts";
+import { guideUrl } from "../paths.ts";
 
 export const mcpErrorsAnchor = "mcp-errors";
 
@@ -12,7 +12,7 @@ export const mcpErrors = (baseUrl: string) =>
   jsonRpc({
     data: (name: ConditionName) => ({
       code: conditionOf(name).problem ?? name,
-      documentation_url: `${absolute(baseUrl, pagePaths.developers)}#${mcpErrorsAnchor}`,
+      documentation_url: guideUrl(baseUrl, "mcp", mcpErrorsAnchor),
     }),
   });
 

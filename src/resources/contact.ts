@@ -22,7 +22,7 @@ export const contactResourceSchema = z
             bookings_url: z.url().describe("POST: book a free time (a token with svc:brief)."),
             mcp_tools: z.array(z.string()).describe("The MCP server's tools for the same: free times, book, cancel."),
             a2a_skills: z.array(z.string()).describe("The A2A agent's skills for the same: free times, book, cancel."),
-            documentation_url: z.url().describe("How, on the developer page."),
+            documentation_url: z.url().describe("How, in the developer guide."),
           })
           .optional()
           .describe("Present where agents can book the call for the person they act for; the link stays for people."),

@@ -20,6 +20,7 @@ import {
   a2aRestPath,
   agentCardPath,
   llmsPath,
+  guideUrl,
 } from "../paths.ts";
 
 export const apiIndexSchema = z
@@ -51,7 +52,7 @@ export const apiIndexSchema = z
         }),
       )
       .describe("Every resource of the API."),
-    documentation_url: z.url().describe("The developer page."),
+    documentation_url: z.url().describe("The developer guide's index."),
     openapi_url: z.url().describe("The OpenAPI 3.1 description of this API."),
     discovery: z
       .object({
@@ -69,7 +70,7 @@ export const apiIndexSchema = z
         url: z.url().describe("The MCP endpoint (Streamable HTTP, stateless): the same facts, and the brief as a tool."),
         transport: z.literal("streamable-http").describe("The MCP transport."),
         server_card_url: z.url().describe("The MCP server card (SEP-2127): identity, endpoint and protocol revisions."),
-        documentation_url: z.url().describe("The MCP section of the developer page."),
+        documentation_url: z.url().describe("The MCP page of the developer guide."),
       })
       .describe("The MCP server that publishes the same facts."),
     a2a: z
@@ -117,7 +118,7 @@ export function apiIndex(site: Site): z.infer<typeof apiIndexSchema> {
       url: absolute(site.baseUrl, mcpPath),
       transport: "streamable-http",
       server_card_url: absolute(site.baseUrl, serverCardPath),
-      documentation_url: `${absolute(site.baseUrl, pagePaths.developers)}#mcp`,
+      documentation_url: guideUrl(site.baseUrl, "mcp"),
     },
     a2a: {
       agent_card_url: absolute(site.baseUrl, agentCardPath),

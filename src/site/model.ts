@@ -8,7 +8,7 @@ import { pageSchema, type Page } from "../schemas/page.ts";
 import { ContentError } from "./content-error.ts";
 import { resolveFields, resolveMarkdown, siteValues } from "./placeholders.ts";
 import { notFoundPageId } from "./routes.ts";
-import { pagePaths, type PageId } from "../paths.ts";
+import { guideSubjects, pagePaths, type GuidePageId, type GuideSubject, type PageId } from "../paths.ts";
 
 /** One content entry as a loader hands it over: its id (the file name), validated data, body and file. */
 export interface Entry<T> {
@@ -32,7 +32,7 @@ export interface SitePage extends Page {
   body: string;
 }
 
-/** One section of the developer guide: its anchor (the file name), title, layout, and Markdown with placeholders. */
+/** One section of the developer guide: its anchor (the file name), page, title, layout, and Markdown with placeholders. */
 export interface SiteGuideSection extends GuideSection {
   id: string;
   body: string;
@@ -54,7 +54,9 @@ export interface Site {
   carePlan: CarePlan & { id: string };
   caseStudies: SiteCaseStudy[];
   pages: Record<PageId | typeof notFoundPageId, SitePage>;
-  /** The developer guide's sections, in order; rendered by src/guide/. */
+  /** The developer guide's pages below its index (whose page is `pages.developers`), from content/pages/developers-<id>.md. */
+  guidePages: Record<GuideSubject, SitePage>;
+  /** The developer guide's sections, each page's in order; rendered by src/guide/. */
   developerGuide: SiteGuideSection[];
   /** Whether agents can book the intro call here (Cal.com configured for the deployment): tools, skills and pages say so. */
   agentBooking: boolean;
@@ -66,6 +68,9 @@ export interface SiteOptions {
 }
 
 export { ContentError };
+
+/** The content file of a page of the developer guide below its index: `mcp` is content/pages/developers-mcp.md. */
+export const guidePageContentId = (id: GuideSubject) => `developers-${id}`;
 
 const fileOf = (entry: Entry<unknown>, fallback: string) => entry.filePath ?? fallback;
 
@@ -127,22 +132,25 @@ export function buildSite(raw: RawContent, baseUrl: string, { agentBooking = fal
     .sort((a, b) => b.published.getTime() - a.published.getTime() || a.id.localeCompare(b.id));
 
   const pageEntries = new Map(raw.pages.map((p) => [p.id, p]));
+  const page = (id: string): SitePage => {
+    const file = `content/pages/${id}.md`;
+    const original = pageEntries.get(id);
+    if (!original) throw new ContentError(file, "(file)", "is missing; every page of the site needs one");
+    const entry = resolved(original, fileOf(original, file), pageSchema);
+    return { id, ...entry.data, body: (entry.body ?? "").trim() };
+  };
   const required = [...Object.keys(pagePaths), notFoundPageId] as (PageId | typeof notFoundPageId)[];
-  const pages = Object.fromEntries(
-    required.map((id) => {
-      const file = `content/pages/${id}.md`;
-      const original = pageEntries.get(id);
-      if (!original) throw new ContentError(file, "(file)", "is missing; every page of the site needs one");
-      const entry = resolved(original, fileOf(original, file), pageSchema);
-      return [id, { id, ...entry.data, body: (entry.body ?? "").trim() }];
-    }),
-  ) as Site["pages"];
+  const pages = Object.fromEntries(required.map((id) => [id, page(id)])) as Site["pages"];
+  const guidePages = Object.fromEntries(guideSubjects.map((id) => [id, page(guidePageContentId(id))])) as Site["guidePages"];
 
+  const guidePageOrder = (id: GuidePageId) => (id === "index" ? -1 : guideSubjects.indexOf(id));
   const developerGuide = raw.developerGuide
     .map((entry) => ({ id: entry.id, ...entry.data, body: entry.body ?? "", file: fileOf(entry, `content/developers/${entry.id}.md`) }))
-    .sort((a, b) => a.order - b.order || a.id.localeCompare(b.id));
-  if (developerGuide.length === 0)
-    throw new ContentError("content/developers/", "(folder)", "has no section; the developer page needs them");
+    .sort((a, b) => guidePageOrder(a.page) - guidePageOrder(b.page) || a.order - b.order || a.id.localeCompare(b.id));
+  for (const id of guideSubjects) {
+    if (!developerGuide.some((s) => s.page === id))
+      throw new ContentError("content/developers/", "page", `no section is on the page "${id}"; each page of the guide needs one`);
+  }
 
   return {
     baseUrl: baseUrl.replace(/\/+$/, ""),
@@ -152,6 +160,7 @@ export function buildSite(raw: RawContent, baseUrl: string, { agentBooking = fal
     carePlan: carePlans[0]!,
     caseStudies,
     pages,
+    guidePages,
     developerGuide,
     agentBooking,
   };

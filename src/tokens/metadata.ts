@@ -1,11 +1,4 @@
-import {
-  absolute,
-  oauthPaths,
-  pagePaths,
-  protectedResourceMetadataPath,
-  protectedResourcePaths,
-  type ProtectedResource,
-} from "../paths.ts";
+import { absolute, oauthPaths, protectedResourceMetadataPath, protectedResourcePaths, type ProtectedResource, guideUrl } from "../paths.ts";
 
 /**
  * The authorization server's public shape: scopes, resources and the discovery documents built from them and from
@@ -49,7 +42,7 @@ export const resourceIdentifiers = (baseUrl: string) =>
 export const protectedResourceMetadataUrl = (baseUrl: string, resource: ProtectedResource) =>
   absolute(baseUrl, protectedResourceMetadataPath(resource));
 
-export const oauthDocumentationUrl = (baseUrl: string) => `${absolute(baseUrl, pagePaths.developers)}#oauth`;
+export const oauthDocumentationUrl = (baseUrl: string) => guideUrl(baseUrl, "oauth");
 
 /** RFC 8414 authorization server metadata. The issuer is the base URL exactly (RFC 8414 §3.3 string comparison). */
 export function authorizationServerMetadata(baseUrl: string) {

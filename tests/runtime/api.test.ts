@@ -152,7 +152,7 @@ describe("the index", () => {
 });
 
 describe("the machine-readable description", () => {
-  it("is a valid OpenAPI 3.1 document, linked from the index and the developer page", async () => {
+  it("is a valid OpenAPI 3.1 document, linked from the index and the developer guide's API page", async () => {
     const res = await api("/api/v1/openapi.json");
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/vnd.oai.openapi+json;version=3.1");
@@ -162,7 +162,7 @@ describe("the machine-readable description", () => {
     expect(result.valid).toBe(true);
     const index = (await (await api("/api/v1")).json()) as { openapi_url: string };
     expect(index.openapi_url).toBe(`${base}/api/v1/openapi.json`);
-    expect(await (await fetch(`${base}/developers`)).text()).toContain(`href="${base}/api/v1/openapi.json"`);
+    expect(await (await fetch(`${base}/developers/api`)).text()).toContain(`href="${base}/api/v1/openapi.json"`);
   });
 });
 

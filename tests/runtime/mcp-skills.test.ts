@@ -74,18 +74,20 @@ describe("the reference files", () => {
     return { client, read };
   };
 
-  it("repeat what the site publishes: the OpenAPI document as /api/v1/openapi.json, the developer page's sections", async () => {
+  it("repeat what the site publishes: the OpenAPI document as /api/v1/openapi.json, the developer guide's pages", async () => {
     const { client, read } = await files();
     expect(await read("-rest-api", "references/openapi.json")).toBe(await (await fetch(`${base}/api/v1/openapi.json`)).text());
-    const developers = await (await fetch(`${base}/developers.md`)).text();
-    for (const [suffix, heading] of [
-      ["-mcp", "## MCP server"],
-      ["-a2a", "## A2A agent"],
+    for (const [suffix, page, heading] of [
+      ["-mcp", "/developers/mcp", "## MCP server"],
+      ["-a2a", "/developers/a2a", "## A2A agent"],
     ]) {
-      // The section as the page's twin has it: the reference's title and source line, then the same Markdown.
-      const section = (await read(suffix!, "references/developer-guide.md")).split("\n\n").slice(2).join("\n\n").trim();
-      expect(section.length, suffix).toBeGreaterThan(1000);
-      expect(developers, suffix).toContain(`${heading}\n\n${section}`);
+      // The page's sections as its twin has them: the reference's title and source line, then the same Markdown.
+      const reference = await read(suffix!, "references/developer-guide.md");
+      expect(reference, suffix).toContain(`, at ${base}${page}.\n\n`);
+      const sections = reference.split("\n\n").slice(2).join("\n\n");
+      expect(sections.length, suffix).toBeGreaterThan(1000);
+      expect(sections.startsWith(`${heading}\n\n`), suffix).toBe(true);
+      expect((await (await fetch(`${base}${page}.md`)).text()).endsWith(`\n\n${sections}`), suffix).toBe(true);
     }
     await client.close();
   });

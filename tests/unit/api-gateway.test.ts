@@ -183,7 +183,7 @@ describe("deprecation (a fixture: nothing under /api/v1 is deprecated)", () => {
     expect(res.headers.get("deprecation")).toBe("@1767225600");
     expect(res.headers.get("sunset")).toBe("Wed, 01 Jul 2026 00:00:00 GMT");
     expect(res.headers.get("link")).toBe(
-      `<${base}/developers#versioning>; rel="deprecation"; type="text/html", <${base}/api/v2/company>; rel="successor-version"`,
+      `<${base}/developers/api#versioning>; rel="deprecation"; type="text/html", <${base}/api/v2/company>; rel="successor-version"`,
     );
     const other = await gw(new Request(`${base}/api/v1/offers`), staticNext({ "/api/v1/offers": {} }, freshIp()));
     expect(other.headers.get("deprecation")).toBeNull();

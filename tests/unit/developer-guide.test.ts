@@ -2,10 +2,12 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { findPlaceholders, standsAlone } from "../../src/guide/placeholders.ts";
-import { renderGuide } from "../../src/guide/render.ts";
+import { linkedAnchors, renderGuide } from "../../src/guide/render.ts";
 import { durationInWords, guideValues } from "../../src/guide/values.ts";
 import { perWindow, policies } from "../../src/limits/policies.ts";
-import { developersMarkdown } from "../../src/markdown/developers.ts";
+import { guidePages } from "../../src/guide/render.ts";
+import { developersMarkdown, guidePageMarkdown } from "../../src/markdown/developers.ts";
+import { guidePagePaths, guideSubjects, type GuidePageId } from "../../src/paths.ts";
 import { buildSite, type RawContent } from "../../src/site/model.ts";
 import { loadContentDir } from "../support/content.ts";
 
@@ -13,13 +15,13 @@ const base = "https://studio.example";
 const content = await loadContentDir("content");
 const site = buildSite(content, base);
 
-/** The real guide with one section added or replaced, as the glob loader would hand it over. */
-function siteWith(id: string, body: string, options: { layout?: "wide" | "column"; studio?: string } = {}) {
+/** The real guide with one section added or replaced (on the API page unless said), as the glob loader would hand it over. */
+function siteWith(id: string, body: string, options: { layout?: "wide" | "column"; studio?: string; page?: GuidePageId } = {}) {
   const raw: RawContent = structuredClone(content);
   raw.developerGuide = raw.developerGuide.filter((e) => e.id !== id);
   raw.developerGuide.push({
     id,
-    data: { title: "Trial", order: 99, layout: options.layout ?? "wide" },
+    data: { title: "Trial", page: options.page ?? "api", order: 99, layout: options.layout ?? "wide" },
     body,
     filePath: `content/developers/${id}.md`,
   });
@@ -99,8 +101,19 @@ describe("the developer guide", () => {
 
   it("makes in-page links absolute in the twin only", () => {
     const trial = section(siteWith("trial", "See [the quota](#quota) and [offers](/offers).\n"), "trial");
-    expect(trial.markdown).toBe(`See [the quota](${base}/developers#quota) and [offers](${base}/offers).`);
+    expect(trial.markdown).toBe(`See [the quota](${base}/developers/api#quota) and [offers](${base}/offers).`);
     expect(trial.html).toContain('<a href="#quota">the quota</a>');
+  });
+
+  it("points a link to an anchor on another page of the guide at that page, and one to a subject page's first section at the page", () => {
+    const body = "See [MCP](#mcp), [its errors](#mcp-errors), [a code](#error-slot-taken) and [the quota](#quota).\n";
+    const trial = section(siteWith("trial", body, { page: "booking" }), "trial");
+    expect(trial.markdown).toBe(
+      `See [MCP](${base}/developers/mcp), [its errors](${base}/developers/mcp#mcp-errors), [a code](${base}/developers#error-slot-taken) and [the quota](${base}/developers/api#quota).`,
+    );
+    expect(trial.html).toContain(
+      '<a href="/developers/mcp">MCP</a>, <a href="/developers/mcp#mcp-errors">its errors</a>, <a href="/developers#error-slot-taken">a code</a> and <a href="/developers/api#quota">the quota</a>',
+    );
   });
 
   it.each([
@@ -127,11 +140,11 @@ describe("the developer guide", () => {
     ["a name every object has", "{{limit:constructor}}", /trial\.md: \{\{limit:constructor\}\}: the code provides no limit "constructor"/],
     ["a heading above ###", "## Mine\n\nText.", /trial\.md: ##: the section's title is its own heading: start headings at ###/],
     ["raw HTML", "<div>hi</div>", /trial\.md: <div>hi<\/div>: raw HTML is not allowed/],
-    ["a link to an anchor the page lacks", "See [this](#nowhere).", /trial\.md: #nowhere: links to an anchor the page does not have/],
+    ["a link to an anchor the guide lacks", "See [this](#nowhere).", /trial\.md: #nowhere: links to an anchor the guide does not have/],
     [
       "two headings with one anchor",
       "### Limits\n\nA.\n\n### Limits\n\nB.",
-      /trial\.md: #trial-limits: is the anchor of two places on the page/,
+      /trial\.md: #trial-limits: is the anchor of two places in the guide/,
     ],
   ])("fails on %s, naming the file and what is wrong", (_, body, message) => {
     expect(() => renderGuide(siteWith("trial", body))).toThrow(message);
@@ -141,12 +154,27 @@ describe("the developer guide", () => {
     const raw: RawContent = structuredClone(content);
     raw.developerGuide = raw.developerGuide.filter((e) => e.id !== "versioning");
     expect(() => renderGuide(buildSite(raw, base))).toThrow(
-      "content/developers/: #versioning: is missing: the Link header of a deprecated operation links to it",
+      "content/developers/: #versioning: is missing from /developers/api: the Link header of a deprecated operation links to it there",
     );
     const mcp = raw.developerGuide.find((e) => e.id === "mcp")!;
     mcp.body = mcp.body!.replace("### MCP errors", "### Errors of the transport");
     raw.developerGuide = content.developerGuide.filter((e) => e.id !== "mcp").concat(mcp);
-    expect(() => renderGuide(buildSite(raw, base))).toThrow("content/developers/: #mcp-errors: is missing");
+    expect(() => renderGuide(buildSite(raw, base))).toThrow("content/developers/: #mcp-errors: is missing from /developers/mcp");
+  });
+
+  it("fails when a section other surfaces link to moves to another page, and when a subject page has no section", () => {
+    const raw: RawContent = structuredClone(content);
+    raw.developerGuide.find((e) => e.id === "errors")!.data.page = "api";
+    expect(() => renderGuide(buildSite(raw, base))).toThrow(
+      "content/developers/: #errors: is missing from /developers: the documentation_url of every problem document links to it there",
+    );
+    // Anchors are the guide's, not a page's: a section named as another page's heading is refused too.
+    expect(() => renderGuide(siteWith("mcp-errors", "Words.", { page: "booking" }))).toThrow(
+      /#mcp-errors: is the anchor of two places in the guide, here and in content\/developers\/mcp-errors\.md/,
+    );
+    const empty: RawContent = structuredClone(content);
+    empty.developerGuide = empty.developerGuide.filter((e) => e.data.page !== "booking");
+    expect(() => buildSite(empty, base)).toThrow('content/developers/: page: no section is on the page "booking"');
   });
 
   it("says durations and windows in words", () => {
@@ -175,12 +203,40 @@ describe("the guide's content", () => {
     }
   });
 
-  it("gives the page and the twin every section, in order", () => {
+  it("puts every section on one page of the guide, and gives each page's twin its sections, in order", () => {
+    const pages = guidePages(site);
+    expect(pages.map((p) => p.id)).toEqual(Object.keys(guidePagePaths));
+    expect(pages.flatMap((p) => p.sections.map((s) => s.id)).sort()).toEqual(site.developerGuide.map((s) => s.id).sort());
+    expect(site.developerGuide.length).toBeGreaterThanOrEqual(12);
+    for (const page of pages) {
+      const twin = page.id === "index" ? developersMarkdown(site) : guidePageMarkdown(site, page.id);
+      expect(twin, page.id).toMatch(new RegExp(`^# ${page.page.heading.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\n`));
+      const at = page.sections.map((s) => twin.indexOf(`\n## ${s.title}\n`));
+      expect(
+        at.every((i) => i > 0),
+        page.id,
+      ).toBe(true);
+      expect(
+        [...at].sort((a, b) => a - b),
+        page.id,
+      ).toEqual(at);
+    }
+  });
+
+  it("keeps every anchor other surfaces link to on the page they link to, the error codes on the index", () => {
+    for (const [anchor, { page }] of Object.entries(linkedAnchors)) {
+      const where = guidePages(site).find((p) => p.id === page)!;
+      expect(
+        where.sections.some((s) => s.id === anchor || s.html.includes(` id="${anchor}"`)),
+        anchor,
+      ).toBe(true);
+    }
+    expect(Object.entries(linkedAnchors).filter(([anchor, { page }]) => anchor.startsWith("error-") && page !== "index")).toEqual([]);
+  });
+
+  it("lists each subject page on the index, and each section of a page of several, by the anchor the section had there", () => {
     const twin = developersMarkdown(site);
-    const titles = site.developerGuide.map((s) => s.title);
-    expect(titles.length).toBeGreaterThanOrEqual(12);
-    const at = titles.map((t) => twin.indexOf(`\n## ${t}\n`));
-    expect(at.every((i) => i > 0)).toBe(true);
-    expect([...at].sort((a, b) => a - b)).toEqual(at);
+    for (const id of guideSubjects) expect(twin, id).toContain(`](${base}${guidePagePaths[id]}):`);
+    expect(twin).toContain(`[Quota](${base}/developers/api#quota)`);
   });
 });

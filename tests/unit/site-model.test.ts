@@ -64,6 +64,9 @@ describe("buildSite", () => {
     const noPage = await sample();
     noPage.pages = noPage.pages.filter((p) => p.id !== "developers");
     expect(() => buildSite(noPage, "https://example.com")).toThrow(/content\/pages\/developers\.md: \(file\): is missing/);
+    const noGuidePage = await sample();
+    noGuidePage.pages = noGuidePage.pages.filter((p) => p.id !== "developers-mcp");
+    expect(() => buildSite(noGuidePage, "https://example.com")).toThrow(/content\/pages\/developers-mcp\.md: \(file\): is missing/);
   });
 });
 
@@ -76,7 +79,7 @@ describe("the intro call for agents", () => {
       free_times_url: "https://example.com/api/v1/free-times",
       bookings_url: "https://example.com/api/v1/bookings",
       mcp_tools: ["list_free_times", "book_intro_call", "cancel_intro_call"],
-      documentation_url: "https://example.com/developers#booking",
+      documentation_url: "https://example.com/developers/booking",
     });
     expect(contactResourceSchema.parse(contactResource(offered))).toEqual(contactResource(offered));
     expect(contactMarkdown(offered)).toContain("an agent acting for you can also book it");

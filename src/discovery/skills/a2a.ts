@@ -14,7 +14,7 @@ import {
   oauthPaths,
   protectedResourceMetadataPath,
   absolute,
-  pagePaths,
+  guidePagePaths,
 } from "../../paths.ts";
 
 export function a2aSkill(site: Site): Skill {
@@ -55,13 +55,13 @@ ${site.agentBooking ? bookingSection(url) : ""}## 3. Find your earlier tasks
 
 ## 4. Limits and errors
 
-${quota.quota} requests per ${quota.windowSeconds} seconds per grant with a valid token (the token's \`grant_id\`: each person who approves your client counts apart), per IP address without one (RateLimit headers; HTTP 429 with Retry-After and a JSON-RPC error past it); bodies up to 64 KB. Messages to the brief skill (and to booking and cancelling), valid or not, also count against \`a2a-briefs\`: ${policies["a2a-briefs"].quota} ${perWindow(policies["a2a-briefs"].windowSeconds)} per grant. Tasks are kept ${taskLifetimeSeconds / 3600} hours. Details: ${url(`${pagePaths.developers}#a2a`)}.
+${quota.quota} requests per ${quota.windowSeconds} seconds per grant with a valid token (the token's \`grant_id\`: each person who approves your client counts apart), per IP address without one (RateLimit headers; HTTP 429 with Retry-After and a JSON-RPC error past it); bodies up to 64 KB. Messages to the brief skill (and to booking and cancelling), valid or not, also count against \`a2a-briefs\`: ${policies["a2a-briefs"].quota} ${perWindow(policies["a2a-briefs"].windowSeconds)} per grant. Tasks are kept ${taskLifetimeSeconds / 3600} hours. Details: ${url(guidePagePaths.a2a)}.
 `,
     references: [
       guideReference(
         site,
         "a2a",
-        "the developer page's A2A section: both bindings, every skill, how a skill is chosen, tasks, every error code",
+        "the developer guide's A2A page: both bindings, every skill, how a skill is chosen, tasks, every error code",
       ),
     ],
   };
@@ -72,7 +72,7 @@ const bookingSection = (url: (path: string) => string) => {
   const { freeTimes, book, cancel } = bookingSkillIds;
   return `## 2b. Book the intro call
 
-After a brief (or without one), when the person asks for a call: \`${freeTimes}\` (no token; a data part with \`time_zone\`, optional \`from\` and \`to\`) answers the free times as GET ${url(freeTimesPath)} does; offer a few, and book the one the person chose and confirmed with \`${book}\` (the same token as the brief: ${bookingScope}), its data part the REST booking fields with the brief's \`lead_id\`. A time taken meanwhile puts the task in \`input-required\` with fresh \`free_times\`: reply in the task with another \`start\`. \`${cancel}\` with the \`booking_id\` cancels; only the grant that booked sees or cancels it. Both are chosen by name only. Details: ${url(`${pagePaths.developers}#booking`)}.
+After a brief (or without one), when the person asks for a call: \`${freeTimes}\` (no token; a data part with \`time_zone\`, optional \`from\` and \`to\`) answers the free times as GET ${url(freeTimesPath)} does; offer a few, and book the one the person chose and confirmed with \`${book}\` (the same token as the brief: ${bookingScope}), its data part the REST booking fields with the brief's \`lead_id\`. A time taken meanwhile puts the task in \`input-required\` with fresh \`free_times\`: reply in the task with another \`start\`. \`${cancel}\` with the \`booking_id\` cancels; only the grant that booked sees or cancels it. Both are chosen by name only. Details: ${url(guidePagePaths.booking)}.
 
 `;
 };

@@ -1,6 +1,6 @@
 import { problems, type ProblemCode } from "../../api/problems.ts";
 import { table, text } from "../../markdown/syntax.ts";
-import { absolute, pagePaths } from "../../paths.ts";
+import { guideUrl, type GuideSubject } from "../../paths.ts";
 import type { Site } from "../../site/model.ts";
 
 /** One skill (agentskills.io): a SKILL.md (frontmatter with name and description, then the recipe) and its supporting files. */
@@ -12,9 +12,9 @@ export interface Skill {
 }
 
 /**
- * A supporting file of a skill: content the site publishes elsewhere (the OpenAPI document, a section of the developer
- * page), for an agent that loaded the skill and needs the details. Its text is made where the files are written
- * (files.ts): the developer page lists the skills, so a skill cannot render it.
+ * A supporting file of a skill: content the site publishes elsewhere (the OpenAPI document, a page of the developer
+ * guide), for an agent that loaded the skill and needs the details. Its text is made where the files are written
+ * (files.ts): the developer guide lists the skills, so a skill cannot render it.
  */
 export interface SkillReference {
   /** Its path in the skill's folder: `references/<file>`. */
@@ -23,8 +23,8 @@ export interface SkillReference {
   title: string;
   /** Where the site publishes the same content. */
   url: string;
-  /** What it repeats: the OpenAPI document, or the developer page's section with this anchor. */
-  source: { openApi: true } | { guideSection: string };
+  /** What it repeats: the OpenAPI document, or the sections of this page of the developer guide. */
+  source: { openApi: true } | { guidePage: GuideSubject };
 }
 
 /** A lowercase, hyphenated name prefix from the studio's name: "Kestrel Studio" -> "kestrel-studio". */
@@ -47,12 +47,12 @@ const referencesSection = ({ references }: Skill) =>
         .map((r) => `- [${r.path}](${r.path}): ${r.title} (the same as ${r.url}).`)
         .join("\n")}\n`;
 
-/** The developer page's section with anchor `id`, as a skill's reference file. */
-export const guideReference = (site: Site, id: string, title: string): SkillReference => ({
+/** A page of the developer guide, as a skill's reference file. */
+export const guideReference = (site: Site, page: GuideSubject, title: string): SkillReference => ({
   path: "references/developer-guide.md",
   title,
-  url: `${absolute(site.baseUrl, pagePaths.developers)}#${id}`,
-  source: { guideSection: id },
+  url: guideUrl(site.baseUrl, page),
+  source: { guidePage: page },
 });
 
 export const confirmationRule =

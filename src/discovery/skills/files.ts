@@ -1,5 +1,6 @@
 import { openApiDocument } from "../../api/openapi.ts";
-import { renderGuide } from "../../guide/render.ts";
+import { guidePages } from "../../guide/render.ts";
+import { heading } from "../../markdown/syntax.ts";
 import { jsonBody } from "../../resources/json.ts";
 import type { Site } from "../../site/model.ts";
 import { skillFile, type SkillReference } from "./common.ts";
@@ -19,10 +20,10 @@ export function skillFiles(site: Site): Record<string, string> {
   return files;
 }
 
-/** A reference's text: the OpenAPI document as /api/v1/openapi.json serves it, or a section of the developer page's twin. */
+/** A reference's text: the OpenAPI document as /api/v1/openapi.json serves it, or a guide page's sections as its twin has them. */
 function referenceText(site: Site, { source, url }: SkillReference): string {
   if ("openApi" in source) return jsonBody(openApiDocument(site));
-  const section = renderGuide(site).find((s) => s.id === source.guideSection);
-  if (!section) throw new Error(`The developer page has no section "${source.guideSection}" for a skill's reference.`);
-  return `# ${section.title}\n\nThe section of ${site.company.name}'s developer page at ${url}.\n\n${section.markdown}\n`;
+  const page = guidePages(site).find((p) => p.id === source.guidePage)!;
+  const sections = page.sections.flatMap((s) => [heading(2, s.title), s.markdown]).join("\n\n");
+  return `${heading(1, page.page.title)}\n\nA page of ${site.company.name}'s developer guide, at ${url}.\n\n${sections}\n`;
 }

@@ -5,6 +5,7 @@ import { batchRevision, maxBatchMessages, requestStateTtlSeconds } from "../../m
 
 import { readTools } from "../../mcp/read-tools.ts";
 import { inWords, perWindow, policies } from "../../limits/policies.ts";
+import { mcpErrorsAnchor } from "../../mcp/errors.ts";
 
 import { prebuiltResources } from "../../resources/prebuilt.ts";
 import type { Site } from "../../site/model.ts";
@@ -16,7 +17,7 @@ import {
   aiCatalogPath,
   protectedResourceMetadataPath,
   absolute,
-  pagePaths,
+  guidePagePaths,
   a2aPath,
   skillsPath,
 } from "../../paths.ts";
@@ -54,13 +55,13 @@ If your client speaks ${modernProtocolVersions.join(", ")} and declares form eli
 
 ${site.agentBooking ? bookingSection(url) : ""}## 3. Limits and errors
 
-${quota.quota} requests per ${quota.windowSeconds} seconds per grant with a valid token (the token's \`grant_id\`: each person who approves your client counts apart), per IP address without one (RateLimit headers on every answer; HTTP 429 with Retry-After past it); bodies up to 64 KB. Send one message per POST: JSON-RPC batches are taken only from ${batchRevision} clients (at most ${maxBatchMessages} messages, each counted as a request), and refused with -32600 on every other revision. Briefs: ${policies["briefs-per-grant"].quota} ${perWindow(policies["briefs-per-grant"].windowSeconds)} per grant. Errors are JSON-RPC errors whose \`data.code\` matches the REST codes (${url(`${pagePaths.developers}#mcp`)}).
+${quota.quota} requests per ${quota.windowSeconds} seconds per grant with a valid token (the token's \`grant_id\`: each person who approves your client counts apart), per IP address without one (RateLimit headers on every answer; HTTP 429 with Retry-After past it); bodies up to 64 KB. Send one message per POST: JSON-RPC batches are taken only from ${batchRevision} clients (at most ${maxBatchMessages} messages, each counted as a request), and refused with -32600 on every other revision. Briefs: ${policies["briefs-per-grant"].quota} ${perWindow(policies["briefs-per-grant"].windowSeconds)} per grant. Errors are JSON-RPC errors whose \`data.code\` matches the REST codes (${url(guidePagePaths.mcp)}#${mcpErrorsAnchor}).
 `,
     references: [
       guideReference(
         site,
         "mcp",
-        "the developer page's MCP section: both protocol eras, every tool, resource and prompt, the skills, every error code",
+        "the developer guide's MCP page: both protocol eras, every tool, resource and prompt, the skills, every error code",
       ),
     ],
   };
@@ -71,7 +72,7 @@ const bookingSection = (url: (path: string) => string) => {
   const { freeTimes, book, cancel } = bookingToolNames;
   return `## 2b. Book the intro call
 
-After a brief (or without one), when the person asks for a call: \`${freeTimes}\` (no token) lists free times in their time zone; offer a few, and book the one they choose with \`${book}\` (the same token as the brief: ${bookingScope}), passing the brief's \`lead_id\`. A 2026-07-28 client that shows forms gets a form first (name, work e-mail, and the time among that day's free times); only \`accept\` books. A taken time is an isError result with fresh \`free_times\`: ask the person again. \`${cancel}\` cancels with the \`booking_id\`; only the grant that booked sees or cancels it. The prompt \`book_intro_call\` walks through it; details at ${url(`${pagePaths.developers}#booking`)}.
+After a brief (or without one), when the person asks for a call: \`${freeTimes}\` (no token) lists free times in their time zone; offer a few, and book the one they choose with \`${book}\` (the same token as the brief: ${bookingScope}), passing the brief's \`lead_id\`. A 2026-07-28 client that shows forms gets a form first (name, work e-mail, and the time among that day's free times); only \`accept\` books. A taken time is an isError result with fresh \`free_times\`: ask the person again. \`${cancel}\` cancels with the \`booking_id\`; only the grant that booked sees or cancels it. The prompt \`book_intro_call\` walks through it; details at ${url(guidePagePaths.booking)}.
 
 `;
 };

@@ -3,7 +3,7 @@ import { perWindow, policies } from "../../limits/policies.ts";
 import type { Site } from "../../site/model.ts";
 
 import { confirmationRule, problemTable, skillPrefix, type Skill } from "./common.ts";
-import { openApiPath, oauthPaths, absolute, apiBase, pagePaths, bookingsPath, freeTimesPath, resourcePaths } from "../../paths.ts";
+import { openApiPath, oauthPaths, absolute, apiBase, guidePagePaths, bookingsPath, freeTimesPath, resourcePaths } from "../../paths.ts";
 
 const block = (s: string) => `\`\`\`sh\n${s}\n\`\`\``;
 
@@ -49,7 +49,7 @@ ${block(`curl -X POST ${url(`${apiBase}/briefs`)} -H "Authorization: Bearer $TOK
   -H 'Content-Type: application/json' -H "Idempotency-Key: $(uuidgen)" \\
   -d '{"full_name":"Ada Lovelace","company_name":"Analytical Engines","work_email":"ada@engines.example","message":"A new marketing site.","dry_run":true}'`)}
 
-A dry run answers 200 with \`dry_run: true\` and files nothing. Without \`dry_run\`, the answer is 201 with \`lead_id\`; tell the person a human will reply by e-mail. Retry a failed request with the same Idempotency-Key: it never files twice. Field list and bounds: ${url(`${pagePaths.developers}#briefs`)}.
+A dry run answers 200 with \`dry_run: true\` and files nothing. Without \`dry_run\`, the answer is 201 with \`lead_id\`; tell the person a human will reply by e-mail. Retry a failed request with the same Idempotency-Key: it never files twice. Field list and bounds: ${url(guidePagePaths.briefs)}.
 
 ## 5. Book the intro call (after a brief, when the person wants to talk)
 
@@ -61,7 +61,7 @@ curl -X POST ${url(bookingsPath)} -H "Authorization: Bearer $TOKEN" \\
   -H 'Content-Type: application/json' -H "Idempotency-Key: $(uuidgen)" \\
   -d '{"full_name":"Ada Lovelace","work_email":"ada@engines.example","start":"<a start from free times>","time_zone":"Europe/Berlin","lead_id":"<lead_id of the brief>"}'`)}
 
-201 answers with \`booking_id\`; Cal.com sends the person the invitation. \`slot_taken\` (409) carries fresh \`free_times\`: choose again with the person. \`${bookingsPath}/{booking_id}/cancel\` (POST) cancels it. A deployment without booking answers \`booking_not_offered\` (404): give the person the booking link of ${url(resourcePaths.contact)}. Details: ${url(`${pagePaths.developers}#booking`)}.
+201 answers with \`booking_id\`; Cal.com sends the person the invitation. \`slot_taken\` (409) carries fresh \`free_times\`: choose again with the person. \`${bookingsPath}/{booking_id}/cancel\` (POST) cancels it. A deployment without booking answers \`booking_not_offered\` (404): give the person the booking link of ${url(resourcePaths.contact)}. Details: ${url(guidePagePaths.booking)}.
 
 ## 6. Errors
 

@@ -5,7 +5,7 @@ import { skills } from "../../discovery/skills/index.ts";
 import { serverCardMediaType } from "../../mcp/constants.ts";
 import { jsonResponse } from "../../resources/json.ts";
 import { loadSite } from "../../site/load.ts";
-import { a2aPath, agentCardPath, aiCatalogPath, skillPath, mcpPath, serverCardPath, absolute, pagePaths } from "../../paths.ts";
+import { a2aPath, agentCardPath, aiCatalogPath, skillPath, mcpPath, serverCardPath, absolute, guidePagePaths } from "../../paths.ts";
 
 export const GET: APIRoute = async () => {
   const site = await loadSite();
@@ -20,7 +20,7 @@ export const GET: APIRoute = async () => {
         "service-desc": [{ href: url(serverCardPath), type: serverCardMediaType, title: "MCP server card" }],
         "service-doc": [
           { href: url(skillPath(skill("-mcp").name)), type: "text/markdown", title: "Agent skill" },
-          { href: `${url(pagePaths.developers)}#mcp`, type: "text/html", title: "Developer documentation" },
+          { href: url(guidePagePaths.mcp), type: "text/html", title: "Developer documentation" },
         ],
         "ai-catalog": aiCatalog,
       },
@@ -29,7 +29,7 @@ export const GET: APIRoute = async () => {
         "service-desc": [{ href: url(agentCardPath), type: "application/json", title: "A2A agent card" }],
         "service-doc": [
           { href: url(skillPath(skill("-a2a").name)), type: "text/markdown", title: "Agent skill" },
-          { href: `${url(pagePaths.developers)}#a2a`, type: "text/html", title: "Developer documentation" },
+          { href: url(guidePagePaths.a2a), type: "text/html", title: "Developer documentation" },
         ],
         "ai-catalog": aiCatalog,
       },
