@@ -1,10 +1,14 @@
 import { describe, expect, inject, it } from "vitest";
+import { problemAnchor, problems as problemCodes } from "../../src/api/problems.ts";
+import type { IndexablePage } from "../../src/resources/pages.ts";
 
 /**
- * Every URL the discovery documents publish answers: fetched with GET as a person or a scanner would follow it, each
- * same-origin URL in the agent card, the server card, the AI catalog, the API catalog, the skills index, the OAuth
- * metadata, llms.txt and llms-full.txt, the developer page's twin, server.json and the API index gets 2xx, or a documented answer in its protocol's own format that says what to do
- * (a JSON body, never the site's HTML 404 page).
+ * Every URL the site publishes answers: fetched with GET as a person or a scanner would follow it, each same-origin URL
+ * in the agent card, the server card, the AI catalog, the API catalog, the skills index, the OAuth metadata, llms.txt and
+ * llms-full.txt, server.json, the API index, and every page the pages resource lists and its twin (the developer guide's
+ * index and subject pages among them) gets 2xx, or a documented answer in its protocol's own format that says what to do
+ * (a JSON body, never the site's HTML 404 page). A link to a place on a page lands: the page has the anchor, as the
+ * developer guide's index has each `#error-<code>` every problem document's `type` names.
  */
 const base = inject("baseUrl");
 
@@ -21,7 +25,6 @@ const documents = [
   "/.well-known/oauth-protected-resource/a2a/v1",
   "/llms.txt",
   "/llms-full.txt",
-  "/developers.md",
   "/.well-known/mcp/server.json",
   "/api/v1",
   "/a2a/v1/rest",
@@ -34,27 +37,46 @@ function* strings(value: unknown): Generator<string> {
   else if (typeof value === "object" && value !== null) for (const item of Object.values(value)) yield* strings(item);
 }
 
-/** The same-origin URLs a document publishes (absolute, or relative to the document), URI templates left out. */
+/** The same-origin URLs a document publishes (absolute, or relative to the document), fragments kept, URI templates left out. */
 async function publishedBy(path: string): Promise<string[]> {
   const res = await fetch(`${base}${path}`);
   expect(res.status, path).toBe(200);
   const text = await res.text();
-  const found = /json/.test(res.headers.get("content-type") ?? "")
+  const type = res.headers.get("content-type") ?? "";
+  const found = /json/.test(type)
     ? [...strings(JSON.parse(text))].filter((s) => /^(https?:\/\/|\/|\.\.?\/)/.test(s) && !/\s/.test(s))
-    : [...text.matchAll(/\]\((\S+?)\)|<(https?:\/\/[^>\s]+)>|(https?:\/\/[^\s)"'<>`]+)/g)].map((m) =>
-        // A bare URL ends before the punctuation of the sentence it stands in.
-        (m[1] ?? m[2] ?? m[3]!).replace(/[.,;:!?]+$/, ""),
-      );
+    : /html/.test(type)
+      ? [...text.matchAll(/ href="([^"]+)"/g)].map((m) => m[1]!.replaceAll("&amp;", "&"))
+      : [...text.matchAll(/\]\((\S+?)\)|<(https?:\/\/[^>\s]+)>|(https?:\/\/[^\s()[\]"'<>`]+)/g)].map((m) =>
+          // A bare URL ends before the punctuation of the sentence it stands in, and a link's label before its target.
+          (m[1] ?? m[2] ?? m[3]!).replace(/[.,;:!?]+$/, ""),
+        );
   return found
     .filter((url) => !url.includes("{"))
     .flatMap((url) => {
       try {
         const resolved = new URL(url, `${base}${path}`);
-        return resolved.origin === new URL(base).origin ? [resolved.href.replace(/#.*$/, "")] : [];
+        return resolved.origin === new URL(base).origin ? [resolved.href] : [];
       } catch {
         return [];
       }
     });
+}
+
+/** Whether a fragment names a place in the answer: an element's id in a page, a JSON Pointer (RFC 6901) in a JSON document. */
+function lands(hash: string, type: string, body: string): boolean {
+  const fragment = decodeURIComponent(hash.slice(1));
+  if (/html/.test(type)) return body.includes(` id="${fragment}"`);
+  if (!/json/.test(type) || !fragment.startsWith("/")) return false;
+  let at: unknown = JSON.parse(body);
+  for (const token of fragment
+    .slice(1)
+    .split("/")
+    .map((t) => t.replaceAll("~1", "/").replaceAll("~0", "~"))) {
+    if (typeof at !== "object" || at === null || !Object.hasOwn(at, token)) return false;
+    at = (at as Record<string, unknown>)[token];
+  }
+  return true;
 }
 
 describe("every published URL", () => {
@@ -79,11 +101,27 @@ describe("every published URL", () => {
   });
 
   it("answers GET with 2xx, or with a documented answer in its protocol's format, never the HTML 404 page", async () => {
-    const urls = new Map<string, string>();
-    for (const path of documents) for (const url of await publishedBy(path)) if (!urls.has(url)) urls.set(url, path);
+    const { pages } = (await (await fetch(`${base}/api/v1/pages`)).json()) as { pages: IndexablePage[] };
+    expect(pages.map((p) => new URL(p.url).pathname)).toEqual(
+      expect.arrayContaining(["/developers", "/developers/api", "/developers/oauth", "/developers/mcp", "/developers/a2a"]),
+    );
+    const published = new Map<string, string>();
+    for (const path of [...documents, ...pages.flatMap((p) => [new URL(p.url).pathname, new URL(p.markdown_url).pathname])])
+      for (const url of await publishedBy(path)) if (!published.has(url)) published.set(url, path);
+    // The specification's problem `type`: each code's entry on the developer guide's index.
+    for (const code of Object.keys(problemCodes))
+      published.set(`${base}/developers#${problemAnchor(code)}`, "the type of its problem documents");
+    // Each URL once, with the anchors linked on it.
+    const urls = new Map<string, { from: string; anchors: Map<string, string> }>();
+    for (const [url, from] of published) {
+      const { hash } = new URL(url);
+      const page = url.replace(/#.*$/, "");
+      if (!urls.has(page)) urls.set(page, { from, anchors: new Map() });
+      if (hash.length > 1 && !urls.get(page)!.anchors.has(hash)) urls.get(page)!.anchors.set(hash, from);
+    }
     expect(urls.size).toBeGreaterThan(30);
     const problems: string[] = [];
-    for (const [url, from] of urls) {
+    for (const [url, { from, anchors }] of urls) {
       const res = await fetch(url, { redirect: "manual" });
       const type = res.headers.get("content-type") ?? "";
       const body = await res.text();
@@ -92,6 +130,9 @@ describe("every published URL", () => {
       const html = /html/.test(type);
       const documented = res.status < 400 || (res.status < 500 && body.length > 0 && (/json/.test(type) || (html && res.status !== 404)));
       if (!documented) problems.push(`${res.status} ${type} ${url} (published by ${from})`);
+      for (const [hash, linkedFrom] of anchors) {
+        if (!lands(hash, type, body)) problems.push(`nothing at ${url}${hash} (linked by ${linkedFrom})`);
+      }
     }
     expect(problems).toEqual([]);
   });
