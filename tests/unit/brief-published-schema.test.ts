@@ -16,57 +16,31 @@ const valid = { full_name: "Ada Lovelace", company_name: "Analytical Engines Ltd
 
 describe("the contact form's fields", () => {
   it("ask for the brief's required fields and the few a person fills in easily, in this order and these words", () => {
-    const asked = contactFields(sizes).map(({ description: _, ...field }) => field);
-    expect(asked).toStrictEqual([
-      { name: "full_name", label: "Your name", kind: "text", required: true, maxLength: briefLimits.full_name, autocomplete: "name" },
-      {
-        name: "company_name",
-        label: "Company",
-        kind: "text",
-        required: true,
-        maxLength: briefLimits.company_name,
-        autocomplete: "organization",
-      },
-      {
-        name: "work_email",
-        label: "Work e-mail",
-        kind: "email",
-        required: true,
-        maxLength: briefLimits.work_email,
-        autocomplete: "email",
-        hint: "We reply to this address.",
-      },
-      {
-        name: "site_size",
-        label: "Site size",
-        kind: "select",
-        options: [
-          ["", "Not sure yet"],
-          ["launch-site", "Launch site (1–8 pages)"],
-        ],
-      },
-      {
-        name: "budget_range",
-        label: "Budget (USD)",
-        kind: "select",
-        options: [
-          ["", "Rather not say"],
-          ["under_10k", "Under $10,000"],
-          ["10k_25k", "$10,000 to $25,000"],
-          ["25k_50k", "$25,000 to $50,000"],
-          ["50k_100k", "$50,000 to $100,000"],
-          ["over_100k", "Over $100,000"],
-          ["not_sure", "Not sure yet"],
-        ],
-      },
-      {
-        name: "message",
-        label: "About the project",
-        kind: "textarea",
-        maxLength: briefLimits.message,
-        hint: "What the site is for, what exists today, and any dates that matter.",
-      },
+    const fields = contactFields(sizes);
+    // name, label, kind, required, autocomplete
+    expect(fields.map((f) => [f.name, f.label, f.kind, f.required === true, f.autocomplete])).toStrictEqual([
+      ["full_name", "Your name", "text", true, "name"],
+      ["company_name", "Company", "text", true, "organization"],
+      ["work_email", "Work e-mail", "email", true, "email"],
+      ["site_size", "Site size", "select", false, undefined],
+      ["budget_range", "Budget (USD)", "select", false, undefined],
+      ["message", "About the project", "textarea", false, undefined],
     ]);
+    const byName = Object.fromEntries(fields.map((f) => [f.name, f]));
+    for (const name of ["full_name", "company_name", "work_email", "message"] as const)
+      expect(byName[name]!.maxLength, name).toBe(briefLimits[name]);
+    expect(fields.filter((f) => f.hint).map((f) => [f.name, f.hint])).toStrictEqual([
+      ["work_email", "We reply to this address."],
+      ["message", "What the site is for, what exists today, and any dates that matter."],
+    ]);
+    expect(byName.site_size!.options).toStrictEqual([
+      ["", "Not sure yet"],
+      ["launch-site", "Launch site (1–8 pages)"],
+    ]);
+    expect(byName.budget_range!.options!.map(([value, label]) => `${value}=${label}`).join("; ")).toBe(
+      "=Rather not say; under_10k=Under $10,000; 10k_25k=$10,000 to $25,000; 25k_50k=$25,000 to $50,000; " +
+        "50k_100k=$50,000 to $100,000; over_100k=Over $100,000; not_sure=Not sure yet",
+    );
   });
 
   it("describe each field in the schema's own words, for an agent filling the form in", () => {
