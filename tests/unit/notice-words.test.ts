@@ -176,22 +176,34 @@ describe("each held-leads alert, word for word", () => {
     `);
   });
 
+  it("for the day's limit with nobody e-mailed yet, naming no address", () => {
+    const { text } = heldAlertMessage(alert("day"), { today: 1, all: 1 }, addresses);
+    expect(text).not.toContain("e-mailed most");
+    expect(text).not.toContain("Stryker");
+    expect(text.split("\n\n").length).toBe(
+      heldAlertMessage(alert("day"), { today: 1, all: 1, busiest: [] }, addresses).text.split("\n\n").length,
+    );
+  });
+
   it("for a limit of 0", () => {
     const { subject, text } = heldAlertMessage(alert("day", { limit: 0 }), { today: 1, all: 1 }, addresses);
-    expect({ subject, text: text.split("\n").slice(0, 3) }).toMatchInlineSnapshot(`
+    expect({ subject, text: [text.split("\n").slice(0, 3), text.split("\n").at(-1)] }).toMatchInlineSnapshot(`
       {
         "subject": "Leads held on 2031-03-14 (UTC), 1 so far: LEADS_EMAIL_DAILY_LIMIT is 0, every lead held",
         "text": [
-          "Leads are being held for Kestrel <Studio>",
-          "",
-          "LEADS_EMAIL_DAILY_LIMIT is 0, so every lead is held instead of e-mailed: no lead from anyone is e-mailed until you release it, or until the limit is raised.",
+          [
+            "Leads are being held for Kestrel <Studio>",
+            "",
+            "LEADS_EMAIL_DAILY_LIMIT is 0, so every lead is held instead of e-mailed: no lead from anyone is e-mailed until you release it, or until the limit is raised.",
+          ],
+          "At most three of these e-mails come a day, one for each kind of hold: a grant or the contact form past its share, an address past its share, and the day's limit. This is 2031-03-14's about the day's limit: any source held the same way later that day gets no e-mail of its own, and the counts above keep growing after it. From the next UTC day, leads are e-mailed again up to the limit and each source's share.",
         ],
       }
     `);
   });
 
   it("says what its reason says, whatever source fields it carries", () => {
-    const words = (a: HeldAlert) => heldAlertMessage(a, { today: 1, all: 1, fromSource: 1 }, addresses).subject;
+    const words = (a: HeldAlert) => heldAlertMessage(a, { today: 1, all: 1, fromSource: 1 }, addresses).text;
     const dayWords = words(alert("day"));
     expect(words(alert("day", grant))).toBe(dayWords);
     // A reason without the source it needs falls back to the day's words rather than naming nobody.
