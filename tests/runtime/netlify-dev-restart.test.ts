@@ -1,8 +1,8 @@
-import { readdir, readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { startIsolatedRuntime } from "../../scripts/runtime/isolated.ts";
 import { besideTheSuite, root } from "../support/beside-the-suite.ts";
 import { statusOf } from "../support/http.ts";
+import { netlifyDevAt } from "../support/netlify-dev-process.ts";
 
 /**
  * netlify dev ends itself on any error it does not catch, and npm start's front then has no one to hand requests to.
@@ -10,15 +10,6 @@ import { statusOf } from "../support/http.ts";
  * base URL and keys so that dist/ is not rebuilt under the suite; the suite's .env.runtime is put back after it.
  */
 const sameSite = besideTheSuite();
-
-/** netlify dev's main process for the runtime at `port`: the one whose preload names it (scripts/runtime/netlify.ts). */
-async function netlifyDevAt(port: string): Promise<number | undefined> {
-  for (const pid of (await readdir("/proc")).filter((entry) => /^\d+$/.test(entry))) {
-    const command = await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "");
-    if (command.includes(`behind-front.ts?port=${port}&`)) return Number(pid);
-  }
-  return undefined;
-}
 
 const answers = (url: string) => statusOf(url).catch(() => 0);
 
