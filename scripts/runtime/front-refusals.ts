@@ -112,3 +112,45 @@ export function unreachable(url: URL, why: string): Promise<Response> {
     );
   return rendered(owner.format(url.origin), url, new Refusal("service_unavailable", { detail, headers: retryAfter }));
 }
+
+/** lambda-local's limit for a function call under netlify dev offline (netlify-cli's SYNCHRONOUS_FUNCTION_TIMEOUT). */
+export const functionTimeoutSeconds = 30;
+
+/** How soon to call again when netlify dev's functions are busy: a burst of calls passes in seconds. */
+const busyRetryAfter = { "Retry-After": "5" };
+
+function busy(url: URL, detail: string, resolution?: string): Promise<Response> {
+  const owner = doorAt(url.pathname);
+  if (!owner)
+    return Promise.resolve(
+      new Response(`${detail} Try again in a few seconds.\n`, {
+        status: 503,
+        headers: { "Content-Type": "text/plain; charset=utf-8", ...busyRetryAfter },
+      }),
+    );
+  const refusal = new Refusal("service_unavailable", { detail, headers: busyRetryAfter, ...(resolution ? { resolution } : {}) });
+  return rendered(owner.format(url.origin), url, refusal);
+}
+
+/**
+ * netlify dev gave up on a function call at its limit (lambda-local's TimeoutError, which it answers 500 with its stack):
+ * the machine was too loaded to run it in time. On a door's path its 503 in its format; on the site's, in plain words.
+ */
+export const gaveUp = (url: URL) =>
+  busy(
+    url,
+    `npm start's netlify dev gave up on this call after its ${functionTimeoutSeconds} s limit for a function: the machine is under load.`,
+    "Retry after the number of seconds in the Retry-After header. The call stopped wherever it had got to: a write may have been recorded.",
+  );
+
+/**
+ * Any other 500 is netlify dev's report that a function or an edge function threw past its door (every door answers
+ * its own failures in its format, src/http/door.ts), with the stack and this machine's paths. That is a bug, not load:
+ * it stays a 500, as Netlify answers a function that crashed, so that tests and callers see it, in plain words without
+ * the stack, which netlify dev prints in npm start's output.
+ */
+export const crashed = () =>
+  new Response(
+    "npm start's netlify dev answered 500: a function or edge function threw past its door, a bug. npm start's output shows the stack.\n",
+    { status: 500, headers: { "Content-Type": "text/plain; charset=utf-8" } },
+  );

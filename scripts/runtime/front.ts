@@ -13,14 +13,25 @@ import { posix } from "node:path";
 import { pipeline, type Duplex } from "node:stream";
 import { clientAddressHeader, handedOnHeader, refusalStatusHeader, restoredStatus } from "../../src/http/netlify-dev.ts";
 import { platformFiles } from "../../src/paths.ts";
-import { methodRefusal, noHost, notFound, ownedByDoor, payloadTooLarge, siteAllow, unreachable } from "./front-refusals.ts";
+import {
+  crashed,
+  functionTimeoutSeconds,
+  gaveUp,
+  methodRefusal,
+  noHost,
+  notFound,
+  ownedByDoor,
+  payloadTooLarge,
+  siteAllow,
+  unreachable,
+} from "./front-refusals.ts";
 
 /**
  * npm start's front: serves PORT and hands every request to netlify dev on its internal port (behind-front.ts moved it
  * there), its body whole (see netlifyDevBodyLimit), and streams every answer back. It marks every request as handed on,
  * so a function's or an edge function's 403 or 404 reaches netlify dev as a 200 carrying the real status, which netlify
  * dev does not call again at `.html` and the like (src/http/netlify-dev.ts), and it puts the real status back. A
- * client's own copy of either header is dropped.
+ * client's own copy of either header is dropped. It answers netlify dev's own 500s itself (answerFailed).
  * Part of the local runtime only: production has no front.
  */
 
@@ -272,6 +283,30 @@ const parserRefusals: Record<string, string> = {
   ERR_HTTP_REQUEST_TIMEOUT: "408 Request Timeout",
 };
 
+/**
+ * netlify dev's own 500s: a function's call that passed lambda-local's limit (its TimeoutError, `Task timed out after 30.00
+ * seconds`, with the stack and this machine's paths, as an HTML page when the client takes HTML), or a function or edge
+ * function that threw past its door. Only a 500 is read whole before it is answered (its first bytes: the report is a
+ * page of about 10 kB); every other answer streams. A HEAD's 500 has no body to read: it passed the limit if it took that
+ * long, since the limit runs from the start of the function's handler, after the front handed the call on.
+ */
+const failureHeadBytes = 64 * 1024;
+export const gaveUpOn = (report: string, method: string, elapsedMs: number) =>
+  report.includes("Task timed out after") || (method === "HEAD" && report === "" && elapsedMs >= functionTimeoutSeconds * 1000);
+
+async function answerFailed(answer: IncomingMessage, res: ServerResponse, url: URL, method: string, sentAt: number) {
+  let report = "";
+  answer.setEncoding("utf8");
+  try {
+    for await (const chunk of answer as AsyncIterable<string>) if (report.length < failureHeadBytes) report += chunk;
+  } catch {
+    // netlify dev ended mid-answer, or the client went away (and its call with it).
+    if (!res.destroyed) await answerWith(res, await unreachable(url, "its answer was cut short"));
+    return;
+  }
+  await answerWith(res, gaveUpOn(report, method, Date.now() - sentAt) ? await gaveUp(url) : crashed());
+}
+
 /** The client's address as Netlify would give it: IPv4 without its IPv6-mapped prefix. */
 const clientAddressOf = (remote: string | undefined) => remote?.replace(/^::ffff:(?=\d+\.)/i, "") ?? "";
 
@@ -302,7 +337,9 @@ async function handOn(req: IncomingMessage, res: ServerResponse, internalPort: n
   if (req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined) {
     headers.push("Content-Length", String(handedBody.length));
   }
+  const sentAt = Date.now();
   const upstream = forward({ host: "127.0.0.1", port: internalPort, method: req.method, path, headers, agent }, (answer) => {
+    if (answer.statusCode === 500) return void answerFailed(answer, res, url, req.method!, sentAt);
     res.writeHead(
       restoredStatus(answer.statusCode ?? 502, answer.headers[refusalStatusHeader] as string | undefined),
       passedOn(answer.rawHeaders, notAnswered),

@@ -3,7 +3,14 @@ import { once } from "node:events";
 import { connect, type AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFront, wellFormedPath, withoutEscapedBackslash, withoutPlatformFile, type Front } from "../../scripts/runtime/front.ts";
+import {
+  gaveUpOn,
+  startFront,
+  wellFormedPath,
+  withoutEscapedBackslash,
+  withoutPlatformFile,
+  type Front,
+} from "../../scripts/runtime/front.ts";
 import { freePort } from "../../scripts/lib/free-port.ts";
 import { handedOnHeader, refusalStatusHeader } from "../../src/http/netlify-dev.ts";
 
@@ -187,5 +194,108 @@ describe("npm start's front", () => {
     });
     expect(res.headers.get("x-powered-by")).toBeNull();
     expect((await echoed(res)).headers["content-encoding"]).toBeUndefined();
+  });
+});
+
+/**
+ * A stand-in for netlify dev's functions: it answers a request that says `x-fail` as netlify dev answers a function that
+ * failed (lambda-local's timeout, as text or as its HTML page, or a function's throw), and echoes every other at once.
+ */
+async function functionsStandIn() {
+  const stack = "    at new TimeoutError (/work/checkout/node_modules/lambda-local/build/lib/utils.js:119:28)";
+  const failures: Record<string, [string, Record<string, string>]> = {
+    timeout: [`TimeoutError: Task timed out after 30.00 seconds\n ${stack}`, {}],
+    "timeout-page": [
+      `<html><pre><code>{"errorType":"TimeoutError","errorMessage":"Task timed out after 30.00 seconds","trace":["${stack}"]}</code></pre></html>`,
+      { "content-type": "text/html" },
+    ],
+    threw: ["TypeError: boom\n    at handler (/work/checkout/build/doors/mcp.mjs:1:2)", {}],
+  };
+  const upstream = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks).toString();
+      const echo = () => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ url: req.url, body }));
+      const failure = failures[String(req.headers["x-fail"])];
+      if (failure) res.writeHead(500, failure[1]).end(failure[0]);
+      else echo();
+    });
+  });
+  await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
+  const front = await startFront(await freePort(), (upstream.address() as AddressInfo).port);
+  const base = `http://127.0.0.1:${(front.server.address() as AddressInfo).port}`;
+  return {
+    call: (path: string, headers: Record<string, string> = {}, body?: string, signal?: AbortSignal) =>
+      fetch(`${base}${path}`, {
+        method: body === undefined ? "GET" : "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body,
+        signal,
+      }),
+    async close() {
+      await front.close();
+      await new Promise((resolve) => upstream.close(resolve));
+    },
+  };
+}
+
+describe("npm start's front, when netlify dev's function fails", () => {
+  let standIn: Awaited<ReturnType<typeof functionsStandIn>>;
+  beforeAll(async () => (standIn = await functionsStandIn()));
+  afterAll(() => standIn.close());
+  const call: typeof standIn.call = (...args) => standIn.call(...args);
+
+  it.each([
+    ["/mcp/server-card", {}, "application/json", { error: { code: -32093, data: { code: "service_unavailable" } } }],
+    ["/api/v1/briefs", { "x-nf-passthrough": "passthrough" }, "application/problem+json", { code: "service_unavailable", status: 503 }],
+    ["/a2a/v1/rest/tasks", {}, "application/a2a+json", { error: { code: 503, status: "UNAVAILABLE" } }],
+  ])(
+    "answers netlify dev's function timeout at %s as the door's 503 with Retry-After, never with its stack",
+    async (path, headers, type, body) => {
+      for (const [fail, accept] of [
+        ["timeout", "application/json"],
+        ["timeout-page", "text/html"],
+      ]) {
+        const res = await call(path, { ...headers, "x-fail": fail!, accept: accept! });
+        const text = await res.text();
+        expect([res.status, res.headers.get("content-type")?.split(";")[0], res.headers.get("retry-after")], fail).toEqual([
+          503,
+          type,
+          "5",
+        ]);
+        expect(JSON.parse(text), fail).toMatchObject(body);
+        expect(text, fail).toContain("gave up on this call after its 30 s limit for a function");
+        expect(text, fail).not.toMatch(/node_modules|TimeoutError|\bat /);
+      }
+    },
+  );
+
+  it("answers the contact form's timeout 503 in plain words, and a function that threw 500 without its stack", async () => {
+    const form = await call("/contact", { "x-fail": "timeout" }, "{}");
+    expect([form.status, form.headers.get("content-type"), form.headers.get("retry-after")]).toEqual([
+      503,
+      "text/plain; charset=utf-8",
+      "5",
+    ]);
+    expect(await form.text()).toMatch(/^npm start's netlify dev gave up on this call after its 30 s limit/);
+    for (const path of ["/mcp", "/api/v1/company", "/contact"]) {
+      const threw = await call(path, { "x-fail": "threw" }, "{}");
+      const text = await threw.text();
+      expect([threw.status, threw.headers.get("content-type"), threw.headers.get("retry-after")], path).toEqual([
+        500,
+        "text/plain; charset=utf-8",
+        null,
+      ]);
+      expect(text, path).toMatch(/threw past its door, a bug/);
+      expect(text, path).not.toMatch(/boom|build\/doors|\bat /);
+    }
+  });
+
+  it("takes a HEAD's bodiless 500 for the limit only once the limit has passed", () => {
+    expect(gaveUpOn("", "HEAD", 30_000)).toBe(true);
+    expect(gaveUpOn("", "HEAD", 29_999)).toBe(false);
+    expect(gaveUpOn("", "GET", 60_000)).toBe(false);
+    expect(gaveUpOn("TypeError: boom", "GET", 60_000)).toBe(false);
   });
 });
