@@ -116,7 +116,7 @@ export function unreachable(url: URL, why: string): Promise<Response> {
 /** lambda-local's limit for a function call under netlify dev offline (netlify-cli's SYNCHRONOUS_FUNCTION_TIMEOUT). */
 export const functionTimeoutSeconds = 30;
 
-/** How soon to call again when netlify dev's functions are busy: a burst of calls passes in seconds. */
+/** How soon to call again when netlify dev's functions are busy: the front's queue (function-calls.ts) drains in seconds. */
 const busyRetryAfter = { "Retry-After": "5" };
 
 function busy(url: URL, detail: string, resolution?: string): Promise<Response> {
@@ -142,6 +142,10 @@ export const gaveUp = (url: URL) =>
     `npm start's netlify dev gave up on this call after its ${functionTimeoutSeconds} s limit for a function: the machine is under load.`,
     "Retry after the number of seconds in the Retry-After header. The call stopped wherever it had got to: a write may have been recorded.",
   );
+
+/** More function calls already waiting for netlify dev than the front queues: this one is refused before any function sees it. */
+export const tooManyWaiting = (url: URL, waiting: number) =>
+  busy(url, `npm start's netlify dev has ${waiting} function calls waiting already: the machine is under load.`);
 
 /**
  * Any other 500 is netlify dev's report that a function or an edge function threw past its door (every door answers

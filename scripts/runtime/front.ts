@@ -13,6 +13,7 @@ import { posix } from "node:path";
 import { pipeline, type Duplex } from "node:stream";
 import { clientAddressHeader, handedOnHeader, refusalStatusHeader, restoredStatus } from "../../src/http/netlify-dev.ts";
 import { platformFiles } from "../../src/paths.ts";
+import { callsAFunction, FunctionCalls } from "./function-calls.ts";
 import {
   crashed,
   functionTimeoutSeconds,
@@ -23,6 +24,7 @@ import {
   ownedByDoor,
   payloadTooLarge,
   siteAllow,
+  tooManyWaiting,
   unreachable,
 } from "./front-refusals.ts";
 
@@ -31,7 +33,8 @@ import {
  * there), its body whole (see netlifyDevBodyLimit), and streams every answer back. It marks every request as handed on,
  * so a function's or an edge function's 403 or 404 reaches netlify dev as a 200 carrying the real status, which netlify
  * dev does not call again at `.html` and the like (src/http/netlify-dev.ts), and it puts the real status back. A
- * client's own copy of either header is dropped. It answers netlify dev's own 500s itself (answerFailed).
+ * client's own copy of either header is dropped. It hands netlify dev only so many function calls at once
+ * (function-calls.ts), and answers netlify dev's own 500s itself (answerFailed).
  * Part of the local runtime only: production has no front.
  */
 
@@ -59,10 +62,13 @@ export interface Front {
   close(): Promise<void>;
 }
 
-/** Listens on `port` (every interface, as netlify dev does) in front of netlify dev at 127.0.0.1:`internalPort`. */
-export async function startFront(port: number, internalPort: number): Promise<Front> {
+/**
+ * Listens on `port` (every interface, as netlify dev does) in front of netlify dev at 127.0.0.1:`internalPort`, handing it
+ * function calls as `calls` allows.
+ */
+export async function startFront(port: number, internalPort: number, calls = new FunctionCalls()): Promise<Front> {
   const agent = new Agent({ keepAlive: true });
-  const server = createServer((req, res) => void handOn(req, res, internalPort, agent));
+  const server = createServer((req, res) => void handOn(req, res, internalPort, agent, calls));
   server.on("clientError", (error: ClientError, socket: Duplex) => void answerUnparsed(error, socket));
   server.listen({ port });
   await once(server, "listening");
@@ -310,7 +316,7 @@ async function answerFailed(answer: IncomingMessage, res: ServerResponse, url: U
 /** The client's address as Netlify would give it: IPv4 without its IPv6-mapped prefix. */
 const clientAddressOf = (remote: string | undefined) => remote?.replace(/^::ffff:(?=\d+\.)/i, "") ?? "";
 
-async function handOn(req: IncomingMessage, res: ServerResponse, internalPort: number, agent: Agent) {
+async function handOn(req: IncomingMessage, res: ServerResponse, internalPort: number, agent: Agent, calls: FunctionCalls) {
   const body = await wholeBody(req, netlifyDevBodyLimit);
   if (body === "gone") return;
   if (!namesAHost(req.headers.host)) return answerWith(res, noHost(), { close: body === "too large" });
@@ -337,8 +343,13 @@ async function handOn(req: IncomingMessage, res: ServerResponse, internalPort: n
   if (req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined) {
     headers.push("Content-Length", String(handedBody.length));
   }
+  // Function calls wait their turn (function-calls.ts); an edge function's `next()` comes back through the front, marked.
+  const turn = callsAFunction(req.method!, url.pathname, req.headers["x-nf-passthrough"] !== undefined) ? await calls.take(res) : undefined;
+  if (turn === "gone") return;
+  if (turn === "full") return answerWith(res, await tooManyWaiting(url, calls.counts.waiting));
   const sentAt = Date.now();
   const upstream = forward({ host: "127.0.0.1", port: internalPort, method: req.method, path, headers, agent }, (answer) => {
+    answer.once("end", () => turn?.release());
     if (answer.statusCode === 500) return void answerFailed(answer, res, url, req.method!, sentAt);
     res.writeHead(
       restoredStatus(answer.statusCode ?? 502, answer.headers[refusalStatusHeader] as string | undefined),
@@ -346,6 +357,7 @@ async function handOn(req: IncomingMessage, res: ServerResponse, internalPort: n
     );
     pipeline(answer, res, () => undefined);
   });
+  upstream.once("close", () => turn?.release());
   upstream.on("error", async (error: NodeJS.ErrnoException) => {
     if (res.headersSent) return void res.destroy();
     await answerWith(res, await unreachable(url, error.code ?? "no answer"));

@@ -11,6 +11,7 @@ import {
   withoutPlatformFile,
   type Front,
 } from "../../scripts/runtime/front.ts";
+import { callsAFunction, FunctionCalls } from "../../scripts/runtime/function-calls.ts";
 import { freePort } from "../../scripts/lib/free-port.ts";
 import { handedOnHeader, refusalStatusHeader } from "../../src/http/netlify-dev.ts";
 
@@ -199,9 +200,11 @@ describe("npm start's front", () => {
 
 /**
  * A stand-in for netlify dev's functions: it answers a request that says `x-fail` as netlify dev answers a function that
- * failed (lambda-local's timeout, as text or as its HTML page, or a function's throw), and echoes every other at once.
+ * failed (lambda-local's timeout, as text or as its HTML page, or a function's throw), holds one that says `x-hold` until
+ * the test releases it, and echoes every other at once.
  */
-async function functionsStandIn() {
+async function functionsStandIn(calls?: FunctionCalls) {
+  const held: { url: string; body: string; release: () => void }[] = [];
   const stack = "    at new TimeoutError (/work/checkout/node_modules/lambda-local/build/lib/utils.js:119:28)";
   const failures: Record<string, [string, Record<string, string>]> = {
     timeout: [`TimeoutError: Task timed out after 30.00 seconds\n ${stack}`, {}],
@@ -219,13 +222,15 @@ async function functionsStandIn() {
       const echo = () => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ url: req.url, body }));
       const failure = failures[String(req.headers["x-fail"])];
       if (failure) res.writeHead(500, failure[1]).end(failure[0]);
+      else if (req.headers["x-hold"]) held.push({ url: req.url!, body, release: echo });
       else echo();
     });
   });
   await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
-  const front = await startFront(await freePort(), (upstream.address() as AddressInfo).port);
+  const front = await startFront(await freePort(), (upstream.address() as AddressInfo).port, calls);
   const base = `http://127.0.0.1:${(front.server.address() as AddressInfo).port}`;
   return {
+    held,
     call: (path: string, headers: Record<string, string> = {}, body?: string, signal?: AbortSignal) =>
       fetch(`${base}${path}`, {
         method: body === undefined ? "GET" : "POST",
@@ -297,5 +302,105 @@ describe("npm start's front, when netlify dev's function fails", () => {
     expect(gaveUpOn("", "HEAD", 29_999)).toBe(false);
     expect(gaveUpOn("", "GET", 60_000)).toBe(false);
     expect(gaveUpOn("TypeError: boom", "GET", 60_000)).toBe(false);
+  });
+});
+
+describe("npm start's front, when netlify dev's functions are busy", () => {
+  const calls = new FunctionCalls(2, 2);
+  let standIn: Awaited<ReturnType<typeof functionsStandIn>>;
+  beforeAll(async () => (standIn = await functionsStandIn(calls)));
+  afterAll(() => standIn.close());
+  const call: typeof standIn.call = (...args) => standIn.call(...args);
+  const held = () => standIn.held;
+
+  /** Waits until the stand-in holds `count` requests, and a moment more to see that no other arrives. */
+  const holding = async (count: number) => {
+    await expect.poll(() => held().length).toBe(count);
+    await sleep(50);
+    expect(held().length).toBe(count);
+  };
+  const hold = { "x-hold": "1" };
+  const answered = (res: Promise<Response>) => res.then(async (r) => ((await r.json()) as { url: string; body: string }).body);
+
+  it("hands netlify dev so many function calls at once and the rest in order, each with its body; past its queue, the door's 503 at once", async () => {
+    const answers = [1, 2, 3, 4].map((n) => answered(call("/mcp", hold, `{"n":${n}}`)));
+    await holding(2);
+    const refused = await call("/mcp", hold, '{"n":5}');
+    expect([refused.status, refused.headers.get("retry-after")]).toEqual([503, "5"]);
+    expect(await refused.json()).toMatchObject({ error: { code: -32093, message: expect.stringContaining("2 function calls waiting") } });
+    held().shift()!.release();
+    await holding(2);
+    held().shift()!.release();
+    await holding(2);
+    expect(held().map((h) => h.body)).toEqual(['{"n":3}', '{"n":4}']);
+    held()
+      .splice(0)
+      .forEach((h) => h.release());
+    expect(await Promise.all(answers)).toEqual(['{"n":1}', '{"n":2}', '{"n":3}', '{"n":4}']);
+    expect(calls.counts).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it("holds no static file and no edge function's own work, only what an edge function hands on to a function", async () => {
+    const busy = [1, 2].map(() => answered(call("/a2a/v1", hold, "{}")));
+    await holding(2);
+    for (const path of ["/offers", "/api/v1/company", "/.well-known/jwks.json"]) expect((await call(path)).status, path).toBe(200);
+    expect((await call("/api/v1/briefs", {}, "{}")).status, "the gateway's own call").toBe(200);
+    expect((await call("/api/v1/company", { "x-nf-passthrough": "passthrough" })).status, "a read handed on").toBe(200);
+    const brief = answered(call("/api/v1/briefs", { ...hold, "x-nf-passthrough": "passthrough" }, '{"brief":1}'));
+    await expect.poll(() => calls.counts.waiting).toBe(1);
+    held()
+      .splice(0)
+      .forEach((h) => h.release());
+    await holding(1);
+    held().shift()!.release();
+    expect(await brief).toBe('{"brief":1}');
+    await Promise.all(busy);
+  });
+
+  it("lets a client that goes away leave the queue: netlify dev never sees its call, and the next one takes its turn", async () => {
+    const busy = [1, 2].map(() => answered(call("/oauth/token", hold, "{}")));
+    await holding(2);
+    const abort = new AbortController();
+    const gone = call("/oauth/token", hold, '{"gone":1}', abort.signal).catch(() => "aborted");
+    await expect.poll(() => calls.counts.waiting).toBe(1);
+    abort.abort();
+    expect(await gone).toBe("aborted");
+    await expect.poll(() => calls.counts.waiting).toBe(0);
+    const next = answered(call("/oauth/token", hold, '{"next":1}'));
+    await expect.poll(() => calls.counts.waiting).toBe(1);
+    held().shift()!.release();
+    await holding(2);
+    expect(held().map((h) => h.body)).toEqual(["{}", '{"next":1}']);
+    held()
+      .splice(0)
+      .forEach((h) => h.release());
+    expect(await next).toBe('{"next":1}');
+    await Promise.all(busy);
+    expect(calls.counts).toEqual({ running: 0, waiting: 0 });
+  });
+});
+
+describe("which requests call a function under netlify dev", () => {
+  it.each([
+    ["GET", "/mcp/server-card", false, true],
+    ["POST", "/MCP", false, true],
+    ["POST", "/a2a/v1", false, true],
+    ["GET", "/a2a/v1/rest/tasks", false, true],
+    ["POST", "/oauth/token", false, true],
+    ["POST", "/contact", false, true],
+    ["GET", "/contact", false, false],
+    ["POST", "/.netlify/functions/deliver-leads", false, true],
+    ["POST", "/api/v1/briefs", false, false],
+    ["POST", "/api/v1/briefs", true, true],
+    ["GET", "/api/v1/free-times", true, true],
+    ["GET", "/api/v1/bookings/bk_0123456789abcdefghjk", true, true],
+    ["GET", "/api/v1/company", true, false],
+    ["GET", "/.well-known/jwks.json", false, false],
+    ["GET", "/.well-known/jwks.json", true, true],
+    ["GET", "/.well-known/agent-card.json", true, false],
+    ["GET", "/offers", true, false],
+    ["GET", "/mcpx", false, false],
+  ])("%s %s (handed on by an edge function: %s): %s", (method, path, passedOn, expected) => {
+    expect(callsAFunction(method, path, passedOn)).toBe(expected);
   });
 });
