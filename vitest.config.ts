@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { defineConfig, type Plugin } from "vitest/config";
+import { patience, testLimit } from "./tests/support/patience.ts";
 
 /**
  * `import text from "./x.css" with { type: "text" }` gives the file's text, as esbuild (which bundles the Netlify
@@ -26,6 +27,12 @@ const textImports: Plugin = {
   },
 };
 
+/**
+ * Every project's time limits: a test or hook passes its limit only when it hangs, and every expect.poll waits the shared
+ * patience (tests/support/patience.ts), so that a loaded machine makes the suite slower, never red.
+ */
+const steady = { testTimeout: testLimit, hookTimeout: testLimit, expect: { poll: { timeout: patience } } };
+
 export default defineConfig({
   test: {
     projects: [
@@ -36,7 +43,7 @@ export default defineConfig({
           include: ["tests/unit/**/*.test.ts", "tests/store/**/*.test.ts"],
           // In-process files put back what they change (mocks, timers, the test clock): one worker's module cache serves them all.
           isolate: false,
-          testTimeout: 20_000,
+          ...steady,
         },
       },
       {
@@ -46,9 +53,7 @@ export default defineConfig({
           // Every door in-process, built as functions/ build it, with an injected client address and clock.
           include: ["tests/doors/**/*.test.ts"],
           isolate: false,
-          testTimeout: 30_000,
-          // A deployment's start and close (its local store writes its snapshot) take seconds on a loaded machine.
-          hookTimeout: 60_000,
+          ...steady,
         },
       },
       {
@@ -58,8 +63,7 @@ export default defineConfig({
           include: ["tests/resilience/**/*.test.ts"],
           // Each file has its own deployment, fault fronts and Redis database (support/databases.ts): files run in parallel.
           isolate: false,
-          testTimeout: 120_000,
-          hookTimeout: 60_000,
+          ...steady,
         },
       },
       {
@@ -73,8 +77,7 @@ export default defineConfig({
           // worker whose module cache serves them all.
           fileParallelism: false,
           isolate: false,
-          testTimeout: 60_000,
-          hookTimeout: 180_000,
+          ...steady,
         },
       },
       {
@@ -84,8 +87,7 @@ export default defineConfig({
           // The build output and the deploy bundles, over the dist/ the runtime project built (tests/support/global-build.ts).
           include: ["tests/build/**/*.test.ts"],
           globalSetup: ["tests/support/global-build.ts"],
-          testTimeout: 60_000,
-          hookTimeout: 180_000,
+          ...steady,
         },
       },
     ],

@@ -45,9 +45,7 @@ describe("the contact form", () => {
     const reference = /Reference: (lead_[0-9a-z]{20})/.exec((await page.textContent("main")) ?? "")?.[1];
     expect(reference).toBeDefined();
     await expect
-      .poll(async () => (await sent()).filter((m) => (m.body.Metadata as { lead_id: string }).lead_id === reference).length, {
-        timeout: 10_000,
-      })
+      .poll(async () => (await sent()).filter((m) => (m.body.Metadata as { lead_id: string }).lead_id === reference).length)
       .toBe(1);
     const mail = (await sent()).find((m) => (m.body.Metadata as { lead_id: string }).lead_id === reference)!.body;
     expect(mail).toMatchObject({ ReplyTo: "grace@hopper.example", Metadata: { channel: "form" } });

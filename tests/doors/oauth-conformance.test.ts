@@ -29,7 +29,7 @@ beforeAll(async () => {
   ]);
   // One client address, as the runner and Chromium share the machine's.
   server = await serveWeb((request) => d.serve(request, "203.0.113.8"), { port });
-}, 60_000);
+});
 
 afterAll(async () => {
   await browser?.close();

@@ -273,7 +273,7 @@ describe("briefs filed end to end", () => {
       expect(task.status?.state).toBe(3); // TASK_STATE_COMPLETED
       const receipt = dataOf(task.artifacts[0]!.parts) as { lead_id: string };
       expect(receipt.lead_id).toMatch(/^lead_/);
-      await expect.poll(() => sentFor(receipt.lead_id).then((m) => m.length), { timeout: 10_000 }).toBe(1);
+      await expect.poll(() => sentFor(receipt.lead_id).then((m) => m.length)).toBe(1);
       filed[i] = task;
     },
   );

@@ -6,6 +6,7 @@ import { clientGrantId } from "../../src/oauth/grants.ts";
 import { freshBrief } from "../support/briefs.ts";
 import { form } from "../support/calls.ts";
 import { leadsCli } from "../support/leads-cli.ts";
+import { patience } from "../support/patience.ts";
 import { clientCredentialsToken } from "../support/oauth-client.ts";
 import { sentForLead, standInMessages } from "../support/postmark-standin.ts";
 
@@ -75,10 +76,13 @@ async function keptAside(keys: string[], fields: [hash: string, field: string][]
   };
 }
 
-/** Waits out the last minute of a UTC day, so that everything a test counts falls on one day. */
+/**
+ * Waits out the end of a UTC day when less than a patience of it is left, so that everything a test counts falls on one
+ * day: the day's turn is the event waited for, and a test that took a patience would be hung.
+ */
 async function clearOfMidnight() {
   const left = 86_400_000 - (Date.now() % 86_400_000);
-  if (left < 60_000) await new Promise((resolve) => setTimeout(resolve, left + 1_000));
+  if (left < patience) await new Promise((resolve) => setTimeout(resolve, left + 1_000));
 }
 
 const { owner: grantShare, address: addressShare } = emailShares(dailyLimit);
@@ -106,19 +110,19 @@ describe("a flood from one source", () => {
 
     const within: string[] = [];
     for (let i = 0; i < grantShare; i++) within.push(await file(flooder.token));
-    for (const id of within) await expect.poll(async () => (await sentFor(id)).length, { timeout: 10_000 }).toBe(1);
+    for (const id of within) await expect.poll(async () => (await sentFor(id)).length).toBe(1);
 
     // Past the grant's share: the same 201, recorded, held, not e-mailed.
     const over = await file(flooder.token);
-    await expect.poll(() => state(over), { timeout: 10_000 }).toBe("held");
+    await expect.poll(() => state(over)).toBe("held");
     expect(await store.zscore("leads:due", over)).toBeNull();
     expect(await sentFor(over)).toHaveLength(0);
 
     // Another grant from the same address is e-mailed at once: the day's budget is far from used.
     const others = await file(other);
-    await expect.poll(async () => (await sentFor(others)).length, { timeout: 10_000 }).toBe(1);
+    await expect.poll(async () => (await sentFor(others)).length).toBe(1);
 
-    await expect.poll(async () => (await newAlerts()).length, { timeout: 10_000 }).toBe(1);
+    await expect.poll(async () => (await newAlerts()).length).toBe(1);
     const [first] = await newAlerts();
     expect(first!.Subject).toMatch(
       new RegExp(`^Leads held on ${day} \\(UTC\\), \\d+ so far: the grant ${flooding} at 127\\.0\\.0\\.1 past its share$`),
@@ -139,9 +143,9 @@ describe("a flood from one source", () => {
     // ...so a new person's grant from it is held, and so is the contact form: the studio is told the address is held,
     // once, and that only other addresses are still e-mailed.
     const victim = await file((await clientCredentialsToken(base, "svc:brief")).token);
-    await expect.poll(() => state(victim), { timeout: 10_000 }).toBe("held");
+    await expect.poll(() => state(victim)).toBe("held");
     expect(await sentFor(victim)).toHaveLength(0);
-    await expect.poll(async () => (await newAlerts()).length, { timeout: 10_000 }).toBe(2);
+    await expect.poll(async () => (await newAlerts()).length).toBe(2);
     const second = (await newAlerts())[1]!;
     expect(second.Subject).toMatch(new RegExp(`^Leads held on ${day} \\(UTC\\), \\d+ so far: the address 127\\.0\\.0\\.1 past its share$`));
     expect(second.TextBody).toContain(
@@ -153,7 +157,7 @@ describe("a flood from one source", () => {
     expect(second.TextBody).not.toContain("@engines.example");
 
     const form = await fileForm();
-    await expect.poll(() => state(form), { timeout: 10_000 }).toBe("held");
+    await expect.poll(() => state(form)).toBe("held");
     expect((await fetch(`${base}/.netlify/functions/deliver-leads`, { method: "POST", body: "{}" })).status).toBe(200);
     expect(await newAlerts()).toHaveLength(2);
 
@@ -177,7 +181,7 @@ describe("past the day's e-mail limit", () => {
     const usual = await post(freshBrief());
     expect(usual.status).toBe(201);
     const usualBody = (await usual.json()) as Record<string, unknown> & { lead_id: string };
-    await expect.poll(async () => (await sentFor(usualBody.lead_id)).length, { timeout: 10_000 }).toBe(1);
+    await expect.poll(async () => (await sentFor(usualBody.lead_id)).length).toBe(1);
 
     // The counter is per UTC day: today's and tomorrow's, so that a brief filed after midnight meets the limit too.
     const days = [utcDay(Date.now()), utcDay(Date.now() + 86_400_000)];
@@ -194,10 +198,10 @@ describe("past the day's e-mail limit", () => {
     expect(body).toMatchObject({ status: "received", next_steps: expect.stringContaining(`reply by e-mail to ${brief.work_email}`) });
     const id = body.lead_id;
 
-    await expect.poll(() => state(id), { timeout: 10_000 }).toBe("held");
+    await expect.poll(() => state(id)).toBe("held");
     expect(await store.zscore("leads:held", id)).not.toBeNull();
     expect(await store.zscore("leads:due", id)).toBeNull();
-    await expect.poll(async () => (await heldAlerts()).length - alertsBefore, { timeout: 10_000 }).toBe(1);
+    await expect.poll(async () => (await heldAlerts()).length - alertsBefore).toBe(1);
     const alert = (await heldAlerts()).at(-1)!.body;
     expect(alert).toMatchObject({ To: "leads@studio.example", From: "website@studio.example" });
     expect(alert.TextBody).toContain("npm run leads -- release");
@@ -208,9 +212,9 @@ describe("past the day's e-mail limit", () => {
     const secondBody = (await (await post(freshBrief())).json()) as { lead_id: string; received_at: string };
     const second = secondBody.lead_id;
     const alertsOwed = new Set([body.received_at, secondBody.received_at].map((at) => utcDay(Date.parse(at)))).size;
-    await expect.poll(() => state(second), { timeout: 10_000 }).toBe("held");
+    await expect.poll(() => state(second)).toBe("held");
     expect((await fetch(`${base}/.netlify/functions/deliver-leads`, { method: "POST", body: "{}" })).status).toBe(200);
-    await expect.poll(async () => (await heldAlerts()).length - alertsBefore, { timeout: 10_000 }).toBe(alertsOwed);
+    await expect.poll(async () => (await heldAlerts()).length - alertsBefore).toBe(alertsOwed);
 
     const list = await leads();
     expect(list.code).toBe(0);

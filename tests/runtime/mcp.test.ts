@@ -126,7 +126,7 @@ describe("filing through the SDK's client-side OAuth (client_credentials)", () =
     expect(receipt).toMatchObject({ status: "received", lead_id: expect.stringMatching(/^lead_/) });
     expect(receipt.next_steps).toContain(brief.work_email);
     expect(text(result)).toContain(receipt.lead_id);
-    await expect.poll(() => sentFor(receipt.lead_id).then((m) => m.length), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => sentFor(receipt.lead_id).then((m) => m.length)).toBe(1);
     expect((await sentFor(receipt.lead_id))[0]!.body).toMatchObject({ To: "leads@studio.example", ReplyTo: brief.work_email });
     expect((await store.get<Lead>(`lead:${receipt.lead_id}`))?.channel).toBe("mcp");
     await client.close();
@@ -159,7 +159,7 @@ describe("the person confirms their own brief", () => {
     expect(forms.asked[0]!.message).toContain("A person at the studio will read it and e-mail you");
     expect(result.isError, text(result)).toBeFalsy();
     const receipt = result.structuredContent as { lead_id: string };
-    await expect.poll(() => sentFor(receipt.lead_id).then((m) => m.length), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => sentFor(receipt.lead_id).then((m) => m.length)).toBe(1);
     expect((await sentFor(receipt.lead_id))[0]!.body).toMatchObject({ ReplyTo: corrected.work_email });
     expect((await store.get<Lead>(`lead:${receipt.lead_id}`))?.brief).toMatchObject({
       work_email: corrected.work_email,

@@ -12,6 +12,7 @@ import { policies } from "../../src/limits/policies.ts";
 import type { Lead } from "../../src/briefs/lead.ts";
 import { besideTheSuite, root } from "../support/beside-the-suite.ts";
 import { freshBrief } from "../support/briefs.ts";
+import { patience } from "../support/patience.ts";
 
 /**
  * `npm start` stopped and started again over the same data folder. These runtimes share the checkout with the suite's
@@ -63,11 +64,11 @@ interface SavedKey {
 const snapshotIn = async (folder: string) =>
   JSON.parse(await readFile(join(folder, "store.json"), "utf8")) as { format: string; saved_at: string; keys: SavedKey[] };
 
-/** `npm start` as a process, as an operator runs it; stopped (like Ctrl+C) if it is still running after 30 s. */
+/** `npm start` as a process, as an operator runs it; stopped (like Ctrl+C) if it is still running after a patience: it hangs. */
 const npmStart = (env: NodeJS.ProcessEnv) =>
   new Promise<{ code: number | null; out: string }>((resolve) => {
     const child = spawn(process.execPath, ["scripts/start.ts"], { cwd: root, env });
-    const timer = setTimeout(() => child.kill("SIGINT"), 30_000);
+    const timer = setTimeout(() => child.kill("SIGINT"), patience);
     let out = "";
     child.stdout.on("data", (d) => (out += d));
     child.stderr.on("data", (d) => (out += d));
@@ -101,7 +102,7 @@ describe("npm start, stopped and started again over the same data folder", () =>
       expect(res.status).toBe(201);
       id = ((await res.json()) as { lead_id: string }).lead_id;
       expect(await readFile(join(folder, "store.json"), "utf8")).toBe(snapshot);
-      await expect.poll(async () => (await leadIn(first, id))?.delivery.state, { timeout: 15_000 }).toBe("delivered");
+      await expect.poll(async () => (await leadIn(first, id))?.delivery.state).toBe("delivered");
 
       // What a kill leaves on disk right now (the log first: see tests/store/local-store-log.test.ts), with the start
       // of a record that was being written when it died.

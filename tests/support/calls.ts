@@ -1,5 +1,6 @@
 import { expect } from "vitest";
 import { problemContentType } from "../../src/http/formats.ts";
+import { patience } from "./patience.ts";
 
 /** A request init with a JSON body. */
 export const json = (body: unknown, headers: Record<string, string> = {}, method = "POST"): RequestInit => ({
@@ -29,11 +30,8 @@ export const a2aSend = (parts: unknown[], headers: Record<string, string> = {}, 
     { "a2a-version": "1.0", ...headers },
   );
 
-/**
- * A liveness bound, not a performance figure: a handler that has not answered by then is hanging (the store client's
- * deadline is 1.5 s per command, and a platform would kill the function long before a person gave up).
- */
-export async function answered(response: Promise<Response>, limitMs = 10_000): Promise<Response> {
+/** A liveness bound, not a performance figure: a handler that has not answered within the shared patience is hanging. */
+export async function answered(response: Promise<Response>, limitMs = patience): Promise<Response> {
   let timer: NodeJS.Timeout | undefined;
   const hung = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within ${limitMs} ms: the handler hangs`)), limitMs);

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { oauthPaths } from "../../src/paths.ts";
+import { patience } from "./patience.ts";
 
 /**
  * The function calls netlify dev made while `send` ran, from its own log: its functions server prints
@@ -17,7 +18,8 @@ export async function functionCallsDuring<T>(
   const result = await send();
   const mark = `${oauthPaths.jwks}?mark=${randomUUID()}`;
   await (await fetch(`${base}${mark}`)).body?.cancel();
-  for (let attempt = 0; attempt < 500; attempt++) {
+  const until = Date.now() + patience;
+  while (Date.now() < until) {
     const calls = [...(await readFile(logFile, "utf8")).slice(start).matchAll(/Request from .*?: ([A-Z]+) (\S+)/g)].map(
       ([, method, url]) => `${method} ${url}`,
     );
@@ -25,5 +27,5 @@ export async function functionCallsDuring<T>(
     if (end >= 0) return { result, calls: calls.slice(0, end) };
     await sleep(20);
   }
-  throw new Error(`netlify dev's log never showed ${mark}`);
+  throw new Error(`netlify dev's log did not show ${mark} within ${patience} ms`);
 }

@@ -2,6 +2,7 @@ import { Redis as IORedis } from "ioredis";
 import { redisBackend } from "../../scripts/local-store/backends.ts";
 import { createUpstashRestHandler, type Command } from "../../scripts/local-store/upstash-rest.ts";
 import { serveWeb } from "../../scripts/lib/serve-web.ts";
+import { patience } from "./patience.ts";
 
 export interface Gateway {
   url: string;
@@ -19,7 +20,7 @@ export async function realRedisAvailable(): Promise<boolean> {
     port: 6379,
     lazyConnect: true,
     maxRetriesPerRequest: 0,
-    connectTimeout: 1000,
+    connectTimeout: patience,
     retryStrategy: () => null,
   });
   try {

@@ -109,9 +109,7 @@ describe("writes", () => {
     ]);
     expect(first.history[0].messageId).toBe(request.params.message.messageId);
     // The studio's e-mail says the lead came through A2A.
-    await vi.waitFor(() =>
-      expect(agent.sent).toContainEqual(expect.objectContaining({ metadata: { lead_id: receipt.lead_id, channel: "a2a" } })),
-    );
+    await expect.poll(() => agent.sent).toContainEqual(expect.objectContaining({ metadata: { lead_id: receipt.lead_id, channel: "a2a" } }));
     expect(first.status.message.parts[0].text).toBe(`Filed as lead ${receipt.lead_id}. ${receipt.next_steps}`);
     const again = (await call(agent, send([{ data: brief }], { skillId: "svc-project-brief" }), auth)).task;
     expect(again.status.message.parts[0].text).toBe(`Already received as lead ${receipt.lead_id}. ${receipt.next_steps}`);

@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { briefSchema } from "../../src/briefs/schema.ts";
 import { Refusal } from "../../src/http/refusal.ts";
 import type { Limiter, QuotaResult } from "../../src/limits/limiter.ts";
@@ -111,7 +111,7 @@ describe("the /mcp quota, counted alongside reads", () => {
     const { limiter, answer } = heldLimiter();
     const { post, servers } = door(limiter);
     const response = post({ jsonrpc: "2.0", id: 3, method: "tools/list" });
-    await vi.waitFor(() => expect(servers).toHaveLength(1));
+    await expect.poll(() => servers).toHaveLength(1);
     answer(false);
     const refused = await response;
     expect(refused.status).toBe(429);
@@ -122,7 +122,7 @@ describe("the /mcp quota, counted alongside reads", () => {
     const { limiter, answer } = heldLimiter();
     const { post, filed, verified } = door(limiter);
     const response = post(briefCall, { authorization: `Bearer ${token}` });
-    await vi.waitFor(() => expect(verified).toHaveLength(1));
+    await expect.poll(() => verified).toHaveLength(1);
     await settle();
     expect(filed).toHaveLength(0);
     answer(false);
@@ -134,7 +134,7 @@ describe("the /mcp quota, counted alongside reads", () => {
     const { limiter, answer } = heldLimiter();
     const { post, filed, verified } = door(limiter);
     const response = post(briefCall, { authorization: `Bearer ${token}` });
-    await vi.waitFor(() => expect(verified).toHaveLength(1));
+    await expect.poll(() => verified).toHaveLength(1);
     await settle();
     expect(filed).toHaveLength(0);
     answer(true);
