@@ -3,11 +3,12 @@ import { pipelineFromEnv } from "./briefs/config.ts";
 import type { Env } from "./config/env.ts";
 import { settingsFrom } from "./config/settings.ts";
 import { lazy } from "./lazy.ts";
-import { upstashLimiter } from "./limits/limiter.ts";
+import { limiterTimeoutMs, upstashLimiter } from "./limits/limiter.ts";
 import type { BookingServices } from "./operations/booking.ts";
 import { briefServices } from "./operations/briefs.ts";
 import type { PrebuiltResources } from "./resources/prebuilt.ts";
 import { redisFromEnv } from "./store/node-requester.ts";
+import { storeSettings } from "./store/redis.ts";
 import { publicJwksFromEnv } from "./tokens/keys.ts";
 import { createAccessTokenVerifier } from "./tokens/verify.ts";
 
@@ -19,7 +20,7 @@ import { createAccessTokenVerifier } from "./tokens/verify.ts";
 export function deployment(env: Env) {
   const settings = settingsFrom(env);
   const redis = lazy(() => redisFromEnv(settings));
-  const limiter = lazy(() => upstashLimiter(redis()));
+  const limiter = lazy(() => upstashLimiter(redis(), { timeoutMs: limiterTimeoutMs(storeSettings(settings).timeoutMs) }));
   const baseUrl = lazy(() => settings.required("URL"));
   return {
     settings,

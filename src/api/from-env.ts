@@ -2,8 +2,8 @@ import type { Env } from "../config/env.ts";
 import { settingsFrom } from "../config/settings.ts";
 import { problemJsonAtOrigin } from "../http/formats.ts";
 import { builtOnFirstUse } from "../http/door.ts";
-import { upstashLimiter } from "../limits/limiter.ts";
-import { edgeRedisFromEnv } from "../store/redis.ts";
+import { limiterTimeoutMs, upstashLimiter } from "../limits/limiter.ts";
+import { edgeRedisFromEnv, storeSettings } from "../store/redis.ts";
 import { deprecations } from "./deprecations.ts";
 import { createApiGateway } from "./gateway.ts";
 
@@ -18,7 +18,7 @@ export function apiGatewayFromEnv(env: Env) {
     async () =>
       createApiGateway({
         baseUrl: settings.required("URL"),
-        limiter: upstashLimiter(edgeRedisFromEnv(settings)),
+        limiter: upstashLimiter(edgeRedisFromEnv(settings), { timeoutMs: limiterTimeoutMs(storeSettings(settings).timeoutMs) }),
         deprecations,
       }),
     problemJsonAtOrigin,

@@ -1,8 +1,9 @@
 import type { Redis } from "@upstash/redis";
 import type { Configuration } from "../config/settings.ts";
-import { upstashLimiter, type Limiter } from "../limits/limiter.ts";
+import { limiterTimeoutMs, upstashLimiter, type Limiter } from "../limits/limiter.ts";
 import { siteSizeIds, type PrebuiltResources } from "../resources/prebuilt.ts";
 import { redisFromEnv } from "../store/node-requester.ts";
+import { storeSettings } from "../store/redis.ts";
 import { deliveryFromEnv } from "./delivery-config.ts";
 import type { PipelineDeps } from "./pipeline.ts";
 import { briefSchema } from "./schema.ts";
@@ -26,5 +27,5 @@ export function pipelineFromEnv(
 
 const storeOf = (settings: Configuration) => {
   const redis = redisFromEnv(settings);
-  return { redis, limiter: upstashLimiter(redis) };
+  return { redis, limiter: upstashLimiter(redis, { timeoutMs: limiterTimeoutMs(storeSettings(settings).timeoutMs) }) };
 };

@@ -61,9 +61,22 @@ export interface LimiterOptions {
    */
   cacheBlocked?: boolean;
   now?: () => number;
+  /**
+   * How long @upstash/ratelimit waits for a count before it gives up and lets the request through (which consume() turns
+   * into QuotaStoreUnavailable). Over the deployment's store client it is `limiterTimeoutMs`, later than the client's own
+   * deadline; 2 s by default, for a client without one.
+   */
+  timeoutMs?: number;
 }
 
-export function upstashLimiter(redis: Redis, { cacheBlocked = true, now = Date.now }: LimiterOptions = {}): Limiter {
+/**
+ * The library's timeout over a store client whose deadline is `storeDeadlineMs` (FRONTDOOR_STORE_TIMEOUT_MS): half a
+ * second later, so that a slow store is always the client's outage, and the deadline the deployment sets is the one that
+ * holds (npm start gives its local store ten seconds).
+ */
+export const limiterTimeoutMs = (storeDeadlineMs: number) => storeDeadlineMs + 500;
+
+export function upstashLimiter(redis: Redis, { cacheBlocked = true, now = Date.now, timeoutMs = 2000 }: LimiterOptions = {}): Limiter {
   const grantWindows = grantWindowsCounter(redis, { cacheBlocked, now });
   const limiters = new Map<PolicyName, InstanceType<typeof Ratelimit>>();
   const limiterFor = (name: PolicyName) => {
@@ -77,7 +90,7 @@ export function upstashLimiter(redis: Redis, { cacheBlocked = true, now = Date.n
         analytics: false,
         // On its timeout Ratelimit lets the request through and says reason "timeout"; consume() turns that into
         // an error so the caller decides what an outage means.
-        timeout: 2000,
+        timeout: timeoutMs,
         ephemeralCache: cacheBlocked ? new Map() : false,
       });
       limiters.set(name, limiter);
@@ -100,7 +113,7 @@ export function upstashLimiter(redis: Redis, { cacheBlocked = true, now = Date.n
       // The library's `rate`: one INCRBY of the window by the cost, in the same single script as a request of one.
       const rate = checkedCost(cost);
       const result = await reaching(policy, () => limiterFor(policy).limit(key, rate === 1 ? undefined : { rate }));
-      if (result.reason === "timeout") throw new QuotaStoreUnavailable(`the quota store did not answer within 2 s (${policy})`);
+      if (result.reason === "timeout") throw new QuotaStoreUnavailable(`the quota store did not answer within ${timeoutMs} ms (${policy})`);
       return {
         policy,
         allowed: result.success,
@@ -145,7 +158,7 @@ end
 return 1
 `;
 
-function grantWindowsCounter(redis: Redis, { cacheBlocked, now }: Required<LimiterOptions>) {
+function grantWindowsCounter(redis: Redis, { cacheBlocked, now }: Required<Pick<LimiterOptions, "cacheBlocked" | "now">>) {
   const script = redis.createScript<[number, number]>(grantScript);
   const refundWindows = redis.createScript<number>(refundScript);
   /** Keys refused until their window ends: a refused request costs no command (the library's ephemeral cache). */

@@ -11,6 +11,7 @@ import { json } from "../support/calls.ts";
 import { redisDatabase } from "./support/databases.ts";
 import { startDeployment, type Deployment } from "../support/deployment.ts";
 import { approvedCode, redeem, registerClient } from "../support/deployment-oauth.ts";
+import { patience } from "../support/patience.ts";
 
 /**
  * What must hold when many requests arrive at once: the quota is exact, an authorization code is redeemed once, and
@@ -37,7 +38,7 @@ describe("the public-api quota", () => {
     const instances = Array.from({ length: 20 }, () =>
       createApiGateway({
         baseUrl: "https://studio.example",
-        limiter: upstashLimiter(new Redis({ url: d.store.url, token: d.store.token, enableTelemetry: false })),
+        limiter: upstashLimiter(new Redis({ url: d.store.url, token: d.store.token, enableTelemetry: false }), { timeoutMs: patience }),
         deprecations: [],
         log: () => {},
       }),

@@ -142,7 +142,7 @@ describe("npm start, stopped and started again over the same data folder", () =>
       expect(second.restored).toBeGreaterThan(0);
       const store = new Redis({ url: second.url, token: second.token, enableTelemetry: false });
       // The quota's script runs on the restored store, and the lead is there as it was left.
-      expect(await upstashLimiter(store).consume("public-api", "restart-test")).toMatchObject({
+      expect(await upstashLimiter(store, { timeoutMs: patience }).consume("public-api", "restart-test")).toMatchObject({
         allowed: true,
         limit: policies["public-api"].quota,
       });

@@ -12,6 +12,7 @@ import { installClock, type TestClock } from "../support/clock.ts";
 import { countedFor } from "../support/quota-count.ts";
 import { staticNext } from "../support/static-files.ts";
 import { realRedisAvailable, startRedisGateway, type Gateway } from "../support/upstash-gateway.ts";
+import { patience } from "../support/patience.ts";
 
 /**
  * The production quota path for real: @upstash/ratelimit and the grant script over @upstash/redis, through the Upstash
@@ -31,7 +32,7 @@ describe.runIf(available)("the public-api quota against real Redis", () => {
   const instance = () =>
     createApiGateway({
       baseUrl: "https://studio.example",
-      limiter: upstashLimiter(new Redis({ url: upstash.url, token: upstash.token, enableTelemetry: false })),
+      limiter: upstashLimiter(new Redis({ url: upstash.url, token: upstash.token, enableTelemetry: false }), { timeoutMs: patience }),
       deprecations: [],
       log: () => {},
     });
@@ -83,7 +84,7 @@ describe.each(stores)("a weighed count on %s", (_name, start) => {
     clock = installClock();
     target = await start();
     redis = new Redis({ url: target.url, token: target.token, enableTelemetry: false });
-    limiter = upstashLimiter(redis, { cacheBlocked: false });
+    limiter = upstashLimiter(redis, { cacheBlocked: false, timeoutMs: patience });
   });
   afterAll(async () => {
     await target.close();

@@ -19,6 +19,7 @@ import { prebuiltResources } from "../../src/resources/prebuilt.ts";
 import { buildSite } from "../../src/site/model.ts";
 import { pipelineDeps } from "./briefs.ts";
 import { loadContentDir } from "./content.ts";
+import { patience } from "./patience.ts";
 
 export const agentBase = "https://studio.example";
 
@@ -62,7 +63,7 @@ export async function inProcessAgent({
       ? {}
       : {
           verifier: createAccessTokenVerifier({ baseUrl: agentBase, jwks: keys.publicJwks }),
-          limiter: upstashLimiter(redis, { cacheBlocked: false }),
+          limiter: upstashLimiter(redis, { cacheBlocked: false, timeoutMs: patience }),
         }),
   });
   let ip = 0;

@@ -11,6 +11,7 @@ import { perform, type Caller } from "../../src/operations/operation.ts";
 import { postmarkMailer, type Mailer } from "../../src/briefs/mailer.ts";
 import { LeadStore } from "../../src/briefs/store.ts";
 import { upstashLimiter } from "../../src/limits/limiter.ts";
+import { patience } from "./patience.ts";
 
 export const siteSizes = ["launch-site", "growth-site", "platform-site"] as const;
 
@@ -25,7 +26,7 @@ export function pipelineDeps(
   return {
     schema: briefSchema(siteSizes),
     store: new LeadStore(redis),
-    limiter: upstashLimiter(redis, { cacheBlocked: false }),
+    limiter: upstashLimiter(redis, { cacheBlocked: false, timeoutMs: patience }),
     dailyEmailLimit: defaultDailyEmailLimit,
     mailer,
     from: "Website <website@studio.example>",

@@ -8,6 +8,7 @@ import { generateKeySet, importSigningKeys } from "../../src/tokens/keys.ts";
 import { consentAddresses } from "../../src/oauth/consent-address.ts";
 import { createOAuthHandler } from "../../src/oauth/server.ts";
 import type { OAuthServerOptions } from "../../src/oauth/server-options.ts";
+import { patience } from "./patience.ts";
 
 /** The authorization server in-process over the local store (the Upstash protocol), as the function runs it. */
 export async function inProcessOAuthServer(overrides: Partial<OAuthServerOptions> = {}) {
@@ -19,7 +20,7 @@ export async function inProcessOAuthServer(overrides: Partial<OAuthServerOptions
     keys: await importSigningKeys(JSON.stringify(privateKeys)),
     consentAddress: consentAddresses(JSON.stringify(privateKeys)),
     redis,
-    limiter: upstashLimiter(redis),
+    limiter: upstashLimiter(redis, { timeoutMs: patience }),
     page: { studioName: "Test Studio", stylesheet: "body{}" },
     ...overrides,
   };

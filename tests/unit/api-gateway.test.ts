@@ -11,6 +11,7 @@ import { QuotaStoreUnavailable, upstashLimiter, type Limiter } from "../../src/l
 import { startLocalStore, type LocalStore } from "../../scripts/local-store/store.ts";
 import { staticNext } from "../support/static-files.ts";
 import { installClock, type TestClock } from "../support/clock.ts";
+import { patience } from "../support/patience.ts";
 
 const base = "https://studio.example";
 const files = { "/api/v1/company": { name: "Kestrel" }, "/api/v1/case-studies/acme": { id: "acme" } };
@@ -25,7 +26,7 @@ beforeAll(async () => {
   clock = installClock();
   dir = await mkdtemp(join(tmpdir(), "frontdoor-gw-"));
   store = await startLocalStore({ token: "t", snapshotFile: join(dir, "s.json") });
-  limiter = upstashLimiter(new Redis({ url: store.url, token: "t", enableTelemetry: false }), { cacheBlocked: false });
+  limiter = upstashLimiter(new Redis({ url: store.url, token: "t", enableTelemetry: false }), { cacheBlocked: false, timeoutMs: patience });
 });
 afterAll(async () => {
   await store.close();

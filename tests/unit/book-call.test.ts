@@ -13,6 +13,7 @@ import { upstashLimiter } from "../../src/limits/limiter.ts";
 import { sha256Hex } from "../../src/store/ids.ts";
 import { freshBrief } from "../support/briefs.ts";
 import { fileLocalStore } from "../support/file-store.ts";
+import { patience } from "../support/patience.ts";
 
 /**
  * bookCall (src/booking/book.ts) on an injected clock, over the local store and the Cal.com stand-in in-process: the
@@ -56,7 +57,7 @@ beforeEach(() => {
     },
     store: new BookingStore(redis),
     leads: new LeadStore(redis),
-    limiter: upstashLimiter(redis, { cacheBlocked: false }),
+    limiter: upstashLimiter(redis, { cacheBlocked: false, timeoutMs: patience }),
     lengthMinutes: 30,
     studioTimeZone: "America/Los_Angeles",
     now: () => clock,

@@ -7,6 +7,7 @@ import { startLocalStore } from "../../scripts/local-store/store.ts";
 import { upstashLimiter } from "../../src/limits/limiter.ts";
 import { policies } from "../../src/limits/policies.ts";
 import { countedFor } from "../support/quota-count.ts";
+import { patience } from "../support/patience.ts";
 
 /** A refusal answered from the in-memory cache counted nothing: giving it back must not free what others counted. */
 let store: Awaited<ReturnType<typeof startLocalStore>>;
@@ -17,7 +18,7 @@ afterAll(() => store.close());
 
 it("gives back nothing for a refusal the blocked cache answered", async () => {
   const redis = new Redis({ url: store.url, token: "t", enableTelemetry: false });
-  const limiter = upstashLimiter(redis, { cacheBlocked: true });
+  const limiter = upstashLimiter(redis, { cacheBlocked: true, timeoutMs: patience });
   const quota = policies["bookings-per-grant"].quota;
   for (let i = 0; i < quota; i++) await limiter.consumeGrant("bookings-per-grant", "gr_a", "bookings-per-address", "198.51.100.7");
   const counted = await limiter.consumeGrant("bookings-per-grant", "gr_a", "bookings-per-address", "198.51.100.7");
