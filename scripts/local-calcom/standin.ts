@@ -35,7 +35,7 @@ export interface CalStandInOptions {
   now?: () => Date;
   /** Default: a free port. */
   port?: number;
-  /** How long "timeout" faults hold the response (default 15_000). */
+  /** How long "timeout" faults hold the response (default 15_000), unless released before. */
   timeoutMs?: number;
 }
 
@@ -63,6 +63,10 @@ export interface CalStandIn {
   /** Every call of Cal.com's API it answered, in order (the control paths aside): what a cache spares shows here. */
   requests(): { method: string; path: string }[];
   fail(...faults: CalFault[]): void;
+  /** How many answers a "timeout" fault holds right now: a test waits for its call to be held, not for a while. */
+  held(): number;
+  /** Ends every hold now, as if its time were up: each held call gets the answer it would have got then. */
+  release(): void;
   close(): Promise<void>;
 }
 
@@ -202,6 +206,8 @@ export function calStandInHandler(options: CalStandInOptions): {
   bookings(): StandInBooking[];
   requests(): { method: string; path: string }[];
   fail(...faults: CalFault[]): void;
+  held(): number;
+  release(): void;
 } {
   const { eventTypeId, lengthMinutes, hours, apiKey } = options;
   const noticeMs = (options.minimumNoticeMinutes ?? 120) * minute;
@@ -211,7 +217,18 @@ export function calStandInHandler(options: CalStandInOptions): {
   const bookings = options.dataFile ? restore(options.dataFile) : [];
   const save = saver(options.dataFile, bookings);
   const faults: CalFault[] = [];
-  const hold = () => new Promise((resolve) => setTimeout(resolve, timeoutMs));
+  /** The holds under way, each ended by its own time or by release(). */
+  const holds = new Set<() => void>();
+  const hold = () =>
+    new Promise<void>((resolve) => {
+      const end = () => {
+        clearTimeout(timer);
+        holds.delete(end);
+        resolve();
+      };
+      const timer = setTimeout(end, timeoutMs);
+      holds.add(end);
+    });
   const host = { id: 1, name: "Local stand-in host", email: "host@calcom-standin.invalid", username: "standin", timeZone: hours.time_zone };
 
   const overlapsBooking = (start: number, except?: string) =>
@@ -552,6 +569,10 @@ export function calStandInHandler(options: CalStandInOptions): {
     bookings: () => structuredClone(bookings),
     requests: () => [...requests],
     fail: (...more: CalFault[]) => faults.push(...more),
+    held: () => holds.size,
+    release: () => {
+      for (const end of [...holds]) end();
+    },
   };
 }
 
@@ -565,6 +586,11 @@ export async function startCalStandIn(options: CalStandInOptions): Promise<CalSt
     bookings: standIn.bookings,
     requests: standIn.requests,
     fail: standIn.fail,
-    close: server.close,
+    held: standIn.held,
+    release: standIn.release,
+    async close() {
+      standIn.release();
+      await server.close();
+    },
   };
 }

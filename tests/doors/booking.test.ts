@@ -2,8 +2,9 @@ import { describe, expect, it } from "vitest";
 import { consentGrantId } from "../../src/oauth/grants.ts";
 import { Redis } from "@upstash/redis";
 import { deliverDue } from "../../src/briefs/deliver.ts";
+import { sha256Hex } from "../../src/store/ids.ts";
 import { freshBrief } from "../support/briefs.ts";
-import { fileDeployment } from "../support/deployment.ts";
+import { fileDeployment, type Deployment } from "../support/deployment.ts";
 import { person, type FreeTimes } from "../support/booking.ts";
 
 /**
@@ -12,6 +13,12 @@ import { person, type FreeTimes } from "../support/booking.ts";
  * lead of the grant's own brief, dry runs, a provider that fails or answers too late, and the grant's quota.
  */
 const { d } = fileDeployment("local");
+/**
+ * The same, but its client waits a second for Cal.com: for the tests of a call Cal.com never answers, whose fault holds
+ * the answer until the deployment closes, so that the client's deadline is reached whatever the machine's load. The
+ * other deployment waits the shared patience, as every call that is meant to be answered does.
+ */
+const { d: late } = fileDeployment("local", { env: { FRONTDOOR_CAL_TIMEOUT_MS: "1000" } });
 
 const la = "America/Los_Angeles";
 const json = (body: unknown, token?: string, headers: Record<string, string> = {}): RequestInit => ({
@@ -22,17 +29,23 @@ const json = (body: unknown, token?: string, headers: Record<string, string> = {
 const get = (token: string): RequestInit => ({ headers: { authorization: `Bearer ${token}` } });
 
 /** Forgets every kept free time, so the next read asks Cal.com whichever test read the same weeks before. */
-async function forgetFreeTimes() {
-  const redis = new Redis({ url: d.store.url, token: d.store.token, enableTelemetry: false });
+async function forgetFreeTimes(on: Deployment = d) {
+  const redis = new Redis({ url: on.store.url, token: on.store.token, enableTelemetry: false });
   const kept = await redis.keys("booking:free:*");
   if (kept.length > 0) await redis.del(...kept);
 }
 
+/** How often the store was asked for the record of Idempotency-Key `key`: a request reads it once it finds the key claimed. */
+async function readsOfKey(key: string): Promise<number> {
+  const hash = await sha256Hex(key);
+  return d.store.commands.filter(([name, at]) => String(name).toLowerCase() === "get" && String(at).endsWith(`:${hash}`)).length;
+}
+
 /** Free starts of the next three weeks, in the studio's time zone; each test takes its own. */
 let taken = 0;
-async function freeStart(): Promise<string> {
+async function freeStart(on: Deployment = d): Promise<string> {
   const day = (ahead: number) => new Date(Date.now() + ahead * 86_400_000).toISOString().slice(0, 10);
-  const res = await d.api(`/api/v1/free-times?from=${day(1)}&to=${day(21)}&time_zone=${la}`);
+  const res = await on.api(`/api/v1/free-times?from=${day(1)}&to=${day(21)}&time_zone=${la}`);
   expect(res.status).toBe(200);
   const { times } = (await res.json()) as FreeTimes;
   // Far from the start of the list, so that notice and the stand-in's clock never make one of them stale.
@@ -361,13 +374,14 @@ describe("a booking", () => {
   it.each(["503", "500", "429", "timeout"] as const)(
     "answers Cal.com's %s with 503 calendar_unavailable and Retry-After, and books nothing",
     async (fault) => {
-      const start = await freeStart();
-      d.cal.fail(fault);
-      const res = await d.api("/api/v1/bookings", json(person(start), await d.token("svc:brief")));
+      const on = fault === "timeout" ? late : d;
+      const start = await freeStart(on);
+      on.cal.fail(fault);
+      const res = await on.api("/api/v1/bookings", json(person(start), await on.token("svc:brief")));
       expect(res.status).toBe(503);
       expect(res.headers.get("retry-after")).toMatch(/^\d+$/);
       expect(((await res.json()) as { code: string }).code).toBe("calendar_unavailable");
-      expect(d.cal.bookings().filter((b) => Date.parse(b.start) === Date.parse(start))).toEqual([]);
+      expect(on.cal.bookings().filter((b) => Date.parse(b.start) === Date.parse(start))).toEqual([]);
     },
   );
 
@@ -385,10 +399,11 @@ describe("a booking", () => {
     ["timeout", 49],
     ["malformed", 57],
   ] as const)("answers free times Cal.com meets with %s as calendar_unavailable", async (fault, ahead) => {
-    await forgetFreeTimes();
+    const on = fault === "timeout" ? late : d;
+    await forgetFreeTimes(on);
     const day = new Date(Date.now() + ahead * 86_400_000).toISOString().slice(0, 10);
-    d.cal.fail(fault);
-    const res = await d.api(`/api/v1/free-times?from=${day}&to=${day}&time_zone=Asia/Tokyo`);
+    on.cal.fail(fault);
+    const res = await on.api(`/api/v1/free-times?from=${day}&to=${day}&time_zone=Asia/Tokyo`);
     expect(res.status).toBe(503);
     expect(res.headers.get("retry-after")).toMatch(/^\d+$/);
     expect(await res.json()).toMatchObject({ code: "calendar_unavailable" });
@@ -475,11 +490,17 @@ describe("a booking", () => {
     const token = await d.token("svc:brief");
     const body = person(await freeStart());
     const key = { "idempotency-key": crypto.randomUUID() };
+    // The first request's call to Cal.com is held; its retries come meanwhile and find the key claimed (each reads the
+    // claim once); then Cal.com answers the held call 503.
     d.cal.fail("timeout");
     const first = d.api("/api/v1/bookings", json(body, token, key));
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const retries = await Promise.all([0, 1, 2, 3].map(() => d.api("/api/v1/bookings", json(body, token, key))));
+    await expect.poll(() => d.cal.held()).toBe(1);
+    const claimReads = await readsOfKey(key["idempotency-key"]);
+    const retrying = Promise.all([0, 1, 2, 3].map(() => d.api("/api/v1/bookings", json(body, token, key))));
+    await expect.poll(async () => (await readsOfKey(key["idempotency-key"])) - claimReads).toBe(4);
+    d.cal.release();
     expect((await first).status).toBe(503);
+    const retries = await retrying;
     expect(retries.map((r) => r.status)).toEqual([201, 201, 201, 201]);
     const ids = new Set(await Promise.all(retries.map(async (r) => ((await r.json()) as { booking_id: string }).booking_id)));
     expect(ids.size).toBe(1);
@@ -530,12 +551,12 @@ describe("a booking", () => {
   });
 
   it("finds a booking whose answer came too late, and never books it twice", async () => {
-    const start = await freeStart();
-    d.cal.fail("accept-then-timeout");
-    const token = await d.token("svc:brief");
-    const res = await d.api("/api/v1/bookings", json(person(start), token));
+    const start = await freeStart(late);
+    late.cal.fail("accept-then-timeout");
+    const token = await late.token("svc:brief");
+    const res = await late.api("/api/v1/bookings", json(person(start), token));
     expect(res.status).toBe(201);
-    expect(d.cal.bookings().filter((b) => Date.parse(b.start) === Date.parse(start))).toHaveLength(1);
+    expect(late.cal.bookings().filter((b) => Date.parse(b.start) === Date.parse(start))).toHaveLength(1);
   });
 
   it("counts a grant's bookings: the fourth in a day is refused with Retry-After", async () => {

@@ -22,9 +22,9 @@ let d: Deployment;
 let clock: TestClock;
 beforeAll(async () => {
   clock = installClock();
-  // What is held here is atomicity, not latency: 50 requests at once on a machine busy with the rest of npm test may
-  // take longer than production's store deadline, which would answer them 503 (tests/resilience/upstash-faults.test.ts).
-  d = await startDeployment(redisDatabase.concurrency, { env: { FRONTDOOR_STORE_TIMEOUT_MS: "10000" } });
+  // What is held here is atomicity, not latency: the deployment's store deadline is the shared patience, so 50 requests
+  // at once on a loaded machine are slow, never 503 (production's deadline is tests/resilience/upstash-faults.test.ts's).
+  d = await startDeployment(redisDatabase.concurrency);
 });
 afterAll(async () => {
   await d.settle();
@@ -109,23 +109,5 @@ describe("concurrent retries with one Idempotency-Key", () => {
     const [id] = [...ids];
     expect((await d.leads.list(1000)).filter((l) => l.brief.company_name === body.company_name).map((l) => l.id)).toEqual([id]);
     expect(d.postmark.sent.slice(sentBefore).filter((m) => (m.body.Metadata as { lead_id: string }).lead_id === id)).toHaveLength(1);
-  });
-
-  it("file one lead when the first answer was lost to a slow store and the client retried", async () => {
-    const token = await d.token();
-    const key = randomUUID();
-    const body = freshBrief();
-    const headers = { authorization: `Bearer ${token}`, "idempotency-key": key };
-    await d.upstash.set("slow");
-    const lost = await d.api("/api/v1/briefs", json(body, headers));
-    expect(lost.status).toBe(503);
-    await lost.body?.cancel();
-    await d.upstash.set(undefined);
-    const retries = await Promise.all(Array.from({ length: 5 }, () => d.api("/api/v1/briefs", json(body, headers))));
-    expect(retries.map((r) => r.status)).toEqual(retries.map(() => 201));
-    const ids = new Set(await Promise.all(retries.map(async (r) => ((await r.json()) as { lead_id: string }).lead_id)));
-    expect(ids.size).toBe(1);
-    await d.settle();
-    expect((await d.leads.list(1000)).filter((l) => l.brief.company_name === body.company_name)).toHaveLength(1);
   });
 });

@@ -1,4 +1,6 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { storeTimeoutMs } from "../../src/store/redis.ts";
 import { freshBrief } from "../support/briefs.ts";
 import {
   a2aSend,
@@ -25,7 +27,9 @@ import { consentForm, registerClient } from "../support/deployment-oauth.ts";
 let d: Deployment;
 let client: { client_id: string; client_secret: string };
 beforeAll(async () => {
-  d = await startDeployment(redisDatabase["upstash-faults"]);
+  // Production's store deadline, which this file is about. A slow store holds its answers until the client gives up,
+  // so every call it slows is an outage whatever the machine's load; the file's other calls are few, on an idle process.
+  d = await startDeployment(redisDatabase["upstash-faults"], { env: { FRONTDOOR_STORE_TIMEOUT_MS: String(storeTimeoutMs) } });
   client = await registerClient(d);
   // Each handler builds itself on its first request: build them all while the store is up.
   await Promise.all([d.api("/api/v1"), d.contact(form({})), d.mcp(mcpCall("ping")), d.a2a(a2aSend([{ text: "offers" }]))]).then(
@@ -213,5 +217,31 @@ describe.each(["down", "slow", "http-500", "malformed"] as const)("when Upstash 
     expect(issued.status).toBe(200);
     expect(await issued.json()).toMatchObject({ token_type: "Bearer", access_token: expect.any(String) });
     await d.settle();
+  });
+});
+
+describe("a brief whose answer was lost to a slow store", () => {
+  it("file one lead when the first answer was lost to a slow store and the client retried", async () => {
+    const token = await d.token();
+    const key = randomUUID();
+    const body = freshBrief();
+    const headers = { authorization: `Bearer ${token}`, "idempotency-key": key };
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    vi.spyOn(console, "log").mockImplementation(() => {});
+    await d.upstash.set("slow");
+    try {
+      const lost = await answered(d.api("/api/v1/briefs", json(body, headers)));
+      expect(lost.status).toBe(503);
+      await lost.body?.cancel();
+    } finally {
+      await d.upstash.set(undefined);
+      vi.restoreAllMocks();
+    }
+    const retries = await Promise.all(Array.from({ length: 5 }, () => d.api("/api/v1/briefs", json(body, headers))));
+    expect(retries.map((r) => r.status)).toEqual(retries.map(() => 201));
+    const ids = new Set(await Promise.all(retries.map(async (r) => ((await r.json()) as { lead_id: string }).lead_id)));
+    expect(ids.size).toBe(1);
+    await d.settle();
+    expect((await d.leads.list(1000)).filter((l) => l.brief.company_name === body.company_name)).toHaveLength(1);
   });
 });

@@ -38,6 +38,7 @@ import {
   skillsPath,
 } from "../../src/paths.ts";
 import { installClock, type TestClock } from "./clock.ts";
+import { patience, testLimit } from "./patience.ts";
 import { loadContentDir } from "./content.ts";
 import { startFaultFront } from "./fault-front.ts";
 import { startPostmarkStandIn, type PostmarkStandIn } from "./postmark-standin.ts";
@@ -84,24 +85,23 @@ export interface DeploymentOptions {
  */
 export async function startDeployment(db: number | "local", { baseUrl = base, env: extra = {} }: DeploymentOptions = {}) {
   const store = await startStore(db);
-  // Later than any deadline a handler may wait: a store client without one would hang here.
-  const upstash = await startFaultFront(store.url, { slowMs: 30_000 });
+  const upstash = await startFaultFront(store.url);
   const postmark: PostmarkStandIn = await startPostmarkStandIn("postmark-test-token", 1_500);
-  // Slow, yet within the Postmark client's 10-second timeout.
-  const mail = await startFaultFront(postmark.url, { slowMs: 3_000 });
+  const mail = await startFaultFront(postmark.url);
   // The build knows whether agents can book: not where the test unsets Cal.com's event type.
   const site = await builtSite(baseUrl, { agentBooking: extra.CAL_EVENT_TYPE_ID !== "" });
   const resources = prebuiltResources(site);
   // The skills' files, as functions/mcp.ts bundles them (prebuilt-skills.json).
   const skills = skillFiles(site);
   const { hours, booking: call } = resources.contact;
-  // Cal.com's API, as the local runtime stands it in: the studio's hours, a late answer 2 s late (the client waits 500 ms).
+  // Cal.com's API, as the local runtime stands it in: the studio's hours, and a late answer held past any client's wait
+  // (until the test releases it, or the deployment closes).
   const cal: CalStandIn = await startCalStandIn({
     eventTypeId: 1,
     lengthMinutes: call.duration_minutes,
     hours: { time_zone: hours.time_zone, days: hours.days as never, opens: hours.opens, closes: hours.closes },
     apiKey: "cal_test_key",
-    timeoutMs: 2_000,
+    timeoutMs: testLimit,
   });
   const keySet = await generateKeySet();
   const keys = await importSigningKeys(JSON.stringify(keySet));
@@ -117,7 +117,10 @@ export async function startDeployment(db: number | "local", { baseUrl = base, en
     CAL_EVENT_TYPE_ID: "1",
     CAL_API_KEY: cal.apiKey,
     CAL_API_URL: cal.url,
-    FRONTDOOR_CAL_TIMEOUT_MS: "500",
+    // The store's and Cal.com's deadlines are the shared patience: on a loaded machine a call is late, never an outage. A
+    // test that means a deadline to be reached sets a short one, and its fault holds the answer until the client gives up.
+    FRONTDOOR_STORE_TIMEOUT_MS: String(patience),
+    FRONTDOOR_CAL_TIMEOUT_MS: String(patience),
     ...extra,
   };
   // An empty value unsets a variable (a deployment without booking, say).

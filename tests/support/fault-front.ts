@@ -4,7 +4,8 @@ import type { AddressInfo } from "node:net";
 /**
  * What a dependency (Upstash's REST endpoint, Postmark's API) does to the calls that reach it through the front:
  * - `down`: nothing listens on the port (connection refused);
- * - `slow`: the call is carried out, but its answer comes `slowMs` late (or never, if the client gives up first);
+ * - `slow`: the call is carried out, but its answer is held until the fault is lifted (never, if the client gives up
+ *   first): how late is the test's to say, never a time that a loaded machine could pass;
  * - `http-500`: an error status with Upstash's JSON error body;
  * - `malformed`: 200 with a body that is not JSON (a proxy's HTML page, say).
  */
@@ -14,6 +15,8 @@ export interface FaultFront {
   url: string;
   /** Calls that reached the front (a `down` front receives none). */
   calls: number;
+  /** Answers a `slow` front holds right now: a test waits for its call to be held, not for a while. */
+  held: number;
   set(fault: Fault | undefined): Promise<void>;
   close(): Promise<void>;
 }
@@ -23,16 +26,20 @@ export interface FaultFront {
  * really closes the listening socket and `set(undefined)` listens again on the same port, so a client configured with
  * the front's URL sees a true outage and a true recovery, without being rebuilt.
  */
-export async function startFaultFront(target: string, { slowMs = 5_000 } = {}): Promise<FaultFront> {
+export async function startFaultFront(target: string): Promise<FaultFront> {
   let fault: Fault | undefined;
   let calls = 0;
-  const timers = new Set<NodeJS.Timeout>();
+  /** The answers held while the front is slow, each sent once the fault is lifted, or dropped with its client. */
+  const held = new Set<() => void>();
   const late = (res: ServerResponse) =>
     new Promise<void>((resolve) => {
-      const timer = setTimeout(() => (timers.delete(timer), resolve()), slowMs);
-      timers.add(timer);
-      res.once("close", () => (clearTimeout(timer), timers.delete(timer), resolve()));
+      const end = () => (held.delete(end), resolve());
+      held.add(end);
+      res.once("close", end);
     });
+  const sendHeld = () => {
+    for (const end of [...held]) end();
+  };
   const server: Server = createServer(async (req, res) => {
     calls += 1;
     const chunks: Buffer[] = [];
@@ -56,7 +63,7 @@ export async function startFaultFront(target: string, { slowMs = 5_000 } = {}): 
         body: req.method === "GET" || req.method === "HEAD" ? undefined : Buffer.concat(chunks),
       });
       const body = Buffer.from(await upstream.arrayBuffer());
-      // Slow means the work is done but the answer comes late: a client that gives up never learns the outcome.
+      // Slow means the work is done but the answer comes late: a client that gives up first never learns the outcome.
       if (slow) await late(res);
       if (res.destroyed) return;
       res.writeHead(upstream.status, { "content-type": upstream.headers.get("content-type") ?? "application/json" }).end(body);
@@ -67,7 +74,7 @@ export async function startFaultFront(target: string, { slowMs = 5_000 } = {}): 
   const listen = (port: number) => new Promise<void>((resolve, reject) => server.once("error", reject).listen(port, "127.0.0.1", resolve));
   const stop = () =>
     new Promise<void>((resolve) => {
-      for (const timer of timers) clearTimeout(timer);
+      sendHeld();
       server.closeAllConnections();
       server.close(() => resolve());
     });
@@ -79,7 +86,11 @@ export async function startFaultFront(target: string, { slowMs = 5_000 } = {}): 
     get calls() {
       return calls;
     },
+    get held() {
+      return held.size;
+    },
     async set(next) {
+      if (fault === "slow" && next !== "slow") sendHeld();
       if (next === "down" && fault !== "down") await stop();
       if (next !== "down" && fault === "down") await listen(port);
       fault = next;

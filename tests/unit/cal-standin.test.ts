@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { calStandInHandler, startCalStandIn, type CalStandInOptions, type OfficeHours } from "../../scripts/local-calcom/standin.ts";
+import { testLimit } from "../support/patience.ts";
 
 const KEY = "cal_test_standin";
 const weekdays: OfficeHours["days"] = ["monday", "tuesday", "wednesday", "thursday", "friday"];
@@ -417,12 +418,15 @@ describe("faults", () => {
     expect(s.bookings()).toEqual([]);
   });
 
-  it("books on accept-then-timeout before it answers, late, with the 201", async () => {
-    const s = standIn();
+  it("books on accept-then-timeout before it answers, late, with the 201, once its hold ends", async () => {
+    // Held until released: the test says when the time is up, not a timer racing the look.
+    const s = standIn({ timeoutMs: testLimit });
     s.fail("accept-then-timeout");
     const pending = book(s, "2050-09-05T07:00:00Z");
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await expect.poll(() => s.held()).toBe(1);
     expect(s.bookings()).toHaveLength(1); // made while the answer is still held
+    s.release();
+    expect(s.held()).toBe(0);
     expect((await pending).status).toBe(201);
     await expectError(await book(s, "2050-09-05T07:00:00Z"), 400, "BadRequestException", MSG_TAKEN);
   });
