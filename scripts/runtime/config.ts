@@ -22,16 +22,18 @@ const ofKind = (...kinds: string[]) => settingNames.filter((name) => kinds.inclu
 export const productVariables: SettingName[] = ofKind("product");
 /** Every variable npm start hands the functions in .env.runtime; others in the shell reach netlify dev untouched. */
 export const functionVariables: SettingName[] = ofKind("product", "internal");
+/** The deadlines npm start also takes from .env and the shell, when set there (a test's runtime sets them). */
+const deadlines: SettingName[] = ["FRONTDOOR_STORE_TIMEOUT_MS", "FRONTDOOR_CAL_TIMEOUT_MS"];
 
 /**
  * What the local runtime sets for the functions on top of the configuration (without Postmark, npm start also points
  * FRONTDOOR_OUTBOX_DIR at its outbox): a sender and an inbox for the outbox or the stand-in, and the local store's
- * deadline.
+ * deadline unless one is set.
  */
 export function setLocalRuntimeVariables(env: Record<string, string | undefined>) {
   env.LEADS_TO ??= "leads@localhost";
   env.LEADS_FROM ??= "website@localhost";
-  env.FRONTDOOR_STORE_TIMEOUT_MS = String(localStoreTimeoutMs);
+  env.FRONTDOOR_STORE_TIMEOUT_MS ??= String(localStoreTimeoutMs);
 }
 
 export async function readDotEnv(file: string): Promise<Record<string, string>> {
@@ -48,7 +50,7 @@ export function resolveConfig(shell: NodeJS.ProcessEnv, dotEnv: Record<string, s
   const port = parseSetting("PORT", pick("PORT")) ?? 8888;
   const baseUrl = parseSetting("URL", pick("URL")) ?? `http://localhost:${port}`;
   const env: Record<string, string> = {};
-  for (const name of productVariables) {
+  for (const name of [...productVariables, ...deadlines]) {
     const value = pick(name);
     // Refused here too, so npm start stops with the reason rather than a door answering 503.
     parseSetting(name, value);

@@ -5,6 +5,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll } from "vitest";
+import { patientDeadlines } from "./patience.ts";
 
 /** The checkout the suite runs in. */
 export const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -12,7 +13,8 @@ export const root = fileURLToPath(new URL("../..", import.meta.url));
 /**
  * For a file that starts `npm start` runtimes of its own beside the suite's: they share the checkout, so they take the
  * variables the suite's build read, its base URL and signing keys among them (dist/ is not rebuilt under the suite), and
- * the .env.runtime that `npm run leads` finds the suite's running store through is put back after them. Gives the variables such a runtime starts with.
+ * the .env.runtime that `npm run leads` finds the suite's running store through is put back after them. Gives the variables such a runtime starts with,
+ * its deadlines the suite's (tests/support/patience.ts).
  */
 export function besideTheSuite(): () => NodeJS.ProcessEnv {
   const envRuntime = join(root, ".env.runtime");
@@ -27,7 +29,7 @@ export function besideTheSuite(): () => NodeJS.ProcessEnv {
     planLocalCalCom(standIn);
     const suite = await readDotEnv(envRuntime);
     const taken = buildSettingNames.filter((name) => suite[name] !== undefined && !(name in standIn));
-    sameSite = Object.fromEntries(taken.map((name) => [name, suite[name]]));
+    sameSite = { ...Object.fromEntries(taken.map((name) => [name, suite[name]])), ...patientDeadlines };
   });
   afterAll(async () => {
     await writeFile(envRuntime, suiteEnvRuntime, { mode: 0o600 });

@@ -38,7 +38,7 @@ import {
   skillsPath,
 } from "../../src/paths.ts";
 import { installClock, type TestClock } from "./clock.ts";
-import { patience, testLimit } from "./patience.ts";
+import { patientDeadlines, testLimit } from "./patience.ts";
 import { loadContentDir } from "./content.ts";
 import { startFaultFront } from "./fault-front.ts";
 import { startPostmarkStandIn, type PostmarkStandIn } from "./postmark-standin.ts";
@@ -117,10 +117,8 @@ export async function startDeployment(db: number | "local", { baseUrl = base, en
     CAL_EVENT_TYPE_ID: "1",
     CAL_API_KEY: cal.apiKey,
     CAL_API_URL: cal.url,
-    // The store's and Cal.com's deadlines are the shared patience: on a loaded machine a call is late, never an outage. A
-    // test that means a deadline to be reached sets a short one, and its fault holds the answer until the client gives up.
-    FRONTDOOR_STORE_TIMEOUT_MS: String(patience),
-    FRONTDOOR_CAL_TIMEOUT_MS: String(patience),
+    // A test that means a deadline to be reached sets a short one, and its fault holds the answer until the client gives up.
+    ...patientDeadlines,
     ...extra,
   };
   // An empty value unsets a variable (a deployment without booking, say).

@@ -7,6 +7,7 @@ import type { TestProject } from "vitest/node";
 import { startIsolatedRuntime } from "../../scripts/runtime/isolated.ts";
 import type { Runtime } from "../../scripts/runtime/runtime.ts";
 import { registryTestPublicKey } from "./mcp-registry.ts";
+import { patientDeadlines } from "./patience.ts";
 import { startPostmarkStandIn, type PostmarkStandIn } from "./postmark-standin.ts";
 
 declare module "vitest" {
@@ -45,6 +46,7 @@ export async function setup(project: TestProject) {
       LEADS_FROM: "website@studio.example",
       // The build serves the MCP Registry's proof of the domain (tests/runtime/mcp-registry.test.ts).
       MCP_REGISTRY_AUTH_PUBLIC_KEY: registryTestPublicKey,
+      ...patientDeadlines,
       // netlify dev runs every function call in a new worker that loads the function's modules again; V8's compile cache
       // spares each call part of that (about a sixth of its CPU time here). node_modules keeps it between runs.
       NODE_COMPILE_CACHE: fileURLToPath(new URL("../../node_modules/.cache/frontdoor-runtime-compile-cache", import.meta.url)),

@@ -12,3 +12,9 @@ export const patience = 120_000;
  * gives up says what it waited for before the test's own limit ends it.
  */
 export const testLimit = 3 * patience;
+
+/**
+ * The deadlines of a test's dependencies (the store's, Cal.com's) where a call is meant to be answered: the patience, so
+ * that a loaded machine makes a call late, never an outage. A test that means a deadline to be reached sets its own.
+ */
+export const patientDeadlines = { FRONTDOOR_STORE_TIMEOUT_MS: String(patience), FRONTDOOR_CAL_TIMEOUT_MS: String(patience) };
