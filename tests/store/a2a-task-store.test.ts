@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { TaskState, type ListTasksRequest, type Task } from "@a2a-js/sdk";
 import { ServerCallContext } from "@a2a-js/sdk/server";
@@ -13,13 +12,14 @@ import { pageTokens } from "../../src/a2a/page-token.ts";
 import { UpstashTaskStore } from "../../src/a2a/task-store.ts";
 import { policies } from "../../src/limits/policies.ts";
 import { realRedisAvailable, startRedisGateway } from "../support/upstash-gateway.ts";
+import { storeFolder } from "../support/scratch.ts";
 
 /**
  * The task store's ListTasks over the local store and real Redis, with an injected clock: each client sees only its
  * own tasks, newest status first, in pages whose cursors survive new tasks; filters, expiry, the index bound, page
  * tokens it did not issue or issued to another grant.
  */
-const dir = await mkdtemp(join(tmpdir(), "frontdoor-a2a-tasks-"));
+const dir = await storeFolder("frontdoor-a2a-tasks-");
 type Store = { url: string; token: string; close(): Promise<void> };
 const stores: [string, () => Promise<Store>][] = [
   ["local store", () => startLocalStore({ token: "t", snapshotFile: join(dir, `${randomUUID()}.json`) })],

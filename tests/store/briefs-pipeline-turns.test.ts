@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { Redis } from "@upstash/redis";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -14,6 +13,7 @@ import { sha256Hex } from "../../src/store/ids.ts";
 import { startLocalStore, type LocalStore } from "../../scripts/local-store/store.ts";
 import { fileBody, freshBrief, pipelineDeps, standInMailer, type Filed } from "../support/briefs.ts";
 import { startPostmarkStandIn, type PostmarkStandIn } from "../support/postmark-standin.ts";
+import { storeFolder } from "../support/scratch.ts";
 
 /**
  * The brief pipeline's turns, repeats and keys where a store is slow, fails or holds what another request left, on the
@@ -21,7 +21,7 @@ import { startPostmarkStandIn, type PostmarkStandIn } from "../support/postmark-
  * briefs-pipeline.test.ts. Everything the pipeline runs is built inside each test (a mutation run switches its mutant on
  * at the start of a test).
  */
-const dir = await mkdtemp(join(tmpdir(), "frontdoor-briefs-turns-"));
+const dir = await storeFolder("frontdoor-briefs-turns-");
 let store: LocalStore;
 let postmark: PostmarkStandIn;
 beforeAll(async () => {

@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { Redis } from "@upstash/redis";
@@ -15,12 +14,13 @@ import { startLocalStore } from "../../scripts/local-store/store.ts";
 import { freshBrief, pipelineDeps, standInMailer, fileBody, type Filed } from "../support/briefs.ts";
 import { startPostmarkStandIn, type PostmarkStandIn } from "../support/postmark-standin.ts";
 import { realRedisAvailable, startRedisGateway } from "../support/upstash-gateway.ts";
+import { storeFolder } from "../support/scratch.ts";
 
 /**
  * The one brief pipeline, in-process, over the local store and over real Redis, e-mailing the Postmark stand-in. Postmark
  * faults and concurrent retries are in the resilience suite (tests/resilience/).
  */
-const dir = await mkdtemp(join(tmpdir(), "frontdoor-briefs-"));
+const dir = await storeFolder("frontdoor-briefs-");
 const stores: [string, () => Promise<{ url: string; token: string; close(): Promise<void> }>][] = [
   ["local store", () => startLocalStore({ token: "t", snapshotFile: join(dir, "store.json") })],
 ];

@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { Redis } from "@upstash/redis";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -13,6 +12,7 @@ import { startLocalStore } from "../../scripts/local-store/store.ts";
 import { freshBrief, pipelineDeps, standInMailer, fileBody, type Filed } from "../support/briefs.ts";
 import { startPostmarkStandIn, type PostmarkStandIn } from "../support/postmark-standin.ts";
 import { realRedisAvailable, startRedisGateway } from "../support/upstash-gateway.ts";
+import { storeFolder } from "../support/scratch.ts";
 
 /**
  * The flood guard in-process, over the local store and real Redis, with an injected clock: LEADS_EMAIL_DAILY_LIMIT leads
@@ -20,7 +20,7 @@ import { realRedisAvailable, startRedisGateway } from "../support/upstash-gatewa
  * each kind of hold (a grant's or the contact form's share, an address's, the day's limit) says so and names the source,
  * and release e-mails them.
  */
-const dir = await mkdtemp(join(tmpdir(), "frontdoor-held-"));
+const dir = await storeFolder("frontdoor-held-");
 type Store = { url: string; token: string; close(): Promise<void> };
 const stores: [string, () => Promise<Store>][] = [
   ["local store", () => startLocalStore({ token: "t", snapshotFile: join(dir, `${randomUUID()}.json`) })],

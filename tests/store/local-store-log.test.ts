@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import { appendFile, copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import RedisMock from "ioredis-mock";
@@ -10,12 +9,13 @@ import { durable, loadStore, type DurableBackend } from "../../scripts/local-sto
 import { startLocalStore } from "../../scripts/local-store/store.ts";
 import type { Backend, Command } from "../../scripts/local-store/upstash-rest.ts";
 import { contents, withoutEmpty } from "./local-store-contents.ts";
+import { storeFolder } from "../support/scratch.ts";
 
 /**
  * The local store's log (.data/store.log): a write is answered once its effect is in the log, and a store started over
  * the files a killed process left behind holds every write that was answered.
  */
-const root = await mkdtemp(join(tmpdir(), "frontdoor-log-"));
+const root = await storeFolder("frontdoor-log-");
 afterAll(() => rm(root, { recursive: true, force: true }));
 
 const t0 = Date.parse("2026-03-01T12:00:00Z");

@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import RedisMock from "ioredis-mock";
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -10,9 +9,10 @@ import { loadSnapshot, saveSnapshot, UnreadableSnapshotError, type SavedKey } fr
 import { startLocalStore } from "../../scripts/local-store/store.ts";
 import type { Backend } from "../../scripts/local-store/upstash-rest.ts";
 import { contents } from "./local-store-contents.ts";
+import { storeFolder } from "../support/scratch.ts";
 
 /** The local store's snapshot: what `npm start` writes to .data/store.json and restores at the next start. */
-const dir = await mkdtemp(join(tmpdir(), "frontdoor-snapshot-"));
+const dir = await storeFolder("frontdoor-snapshot-");
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 const t0 = Date.parse("2026-03-01T12:00:00Z");

@@ -1,5 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { Redis } from "@upstash/redis";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -13,6 +12,7 @@ import { countedFor } from "../support/quota-count.ts";
 import { staticNext } from "../support/static-files.ts";
 import { realRedisAvailable, startRedisGateway, type Gateway } from "../support/upstash-gateway.ts";
 import { patience } from "../support/patience.ts";
+import { storeFolder } from "../support/scratch.ts";
 
 /**
  * The production quota path for real: @upstash/ratelimit and the grant script over @upstash/redis, through the Upstash
@@ -57,7 +57,7 @@ const stores: [string, () => Promise<Target>][] = [
   [
     "the local store",
     async () => {
-      const dir = await mkdtemp(join(tmpdir(), "frontdoor-limiter-"));
+      const dir = await storeFolder("frontdoor-limiter-");
       const commands: Command[] = [];
       const store = await startLocalStore({ token: "t", snapshotFile: join(dir, "s.json"), onCommand: (c) => commands.push(c) });
       return { ...store, commands, close: async () => (await store.close(), await rm(dir, { recursive: true, force: true })) };

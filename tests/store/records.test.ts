@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { Redis } from "@upstash/redis";
 import IORedis from "ioredis";
@@ -15,13 +14,14 @@ import { requestStateTtlSeconds } from "../../src/mcp/constants.ts";
 import { formDecisions } from "../../src/mcp/form-decisions.ts";
 import { claimOnce, parseRecord, recordMember, releaseIfOwner, setIfAbsent } from "../../src/store/records.ts";
 import { realRedisAvailable } from "../support/upstash-gateway.ts";
+import { storeFolder } from "../support/scratch.ts";
 
 /**
  * The stores' one helper (src/store/records.ts) and the stores' claims through it, over the local store and real Redis.
  * Real Redis is shared and not emptied (the Lua test's database): every key holds this run's id, and is removed after.
  */
 const run = randomUUID();
-const dir = await mkdtemp(join(tmpdir(), "frontdoor-records-"));
+const dir = await storeFolder("frontdoor-records-");
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 type Store = { url: string; token: string; close(): Promise<void> };

@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { Ratelimit } from "@upstash/ratelimit";
 import { Redis } from "@upstash/redis";
@@ -9,6 +8,7 @@ import { startLocalStore } from "../../scripts/local-store/store.ts";
 import { nodeRequester } from "../../src/store/node-requester.ts";
 import { installClock } from "../support/clock.ts";
 import { realRedisAvailable, startRedisGateway } from "../support/upstash-gateway.ts";
+import { storeFolder } from "../support/scratch.ts";
 
 /**
  * The same contract, through the real @upstash/redis and @upstash/ratelimit clients, against the local store
@@ -21,7 +21,7 @@ interface Target {
   close(): Promise<void>;
 }
 
-const dir = await mkdtemp(join(tmpdir(), "frontdoor-store-"));
+const dir = await storeFolder("frontdoor-store-");
 const targets: [string, () => Promise<Target>][] = [
   ["local store", () => startLocalStore({ token: "local-token", snapshotFile: join(dir, "contract.json") })],
 ];

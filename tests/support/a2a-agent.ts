@@ -1,5 +1,3 @@
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "@upstash/redis";
 import { startLocalStore } from "../../scripts/local-store/store.ts";
@@ -20,6 +18,7 @@ import { buildSite } from "../../src/site/model.ts";
 import { pipelineDeps } from "./briefs.ts";
 import { loadContentDir } from "./content.ts";
 import { patience } from "./patience.ts";
+import { storeFolder } from "./scratch.ts";
 
 export const agentBase = "https://studio.example";
 
@@ -33,7 +32,7 @@ export async function inProcessAgent({
   agentBooking = false,
   briefs,
 }: { bare?: boolean; agentBooking?: boolean; briefs?: () => BriefServices } = {}) {
-  const store = await startLocalStore({ token: "test", snapshotFile: join(await mkdtemp(join(tmpdir(), "a2a-store-")), "store.json") });
+  const store = await startLocalStore({ token: "test", snapshotFile: join(await storeFolder("a2a-store-"), "store.json") });
   const redis = new Redis({ url: store.url, token: store.token, enableTelemetry: false });
   const keySet = JSON.stringify(await generateKeySet());
   const keys = await importSigningKeys(keySet);

@@ -1,11 +1,11 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { Redis } from "@upstash/redis";
 import { afterAll } from "vitest";
 import { startLocalStore } from "../../scripts/local-store/store.ts";
 import type { Command } from "../../scripts/local-store/upstash-rest.ts";
 import { realRedisAvailable, startRedisGateway } from "./upstash-gateway.ts";
+import { storeFolder } from "./scratch.ts";
 
 export interface DeploymentStore {
   url: string;
@@ -22,7 +22,7 @@ export interface DeploymentStore {
  */
 export async function startStore(db: number | "local"): Promise<DeploymentStore> {
   if (db !== "local" && (await realRedisAvailable())) return startRedisGateway(db);
-  const dir = await mkdtemp(join(tmpdir(), "frontdoor-store-"));
+  const dir = await storeFolder("frontdoor-store-");
   const commands: Command[] = [];
   const store = await startLocalStore({ token: "t", snapshotFile: join(dir, "store.json"), onCommand: (c) => commands.push(c) });
   return { ...store, commands, close: async () => (await store.close(), await rm(dir, { recursive: true, force: true })) };

@@ -1,5 +1,3 @@
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "@upstash/redis";
 import { startLocalStore } from "../../scripts/local-store/store.ts";
@@ -9,10 +7,11 @@ import { consentAddresses } from "../../src/oauth/consent-address.ts";
 import { createOAuthHandler } from "../../src/oauth/server.ts";
 import type { OAuthServerOptions } from "../../src/oauth/server-options.ts";
 import { patience } from "./patience.ts";
+import { storeFolder } from "./scratch.ts";
 
 /** The authorization server in-process over the local store (the Upstash protocol), as the function runs it. */
 export async function inProcessOAuthServer(overrides: Partial<OAuthServerOptions> = {}) {
-  const store = await startLocalStore({ token: "test", snapshotFile: join(await mkdtemp(join(tmpdir(), "oauth-store-")), "store.json") });
+  const store = await startLocalStore({ token: "test", snapshotFile: join(await storeFolder("oauth-store-"), "store.json") });
   const redis = new Redis({ url: store.url, token: store.token, enableTelemetry: false });
   const privateKeys = await generateKeySet();
   const options: OAuthServerOptions = {

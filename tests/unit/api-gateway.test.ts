@@ -1,5 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { Redis } from "@upstash/redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,6 +11,7 @@ import { startLocalStore, type LocalStore } from "../../scripts/local-store/stor
 import { staticNext } from "../support/static-files.ts";
 import { installClock, type TestClock } from "../support/clock.ts";
 import { patience } from "../support/patience.ts";
+import { storeFolder } from "../support/scratch.ts";
 
 const base = "https://studio.example";
 const files = { "/api/v1/company": { name: "Kestrel" }, "/api/v1/case-studies/acme": { id: "acme" } };
@@ -24,7 +24,7 @@ const freshIp = () => `198.51.100.${++ipCounter}`;
 
 beforeAll(async () => {
   clock = installClock();
-  dir = await mkdtemp(join(tmpdir(), "frontdoor-gw-"));
+  dir = await storeFolder("frontdoor-gw-");
   store = await startLocalStore({ token: "t", snapshotFile: join(dir, "s.json") });
   limiter = upstashLimiter(new Redis({ url: store.url, token: "t", enableTelemetry: false }), { cacheBlocked: false, timeoutMs: patience });
 });

@@ -1,5 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { Redis } from "@upstash/redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -7,6 +6,7 @@ import { startLocalStore } from "../../scripts/local-store/store.ts";
 import type { CalCom } from "../../src/booking/cal-com.ts";
 import { daysOf, forgetFreeTimesAt, freeTimes } from "../../src/booking/free-times.ts";
 import { BookingStore } from "../../src/booking/store.ts";
+import { storeFolder } from "../support/scratch.ts";
 
 /**
  * The free-times query's days (`daysOf`, on an injected clock) and the free times read from Cal.com's weeks of UTC days,
@@ -55,7 +55,7 @@ describe("free times", () => {
   let local: Awaited<ReturnType<typeof startLocalStore>>;
   let dir: string;
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), "free-times-"));
+    dir = await storeFolder("free-times-");
     local = await startLocalStore({ token: "t", snapshotFile: join(dir, "store.json") });
   });
   afterAll(async () => {

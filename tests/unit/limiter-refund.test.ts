@@ -1,5 +1,3 @@
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "@upstash/redis";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -8,11 +6,12 @@ import { upstashLimiter } from "../../src/limits/limiter.ts";
 import { policies } from "../../src/limits/policies.ts";
 import { countedFor } from "../support/quota-count.ts";
 import { patience } from "../support/patience.ts";
+import { storeFolder } from "../support/scratch.ts";
 
 /** A refusal answered from the in-memory cache counted nothing: giving it back must not free what others counted. */
 let store: Awaited<ReturnType<typeof startLocalStore>>;
 beforeAll(async () => {
-  store = await startLocalStore({ token: "t", snapshotFile: join(await mkdtemp(join(tmpdir(), "refund-")), "store.json") });
+  store = await startLocalStore({ token: "t", snapshotFile: join(await storeFolder("refund-"), "store.json") });
 });
 afterAll(() => store.close());
 
