@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { calStandInHandler } from "../../scripts/local-calcom/standin.ts";
 import { bookCall, fingerprintOf, type BookingDeps } from "../../src/booking/book.ts";
 import { ProviderUnavailable } from "../../src/booking/cal-com.ts";
@@ -13,7 +13,7 @@ import { upstashLimiter } from "../../src/limits/limiter.ts";
 import { sha256Hex } from "../../src/store/ids.ts";
 import { freshBrief } from "../support/briefs.ts";
 import { fileLocalStore } from "../support/file-store.ts";
-import { patience } from "../support/patience.ts";
+import { patience, testLimit } from "../support/patience.ts";
 
 /**
  * bookCall (src/booking/book.ts) on an injected clock, over the local store and the Cal.com stand-in in-process: the
@@ -40,14 +40,15 @@ beforeEach(() => {
     hours: hours as never,
     apiKey: "cal_key",
     now: () => new Date(clock),
-    timeoutMs: 400,
+    // A "timeout" holds its answer past any wait here: the test that means Cal.com's deadline to be reached sets a short one.
+    timeoutMs: testLimit,
   });
   deps = {
     cal: {
       apiUrl: "http://cal.test",
       eventTypeId: 1,
       apiKey: "cal_key",
-      timeoutMs: 200,
+      timeoutMs: patience,
       // The stand-in in-process, given up when the call's signal is.
       fetch: (input, init) =>
         new Promise<Response>((resolve, reject) => {
@@ -63,6 +64,7 @@ beforeEach(() => {
     now: () => clock,
   };
 });
+afterEach(() => standIn.release());
 
 /** A request of a grant of its own, from an address of its own. */
 const request = () => ({ owner: `grant-${crypto.randomUUID()}`, address: `203.0.113.${Math.floor(Math.random() * 250)}` });
@@ -252,6 +254,8 @@ describe("a booking refused", () => {
 
   it("by an outage whose look-up finds nothing is the outage, and counts nothing", async () => {
     const req = request();
+    // Cal.com's deadline reached: the call is held past it. (A look-up that met the deadline too would be the same outage.)
+    deps.cal.timeoutMs = 200;
     standIn.fail("timeout");
     await expect(bookCall(input(), req, deps)).rejects.toBeInstanceOf(ProviderUnavailable);
     expect(standIn.bookings()).toEqual([]);
@@ -323,14 +327,23 @@ describe("the same booking in the making", () => {
     const asked = input();
     deps.cal.timeoutMs = 300;
     const held = await deps.store.takeSameBooking(req.owner, await fingerprintOf(asked), 10_000);
-    const began = Date.now();
-    const waited = await bookCall(asked, req, deps).catch((error: unknown) => error);
-    const elapsed = Date.now() - began;
+    // The wait reads Date.now: on the test's clock, each look at the held turn takes 400 ms, and nothing else passes.
+    const start = Date.now();
+    let elapsed = 0;
+    const take = deps.store.takeSameBooking.bind(deps.store);
+    deps.store.takeSameBooking = async (...args) => {
+      elapsed += 400;
+      return take(...args);
+    };
+    const testClock = vi.spyOn(Date, "now").mockImplementation(() => start + elapsed);
+    const waited = await bookCall(asked, req, deps)
+      .catch((error: unknown) => error)
+      .finally(() => testClock.mockRestore());
     await held!.done();
     expect(waited).toEqual(new ProviderUnavailable("another request of the same booking is still booking"));
     expect(waited).toBeInstanceOf(ProviderUnavailable);
-    expect(elapsed).toBeGreaterThanOrEqual(1_600);
-    expect(elapsed).toBeLessThan(4_000);
+    // Twice the timeout and a second: the fourth look is the first at 1,600 ms, and the last.
+    expect(elapsed).toBe(1_600);
     expect(standIn.bookings()).toEqual([]);
   });
 });
@@ -399,12 +412,18 @@ describe("one booking, never two", () => {
   it("books the same booking again at once after an outage: its turn is given back", async () => {
     const req = request();
     const asked = input();
-    deps.cal.timeoutMs = 2_000;
     standIn.fail("503");
     await expect(bookCall(asked, req, deps)).rejects.toBeInstanceOf(ProviderUnavailable);
-    const began = Date.now();
+    // At once: its first look finds the turn free, so it never waits for it.
+    const looks: boolean[] = [];
+    const take = deps.store.takeSameBooking.bind(deps.store);
+    deps.store.takeSameBooking = async (...args) => {
+      const turn = await take(...args);
+      looks.push(turn !== undefined);
+      return turn;
+    };
     expect(await bookCall(asked, req, deps)).toMatchObject({ kind: "booked", replayed: false });
-    expect(Date.now() - began).toBeLessThan(2_500);
+    expect(looks).toEqual([true]);
   });
 
   it("refuses a time Cal.com has for the same attendee under no booking of ours, counting nothing", async () => {

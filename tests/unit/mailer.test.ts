@@ -8,6 +8,7 @@ import { mailerFromEnv } from "../../src/briefs/delivery-config.ts";
 import type { MailMessage } from "../../src/briefs/mail.ts";
 import { classify, outboxMailer, postmarkMailer } from "../../src/briefs/mailer.ts";
 import { startPostmarkStandIn, type PostmarkStandIn } from "../support/postmark-standin.ts";
+import { patience } from "../support/patience.ts";
 
 /**
  * The mailers (src/briefs/mailer.ts) and the one the environment picks (src/briefs/delivery-config.ts): what Postmark is
@@ -50,7 +51,7 @@ describe("Postmark", () => {
   afterAll(() => postmark.close());
 
   it("sends every part of the message untracked on the outbound stream, then finds it by its id", async () => {
-    const mailer = postmarkMailer({ token: "pm-token", apiUrl: postmark.url, timeoutSeconds: 1 });
+    const mailer = postmarkMailer({ token: "pm-token", apiUrl: postmark.url, timeoutSeconds: patience / 1000 });
     expect(mailer.kind).toBe("postmark");
     const m = message();
     expect(await mailer.findSent(m)).toBeNull();
@@ -76,7 +77,7 @@ describe("Postmark", () => {
   });
 
   it("reads a refusal as Postmark meant it", async () => {
-    const mailer = postmarkMailer({ token: "pm-token", apiUrl: postmark.url, timeoutSeconds: 1 });
+    const mailer = postmarkMailer({ token: "pm-token", apiUrl: postmark.url, timeoutSeconds: patience / 1000 });
     postmark.fail("inactive-recipient", "503");
     expect(await mailer.send(message())).toMatchObject({ outcome: "permanent", reason: expect.stringMatching(/^422 code 406: /) });
     expect(await mailer.send(message())).toMatchObject({ outcome: "transient", reason: expect.stringMatching(/^503: /) });
