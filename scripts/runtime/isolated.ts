@@ -10,6 +10,8 @@ export interface IsolatedRuntimeOptions {
   dataDir?: string;
   /** Receives what netlify dev prints, as it prints it. */
   output?: (chunk: string) => void;
+  /** How long netlify dev may take to listen, and then to serve (startRuntime's default unless given). */
+  startLimitMs?: number;
 }
 
 /**
@@ -34,6 +36,7 @@ export async function startIsolatedRuntime(
     env: environment,
     // A developer's .env (a real Postmark token, another URL) must not reach the tests, as their shell's does not.
     readsDotEnv: false,
+    startLimitMs: options.startLimitMs,
     log: (line) => output.push(line),
     output: (chunk) => {
       output.push(chunk);

@@ -29,6 +29,8 @@ export interface RuntimeOptions {
   output?: (chunk: string) => void;
   /** Whether the checkout's .env is read (npm start); a test's runtime takes only what it is given. */
   readsDotEnv?: boolean;
+  /** How long netlify dev may take to listen, and then to serve (90 s each): a test's runtime on a loaded machine waits longer. */
+  startLimitMs?: number;
 }
 
 /**
@@ -41,6 +43,7 @@ export async function startRuntime({
   log = console.log,
   output,
   readsDotEnv = true,
+  startLimitMs = 90_000,
 }: RuntimeOptions): Promise<Runtime> {
   const config = resolveConfig(env, readsDotEnv ? await readDotEnv(join(root, ".env")) : {});
   const dataDir = resolve(root, config.dataDir);
@@ -81,7 +84,7 @@ export async function startRuntime({
       mode: 0o600,
     });
 
-    let serving = await serveBehindFront(root, config, env, output);
+    let serving = await serveBehindFront(root, config, env, startLimitMs, output);
     let stopping = false;
     let restarting: Promise<void> | undefined;
     // netlify dev ends itself on any error it does not catch (netlify-cli's uncaughtException handler), after which the
@@ -94,7 +97,7 @@ export async function startRuntime({
           await serving.front.close();
           await stopProcessGroup(netlifyDev);
           try {
-            serving = await serveBehindFront(root, config, env, output);
+            serving = await serveBehindFront(root, config, env, startLimitMs, output);
             restartWhenItExits(serving.netlifyDev);
             log(`netlify dev is serving again at http://localhost:${config.port}.`);
           } catch (error) {
@@ -137,6 +140,7 @@ async function serveBehindFront(
   root: string,
   config: RuntimeConfig,
   env: NodeJS.ProcessEnv,
+  limitMs: number,
   output?: (chunk: string) => void,
 ): Promise<{ netlifyDev: ChildProcess; front: Front }> {
   const internalPort = await freePort();
@@ -145,9 +149,9 @@ async function serveBehindFront(
   netlifyDev.stderr?.setEncoding("utf8").on("data", (chunk: string) => output?.(chunk));
   let front: Front | undefined;
   try {
-    await waitUntilListening(internalPort, netlifyDev, 90_000);
+    await waitUntilListening(internalPort, netlifyDev, limitMs);
     front = await startFront(config.port, internalPort);
-    await waitUntilServing(`http://localhost:${config.port}/`, netlifyDev, 90_000);
+    await waitUntilServing(`http://localhost:${config.port}/`, netlifyDev, limitMs);
     return { netlifyDev, front };
   } catch (error) {
     await front?.close();

@@ -3,6 +3,7 @@ import { startIsolatedRuntime } from "../../scripts/runtime/isolated.ts";
 import { besideTheSuite, root } from "../support/beside-the-suite.ts";
 import { statusOf } from "../support/http.ts";
 import { netlifyDevAt } from "../support/netlify-dev-process.ts";
+import { patience } from "../support/patience.ts";
 
 /**
  * netlify dev ends itself on any error it does not catch, and npm start's front then has no one to hand requests to.
@@ -15,7 +16,7 @@ const answers = (url: string) => statusOf(url).catch(() => 0);
 
 describe("npm start, when netlify dev dies", () => {
   it("starts it again behind a new front, which then serves as before", async () => {
-    const runtime = await startIsolatedRuntime(root, sameSite());
+    const runtime = await startIsolatedRuntime(root, sameSite(), { startLimitMs: patience });
     try {
       const { port } = new URL(runtime.url);
       const first = await netlifyDevAt(port);

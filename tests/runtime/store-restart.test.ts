@@ -88,7 +88,7 @@ describe("npm start, stopped and started again over the same data folder", () =>
 
   it("answers a write without rewriting its snapshot, and stopped, saves everything into the snapshot", async () => {
     folder = await dataFolder();
-    const first = await startIsolatedRuntime(root, sameSite(), { dataDir: folder });
+    const first = await startIsolatedRuntime(root, sameSite(), { dataDir: folder, startLimitMs: patience });
     try {
       const token = await briefToken(first.url);
       const snapshot = await readFile(join(folder, "store.json"), "utf8");

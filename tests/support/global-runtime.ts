@@ -7,7 +7,7 @@ import type { TestProject } from "vitest/node";
 import { startIsolatedRuntime } from "../../scripts/runtime/isolated.ts";
 import type { Runtime } from "../../scripts/runtime/runtime.ts";
 import { registryTestPublicKey } from "./mcp-registry.ts";
-import { patientDeadlines } from "./patience.ts";
+import { patience, patientDeadlines } from "./patience.ts";
 import { startPostmarkStandIn, type PostmarkStandIn } from "./postmark-standin.ts";
 
 declare module "vitest" {
@@ -51,7 +51,7 @@ export async function setup(project: TestProject) {
       // spares each call part of that (about a sixth of its CPU time here). node_modules keeps it between runs.
       NODE_COMPILE_CACHE: fileURLToPath(new URL("../../node_modules/.cache/frontdoor-runtime-compile-cache", import.meta.url)),
     },
-    { output: (chunk) => stream.write(chunk) },
+    { output: (chunk) => stream.write(chunk), startLimitMs: patience },
   );
   runtime = isolated;
   project.provide("baseUrl", isolated.url);
