@@ -38,8 +38,9 @@ export function pipelineDeps(
   };
 }
 
+/** Postmark's client, for the stand-in: it waits the shared patience, so that a send on a loaded machine is late, never lost. */
 export const standInMailer = (standIn: { url: string; token: string }) =>
-  postmarkMailer({ token: standIn.token, apiUrl: standIn.url, timeoutSeconds: 1 });
+  postmarkMailer({ token: standIn.token, apiUrl: standIn.url, timeoutSeconds: patience / 1000 });
 
 let counter = 0;
 /** A valid brief from a person nobody has seen yet (the same-person window would collapse repeats). */
