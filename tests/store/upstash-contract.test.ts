@@ -9,6 +9,7 @@ import { nodeRequester } from "../../src/store/node-requester.ts";
 import { installClock } from "../support/clock.ts";
 import { realRedisAvailable, startRedisGateway } from "../support/upstash-gateway.ts";
 import { storeFolder } from "../support/scratch.ts";
+import { patience } from "../support/patience.ts";
 
 /**
  * The same contract, through the real @upstash/redis and @upstash/ratelimit clients, against the local store
@@ -40,7 +41,7 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 
 const transports: [string, (target: Target) => Redis][] = [
   ["the client's fetch", ({ url, token }) => new Redis({ url, token, enableTelemetry: false })],
-  ["node:http", ({ url, token }) => new Redis(nodeRequester({ url, token, timeoutMs: 5000, retries: 1, backoffMs: 50 }))],
+  ["node:http", ({ url, token }) => new Redis(nodeRequester({ url, token, timeoutMs: patience, retries: 1, backoffMs: 50 }))],
 ];
 const cases = targets.flatMap(([name, start]) => transports.map(([via, client]) => [name, via, start, client] as const));
 

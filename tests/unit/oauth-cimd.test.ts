@@ -19,6 +19,7 @@ import {
 } from "../../src/oauth/ssrf.ts";
 import { inProcessOAuthServer } from "../support/oauth-server.ts";
 import { countedFor } from "../support/quota-count.ts";
+import { patience } from "../support/patience.ts";
 
 /** Client ID metadata documents served from loopback (the test mode), resolved in-process over the local store. */
 let server: Awaited<ReturnType<typeof inProcessOAuthServer>>;
@@ -402,7 +403,7 @@ describe("client ID metadata documents cached as HTTP says", () => {
   });
 
   it("has the fetch guard give Cache-Control and Age with the JSON, and tell no answer from a refused one", async () => {
-    const guard = { maxBytes: 5120, timeoutMs: 2000, allowLoopback: true };
+    const guard = { maxBytes: 5120, timeoutMs: patience, allowLoopback: true };
     const { id } = publishNew({ "cache-control": ["public", "max-age=60"], age: "7" });
     expect(await fetchJsonGuardedResponse(new URL(id), guard)).toEqual({
       json: validDocument(id),
