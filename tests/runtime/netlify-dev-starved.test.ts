@@ -69,43 +69,39 @@ async function burstStoppedAtTheStore(netlifyDev: number): Promise<{ answers: Pr
 }
 
 describe("npm start, its runtime starved", () => {
-  it(
-    "answers every call of a door in the door's format, 200 or 503 with Retry-After: never 500, never a stack",
-    { timeout: 2 * functionTimeoutMs + 60_000 },
-    async () => {
-      const netlifyDev = await netlifyDevAt(new URL(base).port);
-      expect(netlifyDev).toBeDefined();
-      let burst: Awaited<ReturnType<typeof burstStoppedAtTheStore>> | undefined;
-      try {
-        burst = await burstStoppedAtTheStore(netlifyDev!);
-        if (!burst.alone) {
-          // Another call's worker may have been the one at the store: this burst is let go, and the next stopped.
-          process.kill(netlifyDev!, "SIGCONT");
-          await burst.answers;
-          burst = await burstStoppedAtTheStore(netlifyDev!);
-        }
-        // And a few clock ticks more: a call that had only just started has passed its limit too.
-        await sleep(functionTimeoutMs + 100);
-      } finally {
+  it("answers every call of a door in the door's format, 200 or 503 with Retry-After: never 500, never a stack", async () => {
+    const netlifyDev = await netlifyDevAt(new URL(base).port);
+    expect(netlifyDev).toBeDefined();
+    let burst: Awaited<ReturnType<typeof burstStoppedAtTheStore>> | undefined;
+    try {
+      burst = await burstStoppedAtTheStore(netlifyDev!);
+      if (!burst.alone) {
+        // Another call's worker may have been the one at the store: this burst is let go, and the next stopped.
         process.kill(netlifyDev!, "SIGCONT");
+        await burst.answers;
+        burst = await burstStoppedAtTheStore(netlifyDev!);
       }
-      const answers = await burst!.answers;
+      // And a few clock ticks more: a call that had only just started has passed its limit too.
+      await sleep(functionTimeoutMs + 100);
+    } finally {
+      process.kill(netlifyDev!, "SIGCONT");
+    }
+    const answers = await burst!.answers;
 
-      for (const answer of answers) {
-        expect([200, 503], answer.text).toContain(answer.status);
-        expect(answer.text).not.toMatch(/\bat (new )?\S+ \(|node_modules|TimeoutError|Task timed out/);
-        expect(answer.text).not.toContain(root);
-        if (answer.status === 200) expect(answer.type).toBe("application/mcp-server-card+json");
-        else {
-          expect(answer.type).toMatch(/^application\/json/);
-          expect(answer.retryAfter).toMatch(/^\d+$/);
-          expect(JSON.parse(answer.text)).toMatchObject({ jsonrpc: "2.0", error: { code: -32093, data: { code: "service_unavailable" } } });
-        }
+    for (const answer of answers) {
+      expect([200, 503], answer.text).toContain(answer.status);
+      expect(answer.text).not.toMatch(/\bat (new )?\S+ \(|node_modules|TimeoutError|Task timed out/);
+      expect(answer.text).not.toContain(root);
+      if (answer.status === 200) expect(answer.type).toBe("application/mcp-server-card+json");
+      else {
+        expect(answer.type).toMatch(/^application\/json/);
+        expect(answer.retryAfter).toMatch(/^\d+$/);
+        expect(JSON.parse(answer.text)).toMatchObject({ jsonrpc: "2.0", error: { code: -32093, data: { code: "service_unavailable" } } });
       }
-      // The starvation happened: netlify dev gave up on some call, and the front answered it as the door's 503.
-      expect(
-        answers.filter((a) => a.status === 503).map((a) => (JSON.parse(a.text) as { error: { message: string } }).error.message),
-      ).toContainEqual(expect.stringContaining(`${functionTimeoutMs / 1000} s limit`));
-    },
-  );
+    }
+    // The starvation happened: netlify dev gave up on some call, and the front answered it as the door's 503.
+    expect(
+      answers.filter((a) => a.status === 503).map((a) => (JSON.parse(a.text) as { error: { message: string } }).error.message),
+    ).toContainEqual(expect.stringContaining(`${functionTimeoutMs / 1000} s limit`));
+  });
 });
