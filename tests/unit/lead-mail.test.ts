@@ -1,8 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Lead } from "../../src/briefs/lead.ts";
-import { callNoticeMessage, leadMailSettled, type CallNotice } from "../../src/briefs/call-notice.ts";
+import { callNoticeMessage, leadMailSettled } from "../../src/briefs/call-notice.ts";
 import { leadMessage } from "../../src/briefs/mail.ts";
+import { callNoticeFor } from "../support/call-notice.ts";
 
 const hostile = '<script>alert("x")</script> & <img src=x onerror=alert(1)>';
 const lead: Lead = {
@@ -273,16 +274,7 @@ describe("the lead e-mail", () => {
 });
 
 describe("the e-mail that a call was booked for a lead", () => {
-  const notice: CallNotice = {
-    booking_id: "bk_0123456789abcdefghjk",
-    lead_id: lead.id,
-    created_at: "2026-11-23T10:00:00.000Z",
-    start: "2026-12-01T17:00:00.000Z",
-    end: "2026-12-01T17:30:00.000Z",
-    time_zone: "Europe/London",
-    studio_time_zone: "America/Los_Angeles",
-    delivery: { state: "pending", attempts: 0 },
-  };
+  const notice = callNoticeFor(lead.id);
 
   it("continues the lead's thread, gives the time in both zones, and holds nothing the person wrote in its body", () => {
     const message = callNoticeMessage(notice, lead, addresses);
