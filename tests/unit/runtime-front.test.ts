@@ -2,6 +2,7 @@ import { createServer, request, type IncomingHttpHeaders, type Server } from "no
 import { once } from "node:events";
 import { connect, type AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   gaveUpOn,
@@ -203,16 +204,20 @@ describe("npm start's front", () => {
  * failed (lambda-local's timeout, as text or as its HTML page, or a function's throw), holds one that says `x-hold` until
  * the test releases it, and echoes every other at once.
  */
+/** This checkout, as a stack trace names it. */
+const repo = fileURLToPath(new URL("../../", import.meta.url));
+
 async function functionsStandIn(calls?: FunctionCalls) {
   const held: { url: string; body: string; release: () => void }[] = [];
-  const stack = "    at new TimeoutError (/work/checkout/node_modules/lambda-local/build/lib/utils.js:119:28)";
+  // The stack a real failure prints names this checkout's own files.
+  const stack = `    at new TimeoutError (${repo}node_modules/lambda-local/build/lib/utils.js:119:28)`;
   const failures: Record<string, [string, Record<string, string>]> = {
     timeout: [`TimeoutError: Task timed out after 30.00 seconds\n ${stack}`, {}],
     "timeout-page": [
       `<html><pre><code>{"errorType":"TimeoutError","errorMessage":"Task timed out after 30.00 seconds","trace":["${stack}"]}</code></pre></html>`,
       { "content-type": "text/html" },
     ],
-    threw: ["TypeError: boom\n    at handler (/work/checkout/build/doors/mcp.mjs:1:2)", {}],
+    threw: [`TypeError: boom\n    at handler (${repo}build/doors/mcp.mjs:1:2)`, {}],
   };
   const upstream = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -272,6 +277,7 @@ describe("npm start's front, when netlify dev's function fails", () => {
         expect(JSON.parse(text), fail).toMatchObject(body);
         expect(text, fail).toContain("gave up on this call after its 30 s limit for a function");
         expect(text, fail).not.toMatch(/node_modules|TimeoutError|\bat /);
+        expect(text, fail).not.toContain(repo);
       }
     },
   );
@@ -294,6 +300,7 @@ describe("npm start's front, when netlify dev's function fails", () => {
       ]);
       expect(text, path).toMatch(/threw past its door, a bug/);
       expect(text, path).not.toMatch(/boom|build\/doors|\bat /);
+      expect(text, path).not.toContain(repo);
     }
   });
 
@@ -312,6 +319,10 @@ describe("npm start's front, when netlify dev's functions are busy", () => {
   afterAll(() => standIn.close());
   const call: typeof standIn.call = (...args) => standIn.call(...args);
   const held = () => standIn.held;
+  const releaseAll = () =>
+    held()
+      .splice(0)
+      .forEach((h) => h.release());
 
   /** Waits until the stand-in holds `count` requests, and a moment more to see that no other arrives. */
   const holding = async (count: number) => {
@@ -333,9 +344,7 @@ describe("npm start's front, when netlify dev's functions are busy", () => {
     held().shift()!.release();
     await holding(2);
     expect(held().map((h) => h.body)).toEqual(['{"n":3}', '{"n":4}']);
-    held()
-      .splice(0)
-      .forEach((h) => h.release());
+    releaseAll();
     expect(await Promise.all(answers)).toEqual(['{"n":1}', '{"n":2}', '{"n":3}', '{"n":4}']);
     expect(calls.counts).toEqual({ running: 0, waiting: 0 });
   });
@@ -348,9 +357,7 @@ describe("npm start's front, when netlify dev's functions are busy", () => {
     expect((await call("/api/v1/company", { "x-nf-passthrough": "passthrough" })).status, "a read handed on").toBe(200);
     const brief = answered(call("/api/v1/briefs", { ...hold, "x-nf-passthrough": "passthrough" }, '{"brief":1}'));
     await expect.poll(() => calls.counts.waiting).toBe(1);
-    held()
-      .splice(0)
-      .forEach((h) => h.release());
+    releaseAll();
     await holding(1);
     held().shift()!.release();
     expect(await brief).toBe('{"brief":1}');
@@ -371,9 +378,7 @@ describe("npm start's front, when netlify dev's functions are busy", () => {
     held().shift()!.release();
     await holding(2);
     expect(held().map((h) => h.body)).toEqual(["{}", '{"next":1}']);
-    held()
-      .splice(0)
-      .forEach((h) => h.release());
+    releaseAll();
     expect(await next).toBe('{"next":1}');
     await Promise.all(busy);
     expect(calls.counts).toEqual({ running: 0, waiting: 0 });
