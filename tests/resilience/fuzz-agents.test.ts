@@ -130,9 +130,10 @@ describe("fuzzing MCP", () => {
           1;
       },
     );
-    // The cases reached the tools, resources and prompts, not only the HTTP layer's refusals. About one in nine does (a
-    // batch is served from 2025-03-26 clients only, and most mutated arguments are refused): one in twenty is the floor.
-    expect(outcomes.result).toBeGreaterThan(cases / 20);
+    // The cases reached the tools, resources and prompts, not only the HTTP layer's refusals. About one in eight does (a
+    // batch is served from 2025-03-26 clients only, and most mutated arguments are refused): one in 25 is the floor, which
+    // a run of 500 misses with odds under one in a million.
+    expect(outcomes.result).toBeGreaterThan(cases / 25);
   });
 
   // The same calls as a 2026-07-28 client sends them: the `_meta` envelope in params (mutated now and then) and the
@@ -180,7 +181,8 @@ describe("fuzzing MCP", () => {
     const cases = await fuzz("POST /mcp 2026-07-28", modern, async ({ message, headers }) => {
       outcomes[await checkJsonRpc(await d.mcp({ method: "POST", headers: defined(headers), body: toWire(message) }), message)] += 1;
     });
-    expect(outcomes.result).toBeGreaterThan(cases / 10);
+    // About one in eight reaches a result, as above.
+    expect(outcomes.result).toBeGreaterThan(cases / 25);
   });
 
   it("/mcp and /mcp/server-card with any method", async () => {
@@ -326,8 +328,9 @@ describe("fuzzing A2A", () => {
         outcomes[await checkJsonRpc(await d.a2a(init), pick === 0 ? undefined : message)] += 1;
       },
     );
-    // About one case in twenty is a complete, authorised call that the executor answers; the rest probe refusals.
-    expect(outcomes.result).toBeGreaterThan(cases / 50);
+    // About one case in 35 is a complete, authorised call that the executor answers; the rest probe refusals. One in 250
+    // is the floor, which a run of 500 misses with odds under one in 10,000.
+    expect(outcomes.result).toBeGreaterThan(cases / 250);
   });
 
   it("/a2a/v1/rest: routes, methods, bodies and headers get the binding's answers or google.rpc.Status errors, never a 5xx", async () => {
