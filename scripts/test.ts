@@ -81,7 +81,7 @@ const outcomes = await Promise.all([
   (async () => {
     const inProcess = await run("in-process", [...vitest("unit", "doors", "resilience"), "--maxWorkers=3"]);
     await whenExists(runtimeUp, runtime);
-    const afterBuild = await Promise.all([run("build", vitest("build")), run("tsc", [bin("typescript/bin/tsc"), "--noEmit"])]);
+    const afterBuild = await Promise.all([run("build", vitest("build")), run("tsc", [bin("typescript7/bin/tsc"), "--noEmit"])]);
     return [inProcess, ...afterBuild];
   })(),
 ]).then((all) => all.flat());
