@@ -11,7 +11,8 @@ import { person, type FreeTimes, type BookingView as Booking } from "../support/
  * The intro call over MCP, in-process, in both protocol eras with the v2 SDK's client, against the Cal.com stand-in:
  * free times (the same JSON as REST), booking with svc:brief (dry run, the lead of the grant's own brief, fields named,
  * a taken time with fresh free times, Cal.com down), cancelling by the booking grant only, and (2026-07-28, a client that
- * shows forms) the person confirming name, e-mail and time. tests/runtime/mcp-booking.test.ts drives it through npm start.
+ * shows forms) the person confirming name, e-mail and time, and each later answer to a settled form.
+ * tests/runtime/mcp-booking.test.ts drives it through npm start.
  */
 const { d } = fileDeployment("local");
 
@@ -282,7 +283,7 @@ describe("a 2026-07-28 client that shows forms", () => {
   });
 });
 
-/** A 2026-07-28 tools/call of book_intro_call on the wire, from a client that shows forms. */
+/** A 2026-07-28 tools/call on the wire, from a client that shows forms. */
 const meta = {
   "io.modelcontextprotocol/protocolVersion": "2026-07-28",
   "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
@@ -295,7 +296,7 @@ const send = async (params: Record<string, unknown>, token: string) => {
       accept: "application/json, text/event-stream",
       "mcp-protocol-version": "2026-07-28",
       "mcp-method": "tools/call",
-      "mcp-name": "book_intro_call",
+      "mcp-name": String(params.name),
       authorization: `Bearer ${token}`,
     },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { ...params, _meta: meta } }),
@@ -323,6 +324,44 @@ describe("the booking form on the wire (2026-07-28)", () => {
     expect(again.structuredContent.booking_id).toBe(booked.structuredContent.booking_id);
     expect(again.content[0].text).toMatch(/^This form was already answered and its call booked/);
     expect(accepted(args.start)).toHaveLength(1);
+  });
+
+  it("books nothing for a form closed without an answer, whatever is answered to it after", async () => {
+    const token = await d.token("svc:read svc:brief", `client-${crypto.randomUUID()}`, consentGrantId());
+    const args = person(await freeStart());
+    const { requestState } = await send(call("book_intro_call", args), token);
+    const answer = (contact: object) => send({ ...call("book_intro_call", args), inputResponses: { contact }, requestState }, token);
+    expect((await answer({ action: "cancel" })).content[0].text).toContain("NOTHING was booked");
+    const after = await answer({
+      action: "accept",
+      content: { full_name: args.full_name, work_email: args.work_email, start: args.start },
+    });
+    expect(after.isError).toBe(true);
+    expect(after.content[0].text).toContain("declined this form before");
+    const day = args.start.slice(0, 10);
+    const still = await send(call("list_free_times", { from: day, to: day, time_zone: args.time_zone }), token);
+    expect((still.structuredContent as FreeTimes).times.map((t) => Date.parse(t.start))).toContain(Date.parse(args.start));
+    expect(accepted(args.start)).toHaveLength(0);
+  });
+
+  it("answers a later decline of an accepted booking form with the booking, and once it is cancelled, that it was", async () => {
+    const token = await d.token("svc:read svc:brief", `client-${crypto.randomUUID()}`, consentGrantId());
+    const args = person(await freeStart());
+    const { requestState } = await send(call("book_intro_call", args), token);
+    const answer = (contact: object) => send({ ...call("book_intro_call", args), inputResponses: { contact }, requestState }, token);
+    const booked = await answer({
+      action: "accept",
+      content: { full_name: args.full_name, work_email: args.work_email, start: args.start },
+    });
+    const id = booked.structuredContent.booking_id;
+    expect(id).toMatch(/^bk_/);
+    const declined = await answer({ action: "decline" });
+    expect(declined.content[0].text).not.toMatch(/NOTHING was booked/);
+    expect(declined.content[0].text).toContain(`This form was already answered and its call booked: ${id}`);
+    expect((await send(call("cancel_intro_call", { booking_id: id }), token)).isError).toBeFalsy();
+    const after = await answer({ action: "cancel" });
+    expect(after.content[0].text).toContain(`Booked before (${id}`);
+    expect(after.structuredContent.status).toBe("cancelled");
   });
 });
 

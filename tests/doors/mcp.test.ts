@@ -14,8 +14,9 @@ import { connectMcp, connectShowingForms, eras, expectReadsEverything, text, typ
 /**
  * /mcp in-process, built as functions/mcp.ts builds it, in both protocol eras: the v2 SDK's client pinned to 2026-07-28
  * and in its legacy mode reads everything and files briefs through the OAuth door, and every refusal of the HTTP layer
- * holds in both eras. Here each client has an address of its own and a quota window starts when the test does;
- * tests/runtime/mcp.test.ts drives the same through the local runtime.
+ * holds in both eras; so does each branch of the person's confirmation (2026-07-28). Here each client has an address of
+ * its own and a quota window starts when the test does; tests/runtime/mcp.test.ts files one brief per era through the
+ * local runtime.
  */
 const { d, clock } = fileDeployment("local", { clock: true });
 
@@ -362,6 +363,21 @@ describe("2026-07-28 as the revision says", () => {
     expect(status).toBe(400);
     expect(body).toMatchObject({ id: 16, error: { code: -32602 } });
   });
+
+  it("answers hostile params with -32602 in words, never -32603 or an engine's text: a brief nested 20,000 deep, a prompt's object argument", async () => {
+    const forms = { "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } };
+    const init = rpc("modern", "tools/call", { ...briefCall({ ...freshBrief(), message: "DEEP" }), _meta: forms }, 31, {
+      authorization: `Bearer ${await d.token("svc:brief")}`,
+    });
+    const deep = await d.mcp({ ...init, body: String(init.body).replace('"DEEP"', `${"[".repeat(20_000)}1${"]".repeat(20_000)}`) });
+    expect(deep.status).toBe(400);
+    expect(await deep.json()).toMatchObject({ id: 31, error: { code: -32602, message: expect.stringMatching(/more than 32 levels/) } });
+    const prompt = await d.mcp(mcpCall("prompts/get", { name: "prepare_project_brief", arguments: { a: { b: 1 } } }, 32));
+    expect(await prompt.json()).toMatchObject({
+      id: 32,
+      error: { code: -32602, message: "Invalid params: params.arguments.a: expected string, received object." },
+    });
+  });
 });
 
 describe("the person confirms their own brief", () => {
@@ -500,6 +516,68 @@ describe("the confirmation's state on the wire (2026-07-28)", () => {
     expect(other.structuredContent.lead_id).toBe(filed.structuredContent.lead_id);
     expect(other.content[0].text).toContain("a later answer to it changes nothing");
     expect(await leadCount()).toBe(before + 1);
+  });
+
+  it.each(["decline", "cancel"])(
+    "answers a later %s of an accepted form with the brief it filed, never that it was not",
+    async (action) => {
+      const { result, brief, token } = await asked();
+      const answer = async (contact: object) =>
+        (await send({ ...briefCall(brief), inputResponses: { contact }, requestState: result.requestState }, token)).body.result!;
+      const lead = (await answer({ action: "accept", content: brief })).structuredContent.lead_id;
+      expect(lead).toMatch(/^lead_/);
+      const later = await answer({ action });
+      expect(later.isError).toBeFalsy();
+      expect(later.content[0].text).not.toMatch(/NOT filed/);
+      expect(later.content[0].text).toContain(`This form was already answered and its brief filed: lead ${lead}`);
+      expect(later.structuredContent.lead_id).toBe(lead);
+    },
+  );
+
+  it("files nothing for a declined form whatever is answered to it after, and answers an unusable answer after a filing with its receipt", async () => {
+    const { result, brief, token } = await asked();
+    const before = await leadCount();
+    const answer = async (state: string, contact: object) =>
+      (await send({ ...briefCall(brief), inputResponses: { contact }, requestState: state }, token)).body.result!;
+    expect((await answer(result.requestState, { action: "decline" })).content[0].text).toContain("NOT filed");
+    const after = await answer(result.requestState, { action: "accept", content: brief });
+    expect(after.isError).toBe(true);
+    expect(after.content[0].text).toContain("declined this form before");
+    expect(await leadCount()).toBe(before);
+
+    const second = (await send(briefCall(brief), token)).body.result!.requestState;
+    const filed = (await answer(second, { action: "accept", content: brief })).structuredContent.lead_id;
+    expect(filed).toMatch(/^lead_/);
+    // An unusable answer after the filing is answered with the filing, never the form again.
+    const unusable = await answer(second, { action: "accept", content: { ...brief, work_email: "nope" } });
+    expect(unusable.requestState).toBeUndefined();
+    expect(unusable.structuredContent.lead_id).toBe(filed);
+    expect(unusable.content[0].text).toContain(`lead ${filed}`);
+    expect(await leadCount()).toBe(before + 1);
+  });
+
+  it("answers a form declined before its key filed through another form with the receipt, and one racing an accept alike", async () => {
+    const brief = freshBrief();
+    const keyed = { ...brief, idempotency_key: crypto.randomUUID() };
+    const { result, token } = await asked(keyed);
+    const answer = async (state: string, contact: object) =>
+      (await send({ ...briefCall(keyed), inputResponses: { contact }, requestState: state }, token)).body.result!;
+    expect((await answer(result.requestState, { action: "decline" })).content[0].text).toContain("NOT filed");
+    // The agent asks again with the same key; the person accepts that form: the key files.
+    const second = (await send(briefCall(keyed), token)).body.result!.requestState;
+    const filed = (await answer(second, { action: "accept", content: brief })).structuredContent.lead_id;
+    expect(filed).toMatch(/^lead_/);
+    expect((await answer(result.requestState, { action: "accept", content: brief })).structuredContent.lead_id).toBe(filed);
+
+    // An accept and a cancel of one form at once: both answers tell the same story, with the lead or without one.
+    const racing = await asked();
+    const both = await Promise.all(
+      [{ action: "accept", content: racing.brief }, { action: "cancel" }].map(async (contact) =>
+        send({ ...briefCall(racing.brief), inputResponses: { contact }, requestState: racing.result.requestState }, racing.token),
+      ),
+    );
+    const leads = both.map((b) => b.body.result?.structuredContent?.lead_id);
+    expect(leads[0] === undefined ? leads : [leads[1]]).toEqual(leads[0] === undefined ? [undefined, undefined] : [leads[0]]);
   });
 
   it("answers the call made again with its own idempotency_key as filed under it, the same lead, and asks nobody", async () => {
