@@ -1,5 +1,6 @@
 import type { CallToolResult, ElicitResult } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deliverDue } from "../../src/briefs/deliver.ts";
 import { consentGrantId } from "../../src/oauth/grants.ts";
 import { freshBrief } from "../support/briefs.ts";
 import { mcpCall } from "../support/calls.ts";
@@ -9,10 +10,10 @@ import { person, type FreeTimes, type BookingView as Booking } from "../support/
 
 /**
  * The intro call over MCP, in-process, in both protocol eras with the v2 SDK's client, against the Cal.com stand-in:
- * free times (the same JSON as REST), booking with svc:brief (dry run, the lead of the grant's own brief, fields named,
- * a taken time with fresh free times, Cal.com down), cancelling by the booking grant only, and (2026-07-28, a client that
- * shows forms) the person confirming name, e-mail and time, and each later answer to a settled form.
- * tests/runtime/mcp-booking.test.ts drives it through npm start.
+ * free times (the same JSON as REST), booking with svc:brief (dry run, the lead of the grant's own brief and the studio's
+ * e-mail that its call was booked, fields named, a taken time with fresh free times, Cal.com down), cancelling by the
+ * booking grant only, and (2026-07-28, a client that shows forms) the person confirming name, e-mail and time, and each
+ * later answer to a settled form. tests/runtime/mcp-booking.test.ts books one call through npm start's Cal.com stand-in.
  */
 const { d } = fileDeployment("local");
 
@@ -72,6 +73,16 @@ describe.each(eras)("the v2 client $mode", (era) => {
     expect(Date.parse(booking.start)).toBe(Date.parse(start));
     expect(accepted(start)).toHaveLength(1);
     expect(JSON.stringify(booked)).not.toContain(accepted(start)[0]!.uid);
+
+    // The delivery job sends the lead, then the studio's notice that the call was booked: once.
+    await d.settle();
+    await deliverDue(d.deliveryJob());
+    await deliverDue(d.deliveryJob());
+    const notices = d.postmark.sent.filter(
+      (m) => m.body.Tag === "lead-call" && (m.body.Metadata as { lead_id: string }).lead_id === lead_id,
+    );
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.body.TextBody as string).toContain(booking.booking_id);
 
     const other = await connected(era, { clientId });
     const refused = (await other.client.callTool(call("cancel_intro_call", { booking_id: booking.booking_id }))) as CallToolResult;
