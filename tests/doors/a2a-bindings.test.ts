@@ -12,7 +12,7 @@ import { fileDeployment } from "../support/deployment.ts";
  * transport (JSON-RPC at /a2a/v1, HTTP+JSON at /a2a/v1/rest), each client from an address of its own: the read skills,
  * keyword routing, A2A 0.3, the brief's refusals, dry run and input-required flow down to the one e-mail.
  * tests/doors/a2a-tasks.test.ts covers ListTasks; tests/doors/a2a-rest.test.ts the HTTP+JSON binding's raw answers;
- * tests/runtime/a2a.test.ts files one brief over each binding through the local runtime.
+ * tests/runtime/a2a.test.ts files one brief through the local runtime and reads it back over the other binding.
  */
 const { d, clock } = fileDeployment("local", { clock: true });
 

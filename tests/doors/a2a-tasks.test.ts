@@ -3,15 +3,18 @@ import type { Client } from "@a2a-js/sdk/client";
 import { beforeAll, describe, expect, it } from "vitest";
 import { a2aClient, bindings, brief, listing } from "../support/a2a-client.ts";
 import { freshBrief } from "../support/briefs.ts";
+import { json } from "../support/calls.ts";
 import { fileDeployment } from "../support/deployment.ts";
 
 /**
  * ListTasks, GetTask and CancelTask scoped to the caller, in-process over each binding with the SDK's client: two OAuth
  * clients each file briefs, and neither sees the other's. The store's paging, filters and expiry in detail are in
  * tests/store/a2a-task-store.test.ts, the raw JSON-RPC refusals in tests/unit/a2a.test.ts; tests/runtime/a2a.test.ts
- * lists one client's tasks through the local runtime.
+ * reads one client's task back through the local runtime.
  */
 const { d, clock } = fileDeployment("local", { clock: true });
+/** A position anyone can spell: base64url of `[statusTimestampMs, taskId]`, signed by no one. */
+const forged = Buffer.from(JSON.stringify([9_999_999_999_999, "zzzz"])).toString("base64url");
 
 describe.each(bindings)("tasks are the caller's own, over %s", (_, binding) => {
   const clientFor = (token?: string) => a2aClient(d.baseUrl, { binding, token, fetchImpl: d.fetchFrom() });
@@ -67,8 +70,23 @@ describe.each(bindings)("tasks are the caller's own, over %s", (_, binding) => {
     expect((await first.getTask({ tenant: "", id: firstTasks[0]!.id })).status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
   });
 
-  it("asks an anonymous ListTasks for a token, and refuses a page token it did not issue", async () => {
+  it("asks an anonymous ListTasks for a token, and refuses a page token it did not issue or issued to another grant", async () => {
     await expect((await clientFor()).listTasks(listing())).rejects.toThrow(/access token/i);
-    await expect(first.listTasks(listing({ pageToken: "bm90LWEtY3Vyc29y" }))).rejects.toThrow(/pageToken/);
+    const refusal = { name: "RequestMalformedError", message: expect.stringMatching(/pageToken/) };
+    for (const pageToken of ["bm90LWEtY3Vyc29y", forged])
+      await expect(first.listTasks(listing({ pageToken }))).rejects.toMatchObject(refusal);
+    const { nextPageToken } = await first.listTasks(listing({ pageSize: 1 }));
+    expect(nextPageToken).not.toBe("");
+    await expect(second.listTasks(listing({ pageToken: nextPageToken }))).rejects.toMatchObject(refusal);
   });
+});
+
+it("answers a forged page token -32602 on JSON-RPC, 400 INVALID_ARGUMENT on HTTP+JSON", async () => {
+  const auth = { authorization: `Bearer ${await d.token("svc:brief")}`, "a2a-version": "1.0" };
+  const res = await d.a2a(json({ jsonrpc: "2.0", id: 7, method: "ListTasks", params: { pageToken: forged } }, auth));
+  expect(res.status).toBe(200);
+  expect(((await res.json()) as { error: { code: number } }).error.code).toBe(-32602);
+  const rest = await d.a2a({ headers: auth }, d.nextIp(), `/a2a/v1/rest/tasks?pageToken=${forged}`);
+  expect(rest.status).toBe(400);
+  expect(await rest.json()).toMatchObject({ error: { code: 400, status: "INVALID_ARGUMENT" } });
 });

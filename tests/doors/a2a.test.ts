@@ -4,14 +4,99 @@ import { json } from "../support/calls.ts";
 import { fileDeployment } from "../support/deployment.ts";
 
 /**
- * /a2a/v1 in-process, built as functions/a2a.ts builds it: its quota run to the end from a client address of its own, in
- * a window that starts with the test. The SDK's client over each binding is in tests/doors/a2a-bindings.test.ts and
- * tests/doors/a2a-tasks.test.ts; tests/runtime/a2a.test.ts drives the agent end to end through the local runtime.
+ * /a2a/v1 in-process, built as functions/a2a.ts builds it: the brief's challenge, hostile params answered in words, and
+ * its quota run to the end from a client address of its own, in a window that starts with the test. The SDK's client
+ * over each binding is in tests/doors/a2a-bindings.test.ts and tests/doors/a2a-tasks.test.ts; tests/runtime/a2a.test.ts
+ * drives the agent end to end through the local runtime.
  */
 const { d, clock } = fileDeployment("local", { clock: true });
 
 const rpc = (body: unknown, ip: string, headers: Record<string, string> = {}) =>
   d.a2a(json(body, { "a2a-version": "1.0", ...headers }), ip);
+
+describe("the brief's challenge", () => {
+  it("refuses a brief without a token: 401 with the A2A resource's challenge, and a JSON-RPC error", async () => {
+    const res = await rpc(
+      {
+        jsonrpc: "2.0",
+        id: 7,
+        method: "SendMessage",
+        params: { message: { messageId: "m", role: "ROLE_USER", parts: [{ data: freshBrief() }] } },
+      },
+      d.nextIp(),
+    );
+    expect(res.status).toBe(401);
+    expect(res.headers.get("www-authenticate")).toBe(
+      `Bearer scope="svc:brief", resource_metadata="${d.baseUrl}/.well-known/oauth-protected-resource/a2a/v1"`,
+    );
+    expect(await res.json()).toMatchObject({ jsonrpc: "2.0", id: 7, error: { code: -32091 } });
+  });
+});
+
+describe("hostile params", () => {
+  it("answers them with invalid params in words, never -32603 or an engine's text: a data part 30,000 deep, a 0.3 task id that is a number", async () => {
+    const deep = (version?: string) =>
+      rpc(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 41,
+          method: version ? "SendMessage" : "message/send",
+          params: {
+            message: version
+              ? { messageId: "m", role: "ROLE_USER", parts: [{ data: "DEEP" }] }
+              : { kind: "message", messageId: "m", role: "user", parts: [{ kind: "data", data: "DEEP" }] },
+          },
+        }).replace('"DEEP"', `${"[".repeat(30_000)}1${"]".repeat(30_000)}`),
+        d.nextIp(),
+        { "a2a-version": version ?? "" },
+      );
+    for (const res of [await deep("1.0"), await deep()]) {
+      const answer = (await res.json()) as { id: number; error: { code: number; message: string } };
+      expect(answer).toMatchObject({ id: 41, error: { code: -32602 } });
+      expect(answer.error.message).toMatch(/more than 32 levels/);
+    }
+    const legacy = await rpc({ jsonrpc: "2.0", id: 42, method: "tasks/get", params: { id: 1 } }, d.nextIp(), { "a2a-version": "" });
+    expect(await legacy.json()).toMatchObject({ id: 42, error: { code: -32602, message: "Invalid params: params.id must be a string." } });
+  });
+
+  it("answers a 1.0 id or message field that is not a string with invalid params naming it, never an id made of it", async () => {
+    const auth = { authorization: `Bearer ${await d.token("svc:brief")}` };
+    const calls = [
+      [{ method: "GetTask", params: { id: {} } }, "params.id must be a string."],
+      [{ method: "CancelTask", params: { id: [1] } }, "params.id must be a string."],
+      [{ method: "ListTasks", params: { contextId: {} } }, "params.contextId must be a string."],
+      [
+        { method: "SendMessage", params: { message: { messageId: "m", taskId: {}, role: "ROLE_USER", parts: [{ text: "hi" }] } } },
+        "params.message.taskId must be a string.",
+      ],
+      [
+        { method: "SendMessage", params: { message: { messageId: "m", role: "ROLE_USER", parts: [{ text: { a: 1 } }] } } },
+        "params.message.parts[0].text must be a string.",
+      ],
+    ] as const;
+    for (const [call, message] of calls) {
+      const answer = await (await rpc({ jsonrpc: "2.0", id: 43, ...call }, d.nextIp(), auth)).json();
+      expect(answer, JSON.stringify(call)).toEqual({
+        jsonrpc: "2.0",
+        id: 43,
+        error: expect.objectContaining({ code: -32602, message: `Invalid params: ${message}` }),
+      });
+    }
+    const rest = await d.a2a(
+      {
+        method: "POST",
+        headers: { "content-type": "application/a2a+json", "a2a-version": "1.0", ...auth },
+        body: JSON.stringify({ message: { messageId: {}, role: "ROLE_USER", parts: [{ data: freshBrief() }] } }),
+      },
+      d.nextIp(),
+      "/a2a/v1/rest/message:send",
+    );
+    expect(rest.status).toBe(400);
+    expect(await rest.json()).toMatchObject({
+      error: { code: 400, status: "INVALID_ARGUMENT", message: "Invalid params: message.messageId must be a string." },
+    });
+  });
+});
 
 describe("limits and errors", () => {
   it("answers a path under /a2a/v1 that is neither binding with 404 and -32089, never -32603 (an internal error)", async () => {

@@ -7,7 +7,7 @@ import { generateKeySet } from "../../src/tokens/keys.ts";
 /**
  * ListTasks' page tokens on their own: the MAC under secrets derived from OAUTH_SIGNING_KEYS, bound to a grant, across a
  * rotation of the keys (the first key's secret signs, every key's verifies). The store's use of them is in
- * tests/store/a2a-task-store.test.ts; both bindings through the local runtime in tests/runtime/a2a.test.ts.
+ * tests/store/a2a-task-store.test.ts; both bindings, in-process, in tests/doors/a2a-tasks.test.ts.
  */
 const [oldKey, newKey] = [(await generateKeySet()).keys[0]!, (await generateKeySet()).keys[0]!];
 const setOf = (...keys: object[]) => JSON.stringify({ keys });
