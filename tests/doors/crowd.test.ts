@@ -1,6 +1,7 @@
 import { TaskState } from "@a2a-js/sdk";
 import { auth, type CallToolResult } from "@modelcontextprotocol/client";
 import { Redis } from "@upstash/redis";
+import { decodeJwt } from "jose";
 import { describe, expect, it } from "vitest";
 import { policies } from "../../src/limits/policies.ts";
 import { a2aClient, brief, isTask, listing, message } from "../support/a2a-client.ts";
@@ -10,16 +11,16 @@ import { fileDeployment } from "../support/deployment.ts";
 import { connectMcp, eras } from "../support/mcp-client.ts";
 import { personApproving } from "../support/mcp-oauth.ts";
 import type { Http } from "../support/oauth-client.ts";
-import { callbackUri } from "../support/people.ts";
-import { countedFor } from "../support/quota-count.ts";
+import { approvals, callbackUri } from "../support/people.ts";
+import { countedFor, setCounted } from "../support/quota-count.ts";
 
 /**
  * A crowd behind one hosted client: a hosted-style connector identified by one client ID metadata document, and 50
  * people. Each approves the connector on the consent screen in their own browser, from their own address; the
  * connector's agents then redeem the codes, read and file a brief for each of them, all from one egress address within
  * one window, with the MCP SDK's OAuth provider and client, and the A2A SDK's client. None is refused because of
- * another; one person whose agent loops is limited while the other 49 are not. tests/runtime/grants.test.ts runs a small
- * crowd through npm start.
+ * another; one person whose agent loops is limited while the other 49 are not. A small crowd is served on its grants
+ * even once the address's own quota and the busiest person's are spent.
  */
 const base = "http://localhost:8888";
 const endpoint = `${base}/mcp`;
@@ -102,6 +103,43 @@ describe("50 people behind one hosted client and one egress address", () => {
     const store = new Redis({ url: d.store.url, token: d.store.token, enableTelemetry: false });
     expect(await countedFor(store, "mcp", egress)).toBeLessThan(policies.mcp.quota / 2);
     expect(await countedFor(store, "grants-per-address", egress)).toBeLessThan(policies["grants-per-address"].quota);
+    await host.close();
+  });
+});
+
+describe("a small crowd behind one hosted client, from one address", () => {
+  it("serves each person's agent on its own grant, whatever the address and the busiest person have used", async () => {
+    clock.toNextWindow(60);
+    const store = new Redis({ url: d.store.url, token: d.store.token, enableTelemetry: false });
+    const counted = (policy: keyof typeof policies, subject: string) => setCounted(store, policy, subject, policies[policy].quota);
+    const egress = d.nextIp();
+    const agent = d.fetchFrom(egress);
+    const host = await startDocumentHost();
+    const clientId = host.publishClient("/crowd.json", { client_name: "Hosted connector", redirect_uris: [callbackUri] });
+    const people = await approvals(base, clientId, { browser: () => d.fetchFrom(), agent: () => agent });
+    const [busy, ...others] = [await people.token(), await people.token(), await people.token()];
+    const withToken = (token: string) => ({ requestInit: { headers: { authorization: `Bearer ${token}` } }, fetch: agent });
+
+    // The address has spent its own /mcp quota (requests without a token), and the busy person their grant's.
+    await (await agent(`${base}/mcp/server-card`)).body?.cancel();
+    await counted("mcp", egress);
+    const looping = await connectMcp(endpoint, modern, withToken(busy));
+    await counted("mcp", decodeJwt(busy).grant_id as string);
+    await expect(looping.callTool({ name: "get_company", arguments: {} })).rejects.toThrow(/429|Too many|rate/i);
+    expect((await agent(`${base}/mcp/server-card`)).status).toBe(429);
+
+    for (const [i, token] of others.entries()) {
+      const mcp = await connectMcp(endpoint, modern, withToken(token));
+      expect(((await mcp.callTool({ name: "get_offers", arguments: {} })) as CallToolResult).isError).toBeFalsy();
+      if (i === 0) {
+        const filed = (await mcp.callTool({ name: "submit_project_brief", arguments: freshBrief() })) as CallToolResult;
+        expect(filed.structuredContent).toMatchObject({ status: "received" });
+      } else {
+        const filed = await (await a2aClient(base, { token, fetchImpl: agent })).sendMessage(brief(freshBrief()));
+        expect(isTask(filed) && filed.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+      }
+      await mcp.close();
+    }
     await host.close();
   });
 });

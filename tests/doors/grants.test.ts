@@ -16,7 +16,7 @@ import { countedFor } from "../support/quota-count.ts";
  * An identity per grant, in-process: two people use one public client (a registration, whose client_id travels in every
  * authorization URL, and a metadata document, whose client_id every user of the app shares). What one files is never
  * shown to, replayed for or counted against the other; limits count the grant of a valid token and the address of
- * anything else. tests/runtime/grants.test.ts runs the attack through npm start; tests/doors/crowd.test.ts is the crowd.
+ * anything else. tests/doors/crowd.test.ts is the crowd.
  */
 const base = "http://localhost:8888";
 const { d, clock } = fileDeployment("local", { baseUrl: base, env: { FRONTDOOR_ALLOW_LOOPBACK_CIMD: "1" }, clock: true });
