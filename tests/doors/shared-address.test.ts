@@ -17,7 +17,7 @@ import { countedFor, setCounted } from "../support/quota-count.ts";
  * its agents call from the one egress address every person's calls come from. The ceilings one address shares
  * (bookings, briefs, requests: every grant together) count each grant where its person approved it, so the farmer spends
  * their own address's ceilings, and the 49 others behind the same client and egress book, file and read as before.
- * tests/runtime/shared-address.test.ts holds the same through npm start with two loopback addresses.
+ * tests/runtime/shared-address.test.ts shows npm start handing each door its client's own address, as Netlify does.
  */
 const base = "http://localhost:8888";
 const egress = "160.79.104.20";
