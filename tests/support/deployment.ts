@@ -4,6 +4,7 @@ import { afterAll, beforeAll } from "vitest";
 import { builtAgentCard } from "../../src/a2a/build-card.ts";
 import { a2aHandlerFromEnv } from "../../src/a2a/from-env.ts";
 import { apiGatewayFromEnv } from "../../src/api/from-env.ts";
+import { openApiDocument } from "../../src/api/openapi.ts";
 import { deliveryFromEnv } from "../../src/briefs/delivery-config.ts";
 import { briefsHandlerFromEnv } from "../../src/api/briefs-from-env.ts";
 import { LeadStore } from "../../src/briefs/store.ts";
@@ -32,6 +33,7 @@ import {
   mcpPath,
   oauthBase,
   oauthPaths,
+  openApiPath,
   pagePaths,
   resourcePaths,
   skillsIndexPath,
@@ -61,9 +63,9 @@ export function builtSite(baseUrl = base, { agentBooking = true } = {}): Promise
 export const prebuilt = async (baseUrl = base, options: { agentBooking?: boolean } = {}): Promise<PrebuiltResources> =>
   prebuiltResources(await builtSite(baseUrl, options));
 
-/** The files the platform serves behind the /api gateway (after the `.json` rewrite): every read resource. */
-function apiFiles(resources: PrebuiltResources): Record<string, unknown> {
-  const files: Record<string, unknown> = {};
+/** The files the platform serves behind the /api gateway (after the `.json` rewrite): every read resource, and the OpenAPI document. */
+function apiFiles(site: Site, resources: PrebuiltResources): Record<string, unknown> {
+  const files: Record<string, unknown> = { [openApiPath]: openApiDocument(site) };
   for (const [id, path] of Object.entries(resourcePaths)) files[path] = resources[id as keyof typeof resourcePaths];
   for (const [id, study] of Object.entries(resources.case_study_details)) files[caseStudyResourcePath(id)] = study;
   return files;
@@ -123,7 +125,7 @@ export async function startDeployment(db: number | "local", { baseUrl = base, en
   };
   // An empty value unsets a variable (a deployment without booking, say).
   const env = (name: string) => variables[name] || undefined;
-  const files = apiFiles(resources);
+  const files = apiFiles(site, resources);
   // The OAuth discovery documents, prebuilt files the platform serves (netlify.toml rewrites each path to its .json).
   const documents = discoveryDocuments(baseUrl);
   // The agent card, which the build signs and publishes as a static file.
