@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { defineConfig, type Plugin } from "vitest/config";
 import { patience, testLimit } from "./tests/support/patience.ts";
+import { WaitingFilesFirst } from "./tests/support/sequencer.ts";
 
 /**
  * `import text from "./x.css" with { type: "text" }` gives the file's text, as esbuild (which bundles the Netlify
@@ -35,6 +36,7 @@ const steady = { testTimeout: testLimit, hookTimeout: testLimit, expect: { poll:
 
 export default defineConfig({
   test: {
+    sequence: { sequencer: WaitingFilesFirst },
     projects: [
       {
         plugins: [textImports],
