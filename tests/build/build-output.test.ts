@@ -1,10 +1,23 @@
+/**
+ * The build's output, read from the dist/ the runtime built (its MCP Registry key writes the proof of the domain), and two
+ * builds of edited content for what only a real build shows: a content error stops `astro build`, naming the file and
+ * the field; a fork's edits (the studio renamed, its zone, its registry name, the guide's words) reach every file written.
+ * Each rule that stops a build runs in process, through the function the build calls, with the same message:
+ * - a reference to an unknown offer, a misspelt {{site:…}}, a page of the guide without a section: `buildSite`
+ *   (tests/unit/site-model.test.ts, tests/unit/developer-guide.test.ts);
+ * - an unknown {{limit:…}} in the guide, a section others link to gone missing: `renderGuide` (tests/unit/developer-guide.test.ts);
+ * - a time zone the runtime does not know, and each zone answered by one name: the contact schema and the site model
+ *   (tests/unit/time-zone.test.ts);
+ * - a registry key that is not 32 bytes: `settingsFrom`, which the proof's page reads (tests/unit/mcp-registry.test.ts),
+ *   and `npm run build` stops on it before Astro starts (tests/unit/build-settings.test.ts).
+ */
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Tiktoken } from "js-tiktoken/lite";
 import o200k_base from "js-tiktoken/ranks/o200k_base";
-import { describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import { buildContentInto } from "../../scripts/lib/astro-build.ts";
 import { aiCatalog } from "../../src/discovery/ai-catalog.ts";
 import { readDotEnv } from "../../scripts/runtime/config.ts";
@@ -16,8 +29,8 @@ import { guidePagePaths, resourcePaths } from "../../src/paths.ts";
 import type { IndexablePage } from "../../src/resources/pages.ts";
 import { prebuiltResources } from "../../src/resources/prebuilt.ts";
 import { buildSite } from "../../src/site/model.ts";
-import { loadContentDir } from "../support/content.ts";
-import { registryTestPublicKey, serverJsonProblems } from "../support/mcp-registry.ts";
+import { loadContentDir, replacing, type ContentEdits } from "../support/content.ts";
+import { serverJsonProblems } from "../support/mcp-registry.ts";
 import { openApiResponses } from "../support/openapi-ajv.ts";
 import { caseStudyResourceSchema, resourceSchemas } from "../support/resources.ts";
 
@@ -200,101 +213,68 @@ describe("the developer guide", () => {
 });
 
 /**
- * Builds a copy of content/ with one change, into a throw-away folder: the build's exit code, its output and the files
- * asked for ("all": every file it wrote).
+ * `astro build` of a copy of content/ with `edits`, into a throw-away folder: its exit code, its output and every file it
+ * wrote. One build at a time: builds of one checkout share its .astro/ folder.
  */
-async function buildEdited(edit: (dir: string) => Promise<void>, files: string[] | "all" = [], env: Record<string, string> = {}) {
-  const work = await mkdtemp(join(tmpdir(), "frontdoor-broken-"));
+async function buildEdited(edits: ContentEdits, env: Record<string, string> = {}) {
+  const work = await mkdtemp(join(tmpdir(), "frontdoor-build-"));
   try {
-    await cp(join(root, "content"), join(work, "content"), { recursive: true });
-    await edit(join(work, "content"));
+    const contentDir = join(work, "content");
+    await cp(join(root, "content"), contentDir, { recursive: true });
+    for (const [path, edit] of Object.entries(edits)) await writeFile(join(contentDir, path), edit(await readFile(join(contentDir, path), "utf8")));
     const outDir = join(work, "dist");
-    const build = await buildContentInto(root, { contentDir: join(work, "content"), outDir, cacheDir: join(work, "cache"), env });
-    const read = async (file: string) => [file, build.code === 0 ? await readFile(join(outDir, file), "utf8") : ""] as const;
-    const written = async () =>
-      (await readdir(outDir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => relative(outDir, join(e.parentPath, e.name)));
-    return { ...build, files: Object.fromEntries(await Promise.all((files === "all" ? build.code === 0 ? await written() : [] : files).map(read))) };
+    const build = await buildContentInto(root, { contentDir, outDir, cacheDir: join(work, "cache"), env });
+    const written =
+      build.code === 0
+        ? (await readdir(outDir, { recursive: true, withFileTypes: true }))
+            .filter((e) => e.isFile())
+            .map((e) => relative(outDir, join(e.parentPath, e.name)))
+        : [];
+    const files = Object.fromEntries(await Promise.all(written.map(async (file) => [file, await readFile(join(outDir, file), "utf8")] as const)));
+    return { ...build, files };
   } finally {
     await rm(work, { recursive: true, force: true });
   }
 }
-/** The sample studio's zone as content/contact.yaml writes it. */
-const studioZone = "time_zone: America/Los_Angeles";
-const replaceIn = async (file: string, from: string, to: string) => {
-  const text = await readFile(file, "utf8");
-  if (!text.includes(from)) throw new Error(`${file} has no "${from}"`);
-  await writeFile(file, text.replace(from, to));
-};
 
 describe("a content error", () => {
   it("fails the build naming the file, the field and what is wrong", async () => {
-    const { code, output } = await buildEdited((dir) =>
-      replaceIn(join(dir, "case-studies/tidewater-freight.md"), "better: lower", "better: smaller"),
-    );
+    const { code, output } = await buildEdited({ "case-studies/tidewater-freight.md": replacing({ "better: lower": "better: smaller" }) });
     expect(code).not.toBe(0);
     expect(output).toContain("case-studies/tidewater-freight.md");
     expect(output).toMatch(/results\.0\.better: Invalid option: expected one of "lower"\|"higher"/);
   });
+});
 
-  it("fails the build on a broken reference between files", async () => {
-    const { code, output } = await buildEdited((dir) =>
-      replaceIn(join(dir, "case-studies/brightline-analytics.md"), "offer: launch-site", "offer: mega-site"),
+describe("a fork's build", () => {
+  // A fork edits company.yaml and contact.yaml (the studio renamed, its addresses, its zone written in lower case), names
+  // its server for the MCP Registry and sets no key, and adds a sentence to the developer guide.
+  const sentence = "Editors wrote this sentence in content/developers/quota.md.";
+  const registryName = "io.github.osprey-works/facts";
+  let build: Awaited<ReturnType<typeof buildEdited>>;
+  beforeAll(async () => {
+    build = await buildEdited(
+      {
+        "company.yaml": replacing({ "name: Kestrel Studio\n": "name: Osprey Works\n", "legal_name: Kestrel Studio LLC": "legal_name: Osprey Works Ltd" }),
+        "contact.yaml": replacing({
+          "hello@kestrel.example.com": "hello@osprey.example.org",
+          "https://cal.example.com/kestrel/intro-call": "https://cal.example.org/osprey",
+          "time_zone: America/Los_Angeles": "time_zone: utc",
+        }),
+        "developers/quota.md": replacing({ "never a request header.": `never a request header. ${sentence}` }),
+      },
+      // The key blank: unset, whatever the shell running the tests has.
+      { MCP_REGISTRY_NAME: registryName, MCP_REGISTRY_AUTH_PUBLIC_KEY: "" },
     );
-    expect(code).not.toBe(0);
-    expect(output).toMatch(/case-studies\/brightline-analytics\.md: offer: "mega-site" is not an offer/);
   });
 
-  it("fails the build on a studio time zone the runtime does not know, naming the file, the field and the reason", async () => {
-    const { code, output } = await buildEdited((dir) => replaceIn(join(dir, "contact.yaml"), studioZone, "time_zone: Mars/Olympus"));
-    expect(code).not.toBe(0);
-    expect(output).toContain("contact.yaml");
-    expect(output).toContain("hours.time_zone: time_zone must be an IANA time zone such as Europe/Berlin, or UTC");
-  });
-});
-
-describe("the studio's time zone", () => {
-  // Any zone the runtime knows builds the site, and the site, the functions' copy and the twin answer its one name. One
-  // build at a time: builds of one checkout share its .astro/ folder.
-  it.each([
-    ["America/Argentina/Buenos_Aires", "America/Argentina/Buenos_Aires"],
-    ["utc", "UTC"],
-  ])("builds the site with %s, answered as %s", async (zone, answered) => {
-    const { code, output, files } = await buildEdited(
-      (dir) => replaceIn(join(dir, "contact.yaml"), studioZone, `time_zone: ${zone}`),
-      ["api/v1/contact.json", "api/v1/prebuilt.json", "contact.md"],
-    );
-    expect(code, output).toBe(0);
-    type Hours = { hours: { time_zone: string } };
-    expect((JSON.parse(files["api/v1/contact.json"]!) as Hours).hours.time_zone).toBe(answered);
-    expect((JSON.parse(files["api/v1/prebuilt.json"]!) as { contact: Hours }).contact.hours.time_zone).toBe(answered);
-    expect(files["contact.md"]!.split("\n").find((line) => line.startsWith("- Hours: "))).toMatch(new RegExp(`\\(${answered}\\)$`));
-  });
-});
-
-describe("a placeholder in a page", () => {
-  it("fails the build when the site has no such value, naming the file and the placeholder", async () => {
-    const { code, output } = await buildEdited((dir) => replaceIn(join(dir, "pages/work.md"), "{{site:studio}}", "{{site:studo}}"));
-    expect(code).not.toBe(0);
-    expect(output).toMatch(/pages\/work\.md: \{\{site:studo\}\}: the code provides no site "studo" \(it has: studio\)/);
-  });
-});
-
-/** Blank: unset, whatever the shell running the tests has. */
-const withoutRegistryVariables = { MCP_REGISTRY_NAME: "", MCP_REGISTRY_AUTH_PUBLIC_KEY: "" };
-
-describe("a fork", () => {
   // Files that may still name the sample studio after a fork edits only company.yaml and contact.yaml: prose a fork
   // rewrites anyway, such as a case study's story, may name it in words. None does today: the sample's titles,
   // descriptions and summary name the studio as {{site:studio}}.
   const exempt: string[] = [];
 
-  it("renames the studio and its addresses everywhere by editing company.yaml and contact.yaml", async () => {
-    const { code, output, files } = await buildEdited(async (dir) => {
-      await replaceIn(join(dir, "company.yaml"), "name: Kestrel Studio\n", "name: Osprey Works\n");
-      await replaceIn(join(dir, "company.yaml"), "legal_name: Kestrel Studio LLC", "legal_name: Osprey Works Ltd");
-      await replaceIn(join(dir, "contact.yaml"), "hello@kestrel.example.com", "hello@osprey.example.org");
-      await replaceIn(join(dir, "contact.yaml"), "https://cal.example.com/kestrel/intro-call", "https://cal.example.org/osprey");
-    }, "all", withoutRegistryVariables);
+  it("renames the studio and its addresses everywhere by editing company.yaml and contact.yaml", () => {
+    const { code, output, files } = build;
     expect(code, output).toBe(0);
     // Every page, twin, JSON resource, llms.txt, the cards, the skills, OpenAPI and the other discovery documents.
     expect(Object.keys(files)).toEqual(
@@ -303,8 +283,6 @@ describe("a fork", () => {
     expect(Object.keys(files)).toEqual(
       expect.arrayContaining([".well-known/agent-card.json", ".well-known/mcp/server-card.json", ".well-known/mcp/server.json"]),
     );
-    // Without MCP_REGISTRY_AUTH_PUBLIC_KEY, no proof of the domain is written: the path is a 404.
-    expect(Object.keys(files).filter((file) => file.includes("mcp-registry-auth"))).toEqual([]);
     expect(Object.keys(files).filter((file) => file.endsWith("SKILL.md")).length).toBeGreaterThan(0);
     const naming = Object.entries(files).filter(([file, text]) => /kestrel/i.test(text) && !exempt.includes(file));
     expect(naming.map(([file, text]) => `${file}: ${/.{0,40}kestrel.{0,40}/is.exec(text)![0]}`)).toEqual([]);
@@ -312,52 +290,26 @@ describe("a fork", () => {
     expect(files["index.html"]).toMatch(/<meta name="description" content="Osprey Works designs/);
     expect(files["llms.txt"]).toContain("Osprey Works is a nine-person web-development studio");
   });
-});
 
-describe("the MCP Registry's variables", () => {
-  it("give server.json their name and serve the proof of the domain with their key", async () => {
-    const { code, output, files } = await buildEdited(async () => {}, [".well-known/mcp/server.json", ".well-known/mcp-registry-auth"], {
-      MCP_REGISTRY_NAME: "io.github.kestrel-studio/facts",
-      MCP_REGISTRY_AUTH_PUBLIC_KEY: registryTestPublicKey,
-    });
-    expect(code, output).toBe(0);
-    expect(JSON.parse(files[".well-known/mcp/server.json"]!)).toMatchObject({ name: "io.github.kestrel-studio/facts" });
-    expect(files[".well-known/mcp-registry-auth"]).toBe(`v=MCPv1; k=ed25519; p=${registryTestPublicKey}`);
+  it("answers the studio's time zone by its one name in the site, the functions' copy and the twin", () => {
+    type Hours = { hours: { time_zone: string } };
+    expect(build.code, build.output).toBe(0);
+    expect((JSON.parse(build.files["api/v1/contact.json"]!) as Hours).hours.time_zone).toBe("UTC");
+    expect((JSON.parse(build.files["api/v1/prebuilt.json"]!) as { contact: Hours }).contact.hours.time_zone).toBe("UTC");
+    expect(build.files["contact.md"]!.split("\n").find((line) => line.startsWith("- Hours: "))).toMatch(/\(UTC\)$/);
   });
 
-  it("stop the build on a key that is not 32 bytes of base64, naming the variable", async () => {
-    const { code, output } = await buildEdited(async () => {}, [], { MCP_REGISTRY_AUTH_PUBLIC_KEY: Buffer.alloc(31).toString("base64") });
-    expect(code).not.toBe(0);
-    expect(output).toContain("MCP_REGISTRY_AUTH_PUBLIC_KEY must be the base64 of a 32-byte Ed25519 public key");
-  });
-});
-
-describe("the developer guide in content/developers/", () => {
-  it("is the source of the page and of its twin", async () => {
-    const sentence = "Editors wrote this sentence in content/developers/quota.md.";
-    const { code, output, files } = await buildEdited(
-      (dir) => replaceIn(join(dir, "developers/quota.md"), "never a request header.", `never a request header. ${sentence}`),
-      ["developers/api.html", "developers/api.md"],
-    );
-    expect(code, output).toBe(0);
-    expect(files["developers/api.html"]).toContain(`${sentence}</p>`);
-    expect(files["developers/api.md"]).toContain(sentence);
+  it("gives server.json the MCP Registry's name, and without a key writes no proof of the domain (the path is a 404)", () => {
+    expect(build.code, build.output).toBe(0);
+    const serverJson = JSON.parse(build.files[".well-known/mcp/server.json"]!) as unknown;
+    expect(serverJson).toMatchObject({ name: registryName });
+    expect(serverJsonProblems(serverJson)).toEqual([]);
+    expect(Object.keys(build.files).filter((file) => file.includes("mcp-registry-auth"))).toEqual([]);
   });
 
-  it("fails the build on a placeholder the code does not provide, naming the file and the placeholder", async () => {
-    const { code, output } = await buildEdited((dir) =>
-      replaceIn(join(dir, "developers/quota.md"), "never a request header.", "never a request header. At most {{limit:no-such-policy}}."),
-    );
-    expect(code).not.toBe(0);
-    expect(output).toMatch(/developers\/quota\.md: \{\{limit:no-such-policy\}\}: /);
-  });
-
-  it("fails the build when a section other surfaces link to is missing, or a page of the guide has no section", async () => {
-    const { code, output } = await buildEdited((dir) => rm(join(dir, "developers/versioning.md")));
-    expect(code).not.toBe(0);
-    expect(output).toMatch(/content\/developers\/: #versioning: is missing from \/developers\/api/);
-    const empty = await buildEdited((dir) => rm(join(dir, "developers/a2a.md")));
-    expect(empty.code).not.toBe(0);
-    expect(empty.output).toContain('no section is on the page "a2a"');
+  it("takes the developer guide's page and its twin from content/developers/", () => {
+    expect(build.code, build.output).toBe(0);
+    expect(build.files["developers/api.html"]).toContain(`${sentence}</p>`);
+    expect(build.files["developers/api.md"]).toContain(sentence);
   });
 });

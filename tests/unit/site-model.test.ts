@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { buildSite, type RawContent } from "../../src/site/model.ts";
 import { contactMarkdown } from "../../src/markdown/contact.ts";
 import { contactResource, contactResourceSchema } from "../../src/resources/contact.ts";
-import { loadContentDir } from "../support/content.ts";
+import { loadContentDir, replacing } from "../support/content.ts";
 
 const sample = () => loadContentDir("content");
 
@@ -55,6 +55,10 @@ describe("buildSite", () => {
     );
     raw.caseStudies[0]!.data.summary = "At most {{limit:mcp}} requests.";
     expect(() => buildSite(raw, "https://example.com")).toThrow(/\{\{limit:mcp\}\}: there is no kind "limit": the kinds are site/);
+    const misspelt = await loadContentDir("content", { "pages/work.md": replacing({ "{{site:studio}}": "{{site:studo}}" }) });
+    expect(() => buildSite(misspelt, "https://example.com")).toThrow(
+      /pages\/work\.md: \{\{site:studo\}\}: the code provides no site "studo" \(it has: studio\)/,
+    );
   });
 
   it("requires exactly one care plan and every page", async () => {

@@ -2,8 +2,13 @@ import { describe, expect, it } from "vitest";
 import { bookingSchema, freeTimesQuerySchema } from "../../src/booking/schema.ts";
 import { formatInZone, instantOfWallTime, wallTimeAt } from "../../src/booking/zoned-time.ts";
 import { briefSchema } from "../../src/briefs/schema.ts";
+import { contactMarkdown } from "../../src/markdown/contact.ts";
+import { contactResource } from "../../src/resources/contact.ts";
+import { prebuiltResources } from "../../src/resources/prebuilt.ts";
 import { contactSchema } from "../../src/schemas/contact.ts";
 import { timeZone } from "../../src/schemas/time-zone.ts";
+import { buildSite } from "../../src/site/model.ts";
+import { loadContentDir, replacing } from "../support/content.ts";
 
 const refusal = "time_zone must be an IANA time zone such as Europe/Berlin, or UTC";
 const messagesOf = (zone: unknown) => timeZone.safeParse(zone).error?.issues.map((issue) => issue.message);
@@ -60,6 +65,32 @@ describe("every time_zone", () => {
       expect(field.parse(zone), zone).toBe(timeZone.parse(zone));
     }
     expect(field.safeParse("Mars/Olympus").error?.issues.map((issue) => issue.message)).toEqual([refusal]);
+  });
+});
+
+describe("the studio's time zone in content/contact.yaml", () => {
+  /** The sample studio's zone as content/contact.yaml writes it. */
+  const studioZone = "time_zone: America/Los_Angeles";
+  const withZone = (zone: string) => loadContentDir("content", { "contact.yaml": replacing({ [studioZone]: `time_zone: ${zone}` }) });
+
+  // A real build stops on a schema error naming the file and the field's path (tests/build/build-output.test.ts).
+  it("stops the build on a zone the runtime does not know, at hours.time_zone with the reason", async () => {
+    await expect(withZone("Mars/Olympus")).rejects.toMatchObject({ issues: [{ path: ["hours", "time_zone"], message: refusal }] });
+  });
+
+  // The build writes these three from the site model (src/pages/api/v1/, src/pages/[...twin].md.ts); a real build writes utc.
+  it.each([
+    ["America/Argentina/Buenos_Aires", "America/Argentina/Buenos_Aires"],
+    ["utc", "UTC"],
+  ])("with %s, is answered as %s by the contact resource, the functions' copy and the twin", async (zone, answered) => {
+    const site = buildSite(await withZone(zone), "https://studio.example");
+    expect(contactResource(site).hours.time_zone).toBe(answered);
+    expect(prebuiltResources(site).contact.hours.time_zone).toBe(answered);
+    expect(
+      contactMarkdown(site)
+        .split("\n")
+        .find((line) => line.startsWith("- Hours: ")),
+    ).toMatch(new RegExp(`\\(${answered}\\)$`));
   });
 });
 
