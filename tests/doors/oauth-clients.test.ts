@@ -12,7 +12,8 @@ import { consentByHttp, discover, through, type Http } from "../support/oauth-cl
  * The clients the authorization server meets, in-process on a local site (its base URL on localhost, so that client ID
  * metadata documents may live on this machine, as in the local runtime's test mode), each consent posted as its form
  * posts it: today's hosted and desktop clients, each with its own redirect URIs; metadata document clients, public or
- * proving themselves with a key (every attack on the assertion refused, the code left unspent), and refused documents.
+ * proving themselves with a key (every attack on the assertion refused, the code left unspent; an audience only as one
+ * string), and refused documents.
  * tests/unit/oauth-cimd.test.ts and tests/unit/client-assertion.test.ts check documents and assertions one by one;
  * tests/doors/oauth-sdk.test.ts has the MCP SDK's own OAuth; tests/browser/oauth.test.ts clicks the consent screen for a
  * registered and a metadata document client through `npm start`.
@@ -223,6 +224,36 @@ describe("a metadata document client that proves itself with a key (private_key_
     expect(
       (await oauth.processAuthorizationCodeResponse(as, client, await redeem(signedBy(keyed.privateKey), second))).access_token,
     ).toBeTruthy();
+  });
+
+  it("takes an assertion's audience as one string, the issuer or the token endpoint; an array, even of those alone, is invalid_client (draft-ietf-oauth-rfc7523bis)", async () => {
+    const http = d.fetchFrom();
+    const grantWith = (aud: string | string[]) =>
+      oauth.clientCredentialsGrantRequest(
+        as,
+        client,
+        signedBy(keyed.privateKey, (_h, p) => void (p.aud = aud)),
+        new URLSearchParams({ scope: "svc:brief" }),
+        through(http),
+      );
+    for (const aud of [[as.token_endpoint!, "https://evil.example"], [as.issuer, "https://evil.example"], [as.issuer]]) {
+      const res = await grantWith(aud);
+      expect(res.status, JSON.stringify(aud)).toBe(401);
+      expect(await res.json(), JSON.stringify(aud)).toEqual({
+        error: "invalid_client",
+        error_description: expect.stringMatching(/aud must be a single string/),
+      });
+    }
+    // Another server's, or this one's spelled otherwise: the refusal names that rule, not the array's.
+    for (const aud of ["https://evil.example/oauth/token", `${as.issuer}/`, as.issuer.toUpperCase()]) {
+      const res = await grantWith(aud);
+      expect(await res.json(), aud).toEqual({
+        error: "invalid_client",
+        error_description: expect.stringMatching(/aud must be this server's issuer/),
+      });
+    }
+    for (const aud of [as.issuer, as.token_endpoint!])
+      expect((await oauth.processClientCredentialsResponse(as, client, await grantWith(aud))).scope, aud).toBe("svc:read svc:brief");
   });
 
   it("gets a client_credentials token with its assertion, since its document lists that grant, and none without", async () => {

@@ -20,8 +20,9 @@ import {
 /**
  * The authorization server in-process, built as functions/oauth.ts and functions/jwks.ts build it, driven by oauth4webapi
  * through a fetch that routes into the deployment: a machine client's token verified against the served key set, the
- * authorization code flow with PKCE for a registered public client and every refusal on its way, the consent page's
- * defences, and hostile bodies. tests/doors/oauth-clients.test.ts has today's hosted clients and metadata document
+ * authorization code flow with PKCE for a registered public client and every refusal on its way, redirect URIs matched
+ * as written and named as the person will see them, the consent page's defences, registrations refused, and hostile
+ * bodies. tests/doors/oauth-clients.test.ts has today's hosted clients and metadata document
  * clients, tests/doors/oauth-sdk.test.ts the MCP SDK's own OAuth, tests/doors/oauth-limits.test.ts the quotas;
  * tests/unit/oauth-*.test.ts the handlers' details (the token endpoint's refusals of a machine client among them);
  * tests/runtime/oauth.test.ts and tests/browser/oauth.test.ts the flows through `npm start` and Chromium.
@@ -315,6 +316,52 @@ describe("authorization code with PKCE", () => {
     expect((await postConsent(as, { request: token, decision: "approve" }, cookie, {}, http)).status).toBe(409);
   });
 
+  it("names an application's private-use scheme as where the answer goes, never the host part the application chose", async () => {
+    const http = client();
+    const destinations = [
+      ["com.evil.app://accounts.google.com/cb", "<strong>com.evil.app</strong>, an application on this device"],
+      ["com.evil.app://localhost:8888/cb", "<strong>com.evil.app</strong>, an application on this device"],
+      ["com.example.app:/cb", "<strong>com.example.app</strong>, an application on this device"],
+      ["http://127.0.0.1:7777/cb", "<strong>127.0.0.1:7777</strong>, an application running on this computer"],
+    ] as const;
+    const { client_id } = await register(as, { redirect_uris: destinations.map(([uri]) => uri), token_endpoint_auth_method: "none" }, http);
+    for (const [redirect_uri, shown] of destinations) {
+      const { html } = await consentScreen(authorizeUrl(as, { client_id, redirect_uri, code_challenge: "a".repeat(43), state: "s" }), http);
+      expect(html, redirect_uri).toContain(`After you decide, you go back to ${shown}.`);
+      expect(html).not.toContain("accounts.google.com");
+    }
+  });
+
+  it("matches a redirect URI as written (RFC 9700 §4.1.3), letting only a loopback port vary: other spellings of it are an error page", async () => {
+    const http = client();
+    const registered = ["http://127.0.0.1/cb", "http://localhost:9999/x", "com.example.app:/cb"];
+    const { client_id } = await register(as, { redirect_uris: registered, token_endpoint_auth_method: "none" }, http);
+    const asked = (redirect_uri: string) =>
+      http(authorizeUrl(as, { client_id, redirect_uri, code_challenge: "a".repeat(43), state: "s" }), { redirect: "manual" });
+    for (const redirect_uri of [
+      "http://0x7f.1/cb",
+      "http://2130706433/cb",
+      "http://127.1/cb",
+      "http:/127.0.0.1/cb",
+      "http:\\127.0.0.1/cb",
+      "http://127.0.0.1/cb/../cb",
+      "http://127.0.0.1:0/cb",
+      "http://127.0.0.1:080/cb",
+      "http://LOCALHOST:1/x",
+      "com.example.app:/cb/../cb",
+      "COM.EXAMPLE.APP:/cb",
+    ]) {
+      const res = await asked(redirect_uri);
+      expect([res.status, res.headers.get("location")], redirect_uri).toEqual([400, null]);
+      expect(await res.text(), redirect_uri).toContain("is not one the application registered");
+    }
+    for (const redirect_uri of ["http://127.0.0.1:51234/cb", "http://localhost:1/x", "com.example.app:/cb"]) {
+      const res = await asked(redirect_uri);
+      expect(res.status, redirect_uri).toBe(200);
+      await res.body?.cancel();
+    }
+  });
+
   it("sends Deny back as access_denied with state and iss", async () => {
     const { location } = await consentByHttp(
       as,
@@ -347,6 +394,35 @@ describe("authorization code with PKCE", () => {
     expect(page.headers.get("set-cookie")).toMatch(/HttpOnly; SameSite=Strict/);
     expect(html).toContain('<meta name="robots" content="noindex">');
     expect(html).toMatch(/<meta name="description" content="An application asks for access to [^"]+: approve or deny it\.">/);
+  });
+});
+
+describe("registration", () => {
+  const registerWith = (http: Http, body: string, type = "application/json") =>
+    http(as.registration_endpoint!, { method: "POST", headers: { "content-type": type }, body });
+
+  it("refuses to register a scheme the operating system owns, or a private-use scheme that is not a reversed domain name", async () => {
+    const http = client();
+    for (const uri of ["search-ms:query=invoice&crumb=location:\\\\evil.example\\share", "cursor://anysphere.cursor-mcp/oauth/callback"]) {
+      const res = await registerWith(
+        http,
+        JSON.stringify({ application_type: "native", redirect_uris: [uri], token_endpoint_auth_method: "none" }),
+      );
+      expect([res.status, ((await res.json()) as { error: string }).error], uri).toEqual([400, "invalid_redirect_uri"]);
+    }
+  });
+
+  it("refuses metadata nested deeper than any JSON body may be", async () => {
+    const deep = `${"[".repeat(2000)}1${"]".repeat(2000)}`;
+    const res = await registerWith(
+      client(),
+      `{"redirect_uris":["https://app.example/cb"],"token_endpoint_auth_method":"none","extra":${deep}}`,
+    );
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      error: "invalid_client_metadata",
+      error_description: "The JSON nests arrays and objects more than 32 levels deep.",
+    });
   });
 });
 
