@@ -10,7 +10,8 @@ import { person, type FreeTimes } from "../support/booking.ts";
 /**
  * The intro call over REST, in-process, against the local Cal.com stand-in (the API Cal.com documents): free times, a
  * booking with svc:brief, its privacy, a time that is taken (and two agents racing for one), Idempotency-Key, the
- * lead of the grant's own brief, dry runs, a provider that fails or answers too late, and the grant's quota.
+ * lead of the grant's own brief, dry runs, bodies refused, what a browser may read, HEAD, a provider that fails or answers
+ * too late, and the grant's quota.
  */
 const { d } = fileDeployment("local");
 /**
@@ -360,6 +361,46 @@ describe("a booking", () => {
     expect(briefed.next_steps).toBe(
       `Cal.com sends the invitation to ${withBrief.work_email}; ${studio} sees the booking with the brief. Cancel with the booking_id if plans change.`,
     );
+  });
+
+  it("refuses a body that gives a member twice, whichever value a parser would keep", async () => {
+    const body = `{"full_name":"Ada Lovelace","work_email":"ada@engines.example","start":"${await freeStart()}","time_zone":"UTC","dry_run":true,"dry_run":false}`;
+    const res = await d.api("/api/v1/bookings", {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${await d.token("svc:brief")}` },
+      body,
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: "invalid_json", detail: expect.stringContaining('"dry_run" is given twice') });
+  });
+
+  it("lets a browser book: a preflight with the write's CORS policy, and a booking's Location and Idempotent-Replayed readable", async () => {
+    const preflight = await d.api("/api/v1/bookings", { method: "OPTIONS", headers: { origin: "https://agent.example" } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-headers")).toContain("Idempotency-Key");
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
+    const token = await d.token("svc:brief");
+    const res = await d.api(
+      "/api/v1/bookings",
+      json(person(await freeStart(), { dry_run: true }), token, { origin: "https://agent.example" }),
+    );
+    expect(res.status).toBe(200);
+    const exposed = res.headers.get("access-control-expose-headers") ?? "";
+    expect(exposed).toContain("Location");
+    expect(exposed).toContain("Idempotent-Replayed");
+  });
+
+  it("answers HEAD on free times and a booking as their GET, without a body", async () => {
+    const head = await d.api("/api/v1/free-times?time_zone=UTC", { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(await head.text()).toBe("");
+    const missing = await d.api(`/api/v1/bookings/bk_${"0".repeat(20)}`, {
+      method: "HEAD",
+      headers: { authorization: `Bearer ${await d.token("svc:read")}` },
+    });
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get("content-type")).toMatch(/^application\/problem\+json/);
   });
 
   it("names an unknown field as no booking field", async () => {
