@@ -32,7 +32,7 @@ const restAllow = (path: string) => {
   return methods.length === 0 ? undefined : [...methods, "OPTIONS"];
 };
 
-/** Most specific first. tests/runtime/front.test.ts holds each Allow to the one its door answers. */
+/** Most specific first. tests/doors/edges.test.ts holds each Allow to the one its door answers. */
 const doors: Door[] = [
   { under: "/api", format: problemJson, allow: (path) => matchRoute(path)?.methods },
   // At /oauth/authorize the door answers refusals with a page, for browsers; no browser sends what the front refuses.

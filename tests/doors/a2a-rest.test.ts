@@ -193,6 +193,18 @@ describe("HTTP+JSON refusals, in the AIP-193 shape", () => {
     expect(error.details[0]!.domain).toBe(a2aOwn.includes(reason) ? "a2a-protocol.org" : "frontdoor");
   });
 
+  it.each([
+    ["DELETE", "/a2a/v1/rest/tasks", "GET, HEAD, OPTIONS"],
+    ["POST", "/a2a/v1/rest/tasks", "GET, HEAD, OPTIONS"],
+    ["GET", "/a2a/v1/rest/message:send", "POST, OPTIONS"],
+    ["PUT", "/a2a/v1/rest/tasks/abc:cancel", "POST, OPTIONS"],
+  ])("answers %s %s with 405 and the methods that path takes", async (method, path, allow) => {
+    const res = await d.a2a({ method, headers: v1 }, d.nextIp(), path);
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toBe(allow);
+    await res.body?.cancel();
+  });
+
   it("shares the JSON-RPC endpoint's quota per IP", async () => {
     const ip = d.nextIp();
     await (await d.a2a(json("{", v1), ip)).body?.cancel();

@@ -109,6 +109,11 @@ describe("limits and errors", () => {
     expect(await res.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32089 } });
   });
 
+  it.each([true, { a: 1 }, 1.5, [1]])("refuses the id %j with -32600 and id null, before any method runs", async (id) => {
+    const res = await rpc({ jsonrpc: "2.0", id, method: "GetTask", params: { id: "x" } }, d.nextIp());
+    expect(await res.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600 } });
+  });
+
   it("counts 120 requests a minute per IP without a valid token (refusals counted once), then 429 with Retry-After", async () => {
     clock.toNextWindow(60);
     const ip = d.nextIp();

@@ -8,7 +8,7 @@ import { fileDeployment } from "../support/deployment.ts";
 
 /**
  * POST /contact in-process, as the platform hands it to the contact function: the person's confirmation page, the form
- * again with its errors, and each refusal as a page of the site. tests/runtime/edges.test.ts and tests/browser/contact.test.ts
+ * again with its errors, and each refusal as a page of the site. tests/runtime/front.test.ts and tests/browser/contact.test.ts
  * send the form through npm start and a browser.
  */
 const { d } = fileDeployment("local");

@@ -1,4 +1,5 @@
 import { ClientCredentialsProvider, type CallToolResult, type ElicitResult } from "@modelcontextprotocol/client";
+import { Redis } from "@upstash/redis";
 import { describe, expect, it } from "vitest";
 import { serverCard } from "../../src/mcp/card.ts";
 import { maxBatchMessages } from "../../src/mcp/constants.ts";
@@ -760,6 +761,26 @@ describe("the /mcp quota: 120 requests per 60 seconds per client IP", () => {
     const legacy = await d.mcp(mcpCall("ping"), ip);
     expect(legacy.status).toBe(200);
     expect(legacy.headers.get("ratelimit")).toMatch(/^"mcp";r=118;t=\d+$/);
+  });
+});
+
+describe("what another site's page costs a visitor", () => {
+  it("counts neither a preflight nor a cross-site POST at /mcp against the visitor's address", async () => {
+    const ip = d.nextIp();
+    const preflight = await d.mcp(
+      { method: "OPTIONS", headers: { origin: "https://evil.example", "access-control-request-method": "POST" } },
+      ip,
+    );
+    expect(preflight.headers.get("access-control-allow-origin")).toBeNull();
+    await preflight.body?.cancel();
+    const post = await d.mcp({ method: "POST", headers: { origin: "https://evil.example", "content-type": "text/plain" }, body: "{}" }, ip);
+    expect(post.status).toBe(403);
+    await post.body?.cancel();
+    const store = new Redis({ url: d.store.url, token: d.store.token, enableTelemetry: false });
+    expect(await store.keys(`rl:mcp:${ip}:*`)).toEqual([]);
+    // The visitor's own request is counted there.
+    await (await d.mcp(mcpCall("ping"), ip)).body?.cancel();
+    expect(await store.keys(`rl:mcp:${ip}:*`)).toHaveLength(1);
   });
 });
 

@@ -316,6 +316,25 @@ describe("authorization code with PKCE", () => {
     expect((await postConsent(as, { request: token, decision: "approve" }, cookie, {}, http)).status).toBe(409);
   });
 
+  it("takes a decision only from a page of this site: another site's Referer, or neither header, is refused", async () => {
+    const http = client();
+    for (const headers of [{ referer: "https://evil.example/csrf.html" }, {}] as Record<string, string>[]) {
+      const screen = await consentScreen(
+        authorizeUrl(as, { client_id: publicClient.client_id, redirect_uri: redirectUri, code_challenge: "a".repeat(43) }),
+        http,
+      );
+      // Not postConsent, which posts as a browser does (with the page's Origin): here exactly these headers.
+      const answer = await http(as.authorization_endpoint!, {
+        method: "POST",
+        redirect: "manual",
+        headers: { "content-type": "application/x-www-form-urlencoded", cookie: screen.cookie, ...headers },
+        body: new URLSearchParams({ request: screen.requestToken, decision: "approve" }),
+      });
+      expect(answer.status, JSON.stringify(headers)).toBe(403);
+      expect(answer.headers.get("location")).toBeNull();
+    }
+  });
+
   it("names an application's private-use scheme as where the answer goes, never the host part the application chose", async () => {
     const http = client();
     const destinations = [
@@ -409,6 +428,20 @@ describe("registration", () => {
         JSON.stringify({ application_type: "native", redirect_uris: [uri], token_endpoint_auth_method: "none" }),
       );
       expect([res.status, ((await res.json()) as { error: string }).error], uri).toEqual([400, "invalid_redirect_uri"]);
+    }
+  });
+
+  it("refuses a JSON type the endpoint does not name, and a client name a person cannot read as it is", async () => {
+    const http = client();
+    const machine = (client_name: string) =>
+      JSON.stringify({ client_name, grant_types: ["client_credentials"], token_endpoint_auth_method: "client_secret_post" });
+    const foreign = await registerWith(http, machine("Test"), "application/foo+json");
+    expect(foreign.status).toBe(400);
+    expect(await foreign.json()).toMatchObject({ error: "invalid_client_metadata" });
+    for (const name of ["Kestrel\u200bStudio", "Kestrel \ufffd Studio", "\u202eoidutS lertseK"]) {
+      const hidden = await registerWith(http, machine(name));
+      expect(hidden.status, JSON.stringify(name)).toBe(400);
+      expect(await hidden.json()).toMatchObject({ error: "invalid_client_metadata" });
     }
   });
 

@@ -2,12 +2,16 @@ import { Agent, request, type IncomingHttpHeaders } from "node:http";
 import { connect } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, inject, it } from "vitest";
+import { methodRefusal } from "../../scripts/runtime/front-refusals.ts";
 import { statusOf } from "../support/http.ts";
 
 /**
- * npm start's front (scripts/runtime/front.ts) under attack through the local runtime: what netlify dev cannot take
- * must never reach it, and what the front answers itself is the door's own answer. The front's own behaviour against a
- * stand-in for netlify dev is in tests/unit/runtime-front.test.ts.
+ * npm start's front (scripts/runtime/front.ts) under attack through the local runtime, where only it stands before
+ * netlify dev: what netlify dev cannot take (an upload cut short or too large, a method no function can be handed, a
+ * Host naming no host, a path no file can have, a Content-Type that parses as nothing, a charset on JSON, a write asking
+ * for Markdown) must never reach it, and what the front answers itself is the door's own answer. Each kind goes through
+ * once where it reaches a function: tests/doors/edges.test.ts holds every door's answer to them in-process, and
+ * tests/unit/runtime-front.test.ts the front's own behaviour against a stand-in for netlify dev.
  */
 const base = inject("baseUrl");
 const { host, port } = new URL(base);
@@ -108,27 +112,32 @@ describe("a method no function can be handed (a fetch Request refuses TRACE and 
     "/a2a/v1/rest/message:send",
   ];
 
-  /** The door's own answer to DELETE at a path, asked once for the three methods. */
-  const deletes = new Map<string, Promise<Answer>>();
-  const deletedAt = (path: string) => {
-    if (!deletes.has(path)) deletes.set(path, send("DELETE", path));
-    return deletes.get(path)!;
-  };
-
   it.each(["TRACE", "TRACK", "FOO"])(
-    "%s is refused on every door's path as the door refuses DELETE there: 405, its Allow, its format",
+    "%s is refused by the front on every door's path, never handed on: 405, the door's Allow, its format",
     async (method) => {
       for (const path of doorPaths) {
-        const [refused, deleted] = [await send(method, path), await deletedAt(path)];
-        expect([refused.status, deleted.status], path).toEqual([405, 405]);
-        expect(refused.headers.allow, path).toBe(deleted.headers.allow);
-        expect(refused.headers["content-type"], path).toBe(deleted.headers["content-type"]);
-        expect(conditionIn(refused), path).toEqual(conditionIn(deleted));
+        const refused = await send(method, path);
+        const door = await methodRefusal(method, new URL(`${base}${path}`));
+        expect([refused.status, refused.headers.allow, refused.headers["content-type"]], path).toEqual([
+          405,
+          door.headers.get("allow"),
+          door.headers.get("content-type"),
+        ]);
         expect(refused.text, path).toContain(`${method} is not supported on ${path}.`);
         leaksNothing(refused);
       }
     },
   );
+
+  it("TRACE at /mcp is answered as the door answers DELETE there", async () => {
+    const [refused, deleted] = [await send("TRACE", "/mcp"), await send("DELETE", "/mcp")];
+    expect([refused.status, refused.headers.allow, refused.headers["content-type"]]).toEqual([
+      deleted.status,
+      deleted.headers.allow,
+      deleted.headers["content-type"],
+    ]);
+    expect(conditionIn(refused)).toEqual(conditionIn(deleted));
+  });
 
   it.each(["TRACE", "TRACK", "FOO"])("%s at /oauth/authorize is an OAuth error in JSON, with the door's Allow", async (method) => {
     const refused = await send(method, "/oauth/authorize");
@@ -200,18 +209,14 @@ describe("paths no endpoint serves", () => {
   });
 
   it.each([
-    ["/oauth/nope", "application/json", { error: "invalid_request" }],
-    ["/oauth/token/", "application/json", { error: "invalid_request" }],
-    ["/mcp/nope", "application/json", { error: { code: -32089 } }],
-    ["/a2a/v1/nope", "application/json", { error: { code: -32089 } }],
+    ["GET", "/oauth/token/", "application/json", { error: "invalid_request" }],
+    ["POST", "/mcp/nope", "application/json", { error: { code: -32089 } }],
     // /a2a/v1/rest itself (the URL the agent card lists) describes the binding: tests/runtime/published-urls.test.ts.
-    ["/a2a/v1/rest/", "application/a2a+json", { error: { code: 404, status: "NOT_FOUND" } }],
-  ])("%s is the door's not_found, in its format, whatever the method", async (path, type, body) => {
-    for (const method of ["GET", "POST"]) {
-      const res = await send(method, path, { "content-type": "application/json" }, method === "POST" ? "{}" : undefined);
-      expect([res.status, res.headers["content-type"]?.split(";")[0]], `${method} ${path}`).toEqual([404, type]);
-      expect(JSON.parse(res.text), `${method} ${path}`).toMatchObject(body);
-    }
+    ["GET", "/a2a/v1/rest/", "application/a2a+json", { error: { code: 404, status: "NOT_FOUND" } }],
+  ])("%s %s reaches the door: its not_found, in its format", async (method, path, type, body) => {
+    const res = await send(method, path, { "content-type": "application/json" }, method === "POST" ? "{}" : undefined);
+    expect([res.status, res.headers["content-type"]?.split(";")[0]]).toEqual([404, type]);
+    expect(JSON.parse(res.text)).toMatchObject(body);
   });
 });
 
@@ -225,15 +230,26 @@ describe("what netlify dev's own servers trip on", () => {
   });
 
   it("a charset on a JSON body, which means nothing for JSON (RFC 8259 §11), is read as UTF-8 as the function reads it, never body-parser's page", async () => {
-    for (const [path, charset] of [
-      ["/api/v1/briefs", "klingon"],
-      ["/mcp", "latin1"],
-      ["/a2a/v1", "klingon"],
-    ] as const) {
-      const res = await send("POST", path, { "content-type": `application/json; charset=${charset}`, "a2a-version": "1.0" }, "{}");
-      expect(res.headers["content-type"], path).toMatch(/json/);
-      expect(res.text, path).not.toMatch(/UnsupportedMediaTypeError|<pre>|charset/i);
-    }
+    const res = await send("POST", "/api/v1/briefs", { "content-type": "application/json; charset=klingon" }, "{}");
+    expect(res.headers["content-type"]).toMatch(/json/);
+    expect(res.text).not.toMatch(/UnsupportedMediaTypeError|<pre>|charset/i);
+  });
+
+  it("a Content-Type that parses as nothing is answered, and the site keeps serving", async () => {
+    const odd = await send("GET", "/", { "content-type": ";;;" });
+    expect(odd.status).toBe(200);
+    expect(await statusOf(`${base}/`)).toBe(200);
+  });
+
+  it("a contact form that asks for Markdown is answered by its function, not as a static file", async () => {
+    const res = await send(
+      "POST",
+      "/contact",
+      { "content-type": "application/x-www-form-urlencoded", origin: "https://evil.example", accept: "text/markdown" },
+      "full_name=A&company_name=B&work_email=c%40example.com",
+    );
+    expect(res.status).toBe(403);
+    expect(res.text).toContain("Not sent");
   });
 
   it("a path segment longer than a file name can be is not found, in the door's format or as the site's 404 page", async () => {
