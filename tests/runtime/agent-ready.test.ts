@@ -2,17 +2,28 @@ import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, inject, it } from "vitest";
-import { notApplicable, runChecks, scannerCheckIds, scoreOf } from "../../scripts/agent-ready/checks.ts";
+import { checks, notApplicable, scannerCheckIds } from "../../scripts/agent-ready/checks.ts";
 
 /**
- * From the base URL alone: the scanners' checks all pass, every URL every discovery document names answers with the
+ * From the base URL alone, through npm start (the whole site, pages and functions, as a scanner meets it): the scanners'
+ * checks all pass (run once, by `npm run check:agent-ready`), every URL every discovery document names answers with the
  * right content type, and the documents agree on endpoints, scopes, skills, tools and versions.
  */
 const base = inject("baseUrl");
 const run = promisify(execFile);
 // Discovery documents are read as plain JSON; the assertions are the schema.
 type Json = Record<string, any>;
-const json = async (url: string): Promise<Json> => (await (await fetch(url)).json()) as Json;
+/** Each URL's answer, fetched once for both tests of the documents. */
+const answers = new Map<string, Promise<{ status: number; type: string; text: string }>>();
+const answer = (url: string) => {
+  if (!answers.has(url))
+    answers.set(
+      url,
+      fetch(url).then(async (res) => ({ status: res.status, type: res.headers.get("content-type") ?? "", text: await res.text() })),
+    );
+  return answers.get(url)!;
+};
+const json = async (url: string): Promise<Json> => JSON.parse((await answer(url)).text) as Json;
 /** What the MCP server itself lists: a 2025-11-25 request, which a stateless server answers without a handshake. */
 const mcpToolNames = async (url: string): Promise<string[]> => {
   const res = await fetch(url, {
@@ -23,28 +34,23 @@ const mcpToolNames = async (url: string): Promise<string[]> => {
   return ((await res.json()) as Json).result.tools.map((t: Json) => t.name);
 };
 
-describe("agent readiness", () => {
-  it("passes every check public scanners make (npm run check:agent-ready)", async () => {
-    const results = await runChecks(base);
-    expect(results.filter((r) => !r.ok)).toEqual([]);
-    expect(scoreOf(results)).toBe(100);
-    // Every check of Cloudflare's scan is run here, or named with the reason it does not apply to this site.
-    expect([...results.map((r) => r.id), ...notApplicable.map((n) => n.id)].sort()).toEqual(
-      expect.arrayContaining([...scannerCheckIds].sort()),
-    );
-    expect(results.length).toBeGreaterThanOrEqual(13);
-    // The contact form is the site's one WebMCP tool, found through the sitemap.
-    expect(results.find((r) => r.id === "webMcp")?.detail).toMatch(/^\/contact: send_project_brief \(full_name\*, /);
-  });
-});
-
-describe("npm run check:agent-ready", () => {
-  it("prints every check, the ones that do not apply with their reason, and a score of 100%", async () => {
+describe("agent readiness (npm run check:agent-ready)", () => {
+  it("passes every check public scanners make, prints the ones that do not apply with their reason, and scores 100%", async () => {
     const script = fileURLToPath(new URL("../../scripts/check-agent-ready.ts", import.meta.url));
     const { stdout } = await run(process.execPath, [script, base]);
-    expect(stdout).toMatch(/^PASS {2}/m);
+    const lines = stdout.split("\n");
+    expect(lines.filter((line) => line.startsWith("FAIL"))).toEqual([]);
+    expect(lines.filter((line) => line.startsWith("PASS  "))).toHaveLength(checks.length);
+    expect(checks.length).toBeGreaterThanOrEqual(13);
     expect(stdout).toMatch(/^N\/A {3}Web Bot Auth/m);
     expect(stdout).toMatch(/^score 100%: (\d+) of the \1 checks that apply passed, 0 failed/m);
+    // Every check of Cloudflare's scan is run here, or named with the reason it does not apply to this site.
+    expect([...checks.map((c) => c.id), ...notApplicable.map((n) => n.id)].sort()).toEqual(
+      expect.arrayContaining([...scannerCheckIds].sort()),
+    );
+    // The contact form is the site's one WebMCP tool, found through the sitemap.
+    const webMcp = checks.find((c) => c.id === "webMcp")!;
+    expect(stdout).toContain(`PASS  ${webMcp.title.padEnd(40)} /contact: send_project_brief (full_name*, `);
   });
 });
 
@@ -81,10 +87,9 @@ describe("the discovery documents", () => {
       ...skills.skills.map((s: { url: string }): [string, RegExp] => [new URL(s.url, base).href, /text\/markdown/]),
     ];
     for (const [url, type] of expectations) {
-      const res = await fetch(url);
-      expect(res.status, url).toBe(200);
-      expect(res.headers.get("content-type"), url).toMatch(type);
-      await res.body?.cancel();
+      const { status, type: served } = await answer(url);
+      expect(status, url).toBe(200);
+      expect(served, url).toMatch(type);
     }
   });
 
@@ -143,7 +148,7 @@ describe("the discovery documents", () => {
 
     // One skill per protocol, each pointing at its own surface.
     const bodies = await Promise.all(
-      skills.skills.map(async (s: Json) => [s.name, await (await fetch(new URL(s.url, base))).text()] as const),
+      skills.skills.map(async (s: Json) => [s.name, (await answer(new URL(s.url, base).href)).text] as const),
     );
     const body = (suffix: string) => bodies.find(([name]) => name.endsWith(suffix))![1];
     expect(body("-rest-api")).toContain(index.openapi_url);
