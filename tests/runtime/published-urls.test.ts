@@ -37,12 +37,25 @@ function* strings(value: unknown): Generator<string> {
   else if (typeof value === "object" && value !== null) for (const item of Object.values(value)) yield* strings(item);
 }
 
+/** Each URL's answer, not followed if it redirects: fetched once, whether read as a document or walked as a published URL. */
+const answers = new Map<string, Promise<{ status: number; type: string; body: string }>>();
+const answerOf = (url: string) => {
+  if (!answers.has(url))
+    answers.set(
+      url,
+      fetch(url, { redirect: "manual" }).then(async (res) => ({
+        status: res.status,
+        type: res.headers.get("content-type") ?? "",
+        body: await res.text(),
+      })),
+    );
+  return answers.get(url)!;
+};
+
 /** The same-origin URLs a document publishes (absolute, or relative to the document), fragments kept, URI templates left out. */
 async function publishedBy(path: string): Promise<string[]> {
-  const res = await fetch(`${base}${path}`);
-  expect(res.status, path).toBe(200);
-  const text = await res.text();
-  const type = res.headers.get("content-type") ?? "";
+  const { status, type, body: text } = await answerOf(`${base}${path}`);
+  expect(status, path).toBe(200);
   const found = /json/.test(type)
     ? [...strings(JSON.parse(text))].filter((s) => /^(https?:\/\/|\/|\.\.?\/)/.test(s) && !/\s/.test(s))
     : /html/.test(type)
@@ -122,9 +135,8 @@ describe("every published URL", () => {
     expect(urls.size).toBeGreaterThan(30);
     const problems: string[] = [];
     for (const [url, { from, anchors }] of urls) {
-      const res = await fetch(url, { redirect: "manual" });
-      const type = res.headers.get("content-type") ?? "";
-      const body = await res.text();
+      const res = await answerOf(url);
+      const { type, body } = res;
       // A refusal in the protocol's format: JSON (problem+json, OAuth, JSON-RPC, google.rpc), or, for the authorization
       // endpoint a browser opens, its own error page; never the site's 404 page, never a 5xx or an empty answer.
       const html = /html/.test(type);
