@@ -1,4 +1,4 @@
-import { createServer, type Server, type ServerResponse } from "node:http";
+import { Agent, createServer, request, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 /**
@@ -21,12 +21,44 @@ export interface FaultFront {
   close(): Promise<void>;
 }
 
+/** One call to `target` over `agent`, its whole answer read. */
+function forward(
+  target: URL,
+  agent: Agent,
+  call: { method: string; path: string; headers: Record<string, string | string[]>; body: Buffer | undefined },
+): Promise<{ status: number; contentType: string | undefined; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const headers = call.body ? { ...call.headers, "content-length": String(call.body.length) } : call.headers;
+    const outgoing = request(
+      { host: target.hostname, port: target.port, method: call.method, path: call.path, headers, agent },
+      (answer: IncomingMessage) => {
+        const chunks: Buffer[] = [];
+        answer.on("data", (chunk: Buffer) => chunks.push(chunk));
+        answer.on("end", () =>
+          resolve({ status: answer.statusCode!, contentType: answer.headers["content-type"], body: Buffer.concat(chunks) }),
+        );
+        answer.on("error", reject);
+      },
+    );
+    outgoing.on("error", (error: NodeJS.ErrnoException) => {
+      // The target closed a kept-alive connection as this call went out on it: the call never reached it.
+      if (outgoing.reusedSocket && error.code === "ECONNRESET") forward(target, agent, call).then(resolve, reject);
+      else reject(error);
+    });
+    outgoing.end(call.body);
+  });
+}
+
 /**
  * A TCP-level front for a dependency: it forwards every call to `target` unchanged, or injects one fault. `down`
  * really closes the listening socket and `set(undefined)` listens again on the same port, so a client configured with
- * the front's URL sees a true outage and a true recovery, without being rebuilt.
+ * the front's URL sees a true outage and a true recovery, without being rebuilt. It forwards with `node:http`, not
+ * `fetch`, whose machinery costs about three times the CPU per call (docs/performance.md): every store command of an
+ * in-process test passes here.
  */
 export async function startFaultFront(target: string): Promise<FaultFront> {
+  const upstream = new URL(target);
+  const agent = new Agent({ keepAlive: true });
   let fault: Fault | undefined;
   let calls = 0;
   /** The answers held while the front is slow, each sent once the fault is lifted, or dropped with its client. */
@@ -53,20 +85,20 @@ export async function startFaultFront(target: string): Promise<FaultFront> {
       return;
     }
     const headers = Object.fromEntries(
-      Object.entries(req.headers).filter(([name]) => !["host", "connection", "content-length"].includes(name)),
+      Object.entries(req.headers).filter(
+        (entry): entry is [string, string | string[]] =>
+          entry[1] !== undefined && !["host", "connection", "content-length", "transfer-encoding"].includes(entry[0]),
+      ),
     );
+    const method = req.method ?? "GET";
+    const body = method === "GET" || method === "HEAD" ? undefined : Buffer.concat(chunks);
     const slow = fault === "slow";
     try {
-      const upstream = await fetch(new URL(req.url ?? "/", target), {
-        method: req.method,
-        headers: headers as Record<string, string>,
-        body: req.method === "GET" || req.method === "HEAD" ? undefined : Buffer.concat(chunks),
-      });
-      const body = Buffer.from(await upstream.arrayBuffer());
+      const answer = await forward(upstream, agent, { method, path: req.url ?? "/", headers, body });
       // Slow means the work is done but the answer comes late: a client that gives up first never learns the outcome.
       if (slow) await late(res);
       if (res.destroyed) return;
-      res.writeHead(upstream.status, { "content-type": upstream.headers.get("content-type") ?? "application/json" }).end(body);
+      res.writeHead(answer.status, { "content-type": answer.contentType ?? "application/json" }).end(answer.body);
     } catch {
       res.destroy();
     }
@@ -97,6 +129,7 @@ export async function startFaultFront(target: string): Promise<FaultFront> {
     },
     async close() {
       if (fault !== "down") await stop();
+      agent.destroy();
     },
   };
 }
