@@ -12,6 +12,7 @@ import { startLocalStore } from "../../scripts/local-store/store.ts";
 import { freshBrief, pipelineDeps, standInMailer, fileBody, type Filed } from "../support/briefs.ts";
 import { startPostmarkStandIn, type PostmarkStandIn } from "../support/postmark-standin.ts";
 import { realRedisAvailable, startRedisGateway } from "../support/upstash-gateway.ts";
+import { nodeRedis } from "../support/node-redis.ts";
 import { storeFolder } from "../support/scratch.ts";
 
 /**
@@ -76,7 +77,7 @@ describe.each(stores)("the day's e-mail limit (%s)", (_name, start) => {
   beforeEach(async () => {
     // A fresh store each test: `leads:held` is one set for all days.
     store = await start();
-    redis = new Redis({ url: store.url, token: store.token, enableTelemetry: false });
+    redis = nodeRedis(store);
     postmark.sent.length = 0;
     clock = Date.parse("2031-03-14T10:00:00Z");
   });

@@ -1,5 +1,4 @@
 import { join } from "node:path";
-import { Redis } from "@upstash/redis";
 import { startLocalStore } from "../../scripts/local-store/store.ts";
 import { a2aRequestHandler } from "../../src/a2a/from-env.ts";
 import { briefServices, type BriefServices } from "../../src/operations/briefs.ts";
@@ -16,6 +15,7 @@ import { createAccessTokenVerifier } from "../../src/tokens/verify.ts";
 import { prebuiltResources } from "../../src/resources/prebuilt.ts";
 import { buildSite } from "../../src/site/model.ts";
 import { pipelineDeps } from "./briefs.ts";
+import { nodeRedis } from "./node-redis.ts";
 import { loadContentDir } from "./content.ts";
 import { patience } from "./patience.ts";
 import { storeFolder } from "./scratch.ts";
@@ -33,7 +33,7 @@ export async function inProcessAgent({
   briefs,
 }: { bare?: boolean; agentBooking?: boolean; briefs?: () => BriefServices } = {}) {
   const store = await startLocalStore({ token: "test", snapshotFile: join(await storeFolder("a2a-store-"), "store.json") });
-  const redis = new Redis({ url: store.url, token: store.token, enableTelemetry: false });
+  const redis = nodeRedis(store);
   const keySet = JSON.stringify(await generateKeySet());
   const keys = await importSigningKeys(keySet);
   const prebuilt = prebuiltResources(buildSite(await loadContentDir("content"), agentBase, { agentBooking }));

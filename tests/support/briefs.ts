@@ -1,4 +1,3 @@
-import { Redis } from "@upstash/redis";
 import { defaultDailyEmailLimit } from "../../src/config/settings.ts";
 import { briefSchema, type Brief, type BriefSchema } from "../../src/briefs/schema.ts";
 import { fieldErrorsOf } from "../../src/briefs/validate.ts";
@@ -11,17 +10,18 @@ import { perform, type Caller } from "../../src/operations/operation.ts";
 import { postmarkMailer, type Mailer } from "../../src/briefs/mailer.ts";
 import { LeadStore } from "../../src/briefs/store.ts";
 import { upstashLimiter } from "../../src/limits/limiter.ts";
+import { nodeRedis } from "./node-redis.ts";
 import { patience } from "./patience.ts";
 
 export const siteSizes = ["launch-site", "growth-site", "platform-site"] as const;
 
-/** The pipeline's dependencies over a store reachable with the Upstash protocol, sending through `mailer`. */
+/** The pipeline's dependencies over a store reachable with the Upstash protocol (as the functions reach it), sending through `mailer`. */
 export function pipelineDeps(
   store: { url: string; token: string },
   mailer: Mailer,
   overrides: Partial<PipelineDeps> = {},
 ): PipelineDeps & { alerts: string[] } {
-  const redis = new Redis({ url: store.url, token: store.token, enableTelemetry: false });
+  const redis = nodeRedis(store);
   const alerts: string[] = [];
   return {
     schema: briefSchema(siteSizes),

@@ -1,5 +1,4 @@
 import { settingsFrom } from "../../src/config/settings.ts";
-import { Redis } from "@upstash/redis";
 import { afterAll, beforeAll } from "vitest";
 import { builtAgentCard } from "../../src/a2a/build-card.ts";
 import { a2aHandlerFromEnv } from "../../src/a2a/from-env.ts";
@@ -47,6 +46,7 @@ import { startPostmarkStandIn, type PostmarkStandIn } from "./postmark-standin.t
 import { startCalStandIn, type CalStandIn } from "../../scripts/local-calcom/standin.ts";
 import { bookingHandlerFromEnv } from "../../src/api/bookings-from-env.ts";
 import { startStore } from "./file-store.ts";
+import { nodeRedis } from "./node-redis.ts";
 
 export const base = "https://studio.example";
 
@@ -199,7 +199,7 @@ export async function startDeployment(db: number | "local", { baseUrl = base, en
     /** Every skill's files by `<name>/<path>`, as the build writes them under /.well-known/agent-skills/. */
     skills,
     /** The lead store and the delivery job's dependencies, as functions/deliver-leads.ts builds them each minute. */
-    leads: new LeadStore(new Redis({ url: store.url, token: store.token, enableTelemetry: false })),
+    leads: new LeadStore(nodeRedis(store)),
     deliveryJob: () => deliveryFromEnv(settingsFrom(env), resources),
     /** Waits for the work handlers left running after their responses. */
     settle: async () => {
