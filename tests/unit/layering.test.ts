@@ -1,32 +1,18 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { relative } from "node:path";
 import { describe, expect, it } from "vitest";
+import { importsOf, modules, src } from "../support/src-imports.ts";
 
 /**
- * The layers of src/, as madge checks cycles: the HTTP core (src/http/) imports nothing from a door or from the brief
+ * The layers of src/, as paths.test.ts checks cycles: the HTTP core (src/http/) imports nothing from a door or from the brief
  * and booking pipelines; the operations (src/operations/, every write as the doors adapt it) import no door, and the
  * pipelines no operation; no door imports from another door. What they share lives in neither: tokens, paths, limits,
  * settings, the store.
  */
-const src = fileURLToPath(new URL("../../src", import.meta.url));
 const doors = ["api", "oauth", "mcp", "a2a", "contact"];
 const pipelines = ["briefs", "booking"];
 const layerOf = (file: string) => relative(src, file).split("/")[0]!;
 
-function* modules(dir: string): Generator<string> {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) yield* modules(path);
-    else if (/\.(ts|astro)$/.test(entry.name)) yield path;
-  }
-}
-
-/** Every relative module a file imports, statically or dynamically, as a path. */
-const importsOf = (file: string) =>
-  [...readFileSync(file, "utf8").matchAll(/(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g)].map((m) => resolve(dirname(file), m[1]!));
-
-const edges = [...modules(src)].flatMap((file) => importsOf(file).map((target) => ({ file, from: layerOf(file), to: layerOf(target) })));
+const edges = [...modules()].flatMap((file) => importsOf(file).map((target) => ({ file, from: layerOf(file), to: layerOf(target) })));
 const named = ({ file, to }: { file: string; to: string }) => `${relative(src, file)} → ${to}`;
 
 describe("the layers of src/", () => {
