@@ -63,6 +63,17 @@ export function builtSite(baseUrl = base, { agentBooking = true } = {}): Promise
 export const prebuilt = async (baseUrl = base, options: { agentBooking?: boolean } = {}): Promise<PrebuiltResources> =>
   prebuiltResources(await builtSite(baseUrl, options));
 
+/**
+ * What the build writes from one site model, made once for it: every deployment of a file (and every file of a worker)
+ * on the same base URL serves the same files.
+ */
+const builtFrom = new WeakMap<Site, { skills: Record<string, string>; files: Record<string, unknown> }>();
+function built(site: Site, resources: PrebuiltResources) {
+  let made = builtFrom.get(site);
+  if (!made) builtFrom.set(site, (made = { skills: skillFiles(site), files: apiFiles(site, resources) }));
+  return made;
+}
+
 /** The files the platform serves behind the /api gateway (after the `.json` rewrite): every read resource, and the OpenAPI document. */
 function apiFiles(site: Site, resources: PrebuiltResources): Record<string, unknown> {
   const files: Record<string, unknown> = { [openApiPath]: openApiDocument(site) };
@@ -93,8 +104,8 @@ export async function startDeployment(db: number | "local", { baseUrl = base, en
   // The build knows whether agents can book: not where the test unsets Cal.com's event type.
   const site = await builtSite(baseUrl, { agentBooking: extra.CAL_EVENT_TYPE_ID !== "" });
   const resources = prebuiltResources(site);
-  // The skills' files, as functions/mcp.ts bundles them (prebuilt-skills.json).
-  const skills = skillFiles(site);
+  // The skills' files, as functions/mcp.ts bundles them (prebuilt-skills.json), and the files behind the /api gateway.
+  const { skills, files } = built(site, resources);
   const { hours, booking: call } = resources.contact;
   // Cal.com's API, as the local runtime stands it in: the studio's hours, and a late answer held past any client's wait
   // (until the test releases it, or the deployment closes).
@@ -125,7 +136,6 @@ export async function startDeployment(db: number | "local", { baseUrl = base, en
   };
   // An empty value unsets a variable (a deployment without booking, say).
   const env = (name: string) => variables[name] || undefined;
-  const files = apiFiles(site, resources);
   // The OAuth discovery documents, prebuilt files the platform serves (netlify.toml rewrites each path to its .json).
   const documents = discoveryDocuments(baseUrl);
   // The agent card, which the build signs and publishes as a static file.
