@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { methodRefusal } from "../../scripts/runtime/front-refusals.ts";
 import { mcpHeaders } from "../support/calls.ts";
+import { doorPaths } from "../support/door-paths.ts";
 import { fileDeployment } from "../support/deployment.ts";
 
 /**
@@ -18,20 +19,6 @@ function conditionIn(text: string): unknown {
 }
 
 describe("a method no function can be handed (a fetch Request refuses TRACE and TRACK; Node's parser, any method it does not know)", () => {
-  // /oauth/authorize answers a wrong method with its error page, for browsers: the front answers TRACE there in JSON.
-  const doorPaths = [
-    "/api/v1/briefs",
-    "/api/v1/offers",
-    "/api/v1/case-studies/harborview-clinics",
-    "/oauth/token",
-    "/oauth/register",
-    "/mcp",
-    "/mcp/server-card",
-    "/a2a/v1",
-    "/a2a/v1/rest/tasks",
-    "/a2a/v1/rest/message:send",
-  ];
-
   it.each(["TRACE", "TRACK", "FOO"])(
     "%s is refused by the front on every door's path as the door refuses DELETE there: 405, its Allow, its format",
     async (method) => {

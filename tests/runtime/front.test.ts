@@ -4,6 +4,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, inject, it } from "vitest";
 import { methodRefusal } from "../../scripts/runtime/front-refusals.ts";
 import { statusOf } from "../support/http.ts";
+import { doorPaths } from "../support/door-paths.ts";
 
 /**
  * npm start's front (scripts/runtime/front.ts) under attack through the local runtime, where only it stands before
@@ -98,20 +99,6 @@ describe("a body a static file would be answered with", () => {
 });
 
 describe("a method no function can be handed (a fetch Request refuses TRACE and TRACK; Node's parser, any method it does not know)", () => {
-  // /oauth/authorize answers a wrong method with its error page, for browsers: the front answers TRACE there in JSON.
-  const doorPaths = [
-    "/api/v1/briefs",
-    "/api/v1/offers",
-    "/api/v1/case-studies/harborview-clinics",
-    "/oauth/token",
-    "/oauth/register",
-    "/mcp",
-    "/mcp/server-card",
-    "/a2a/v1",
-    "/a2a/v1/rest/tasks",
-    "/a2a/v1/rest/message:send",
-  ];
-
   it.each(["TRACE", "TRACK", "FOO"])(
     "%s is refused by the front on every door's path, never handed on: 405, the door's Allow, its format",
     async (method) => {
