@@ -337,11 +337,17 @@ describe("the booking form on the wire (2026-07-28)", () => {
     expect(accepted(args.start)).toHaveLength(1);
   });
 
-  it("books nothing for a form closed without an answer, whatever is answered to it after", async () => {
+  /** A person's booking form, asked for and not yet answered: `answer` answers it. */
+  const openBookingForm = async () => {
     const token = await d.token("svc:read svc:brief", `client-${crypto.randomUUID()}`, consentGrantId());
     const args = person(await freeStart());
     const { requestState } = await send(call("book_intro_call", args), token);
     const answer = (contact: object) => send({ ...call("book_intro_call", args), inputResponses: { contact }, requestState }, token);
+    return { token, args, answer };
+  };
+
+  it("books nothing for a form closed without an answer, whatever is answered to it after", async () => {
+    const { token, args, answer } = await openBookingForm();
     expect((await answer({ action: "cancel" })).content[0].text).toContain("NOTHING was booked");
     const after = await answer({
       action: "accept",
@@ -356,10 +362,7 @@ describe("the booking form on the wire (2026-07-28)", () => {
   });
 
   it("answers a later decline of an accepted booking form with the booking, and once it is cancelled, that it was", async () => {
-    const token = await d.token("svc:read svc:brief", `client-${crypto.randomUUID()}`, consentGrantId());
-    const args = person(await freeStart());
-    const { requestState } = await send(call("book_intro_call", args), token);
-    const answer = (contact: object) => send({ ...call("book_intro_call", args), inputResponses: { contact }, requestState }, token);
+    const { token, args, answer } = await openBookingForm();
     const booked = await answer({
       action: "accept",
       content: { full_name: args.full_name, work_email: args.work_email, start: args.start },
