@@ -6,7 +6,7 @@
  */
 export default {
   testRunner: "vitest",
-  // The in-process projects only (unit with the store tests, doors): never the runtime project.
+  // The in-process project but its resilience suite (vitest.mutate.config.ts): never the runtime project.
   vitest: { configFile: "vitest.mutate.config.ts", pool: "forks" },
   coverageAnalysis: "perTest",
   // A 2-core machine, shared.

@@ -34,6 +34,14 @@ const textImports: Plugin = {
  */
 const steady = { testTimeout: testLimit, hookTimeout: testLimit, expect: { poll: { timeout: patience } } };
 
+/** The in-process project's files; `npm run mutate` takes all but the resilience suite (vitest.mutate.config.ts). */
+export const inProcessTests = [
+  "tests/unit/**/*.test.ts",
+  "tests/store/**/*.test.ts",
+  "tests/doors/**/*.test.ts",
+  "tests/resilience/**/*.test.ts",
+];
+
 export default defineConfig({
   test: {
     sequence: { sequencer: WaitingFilesFirst },
@@ -41,29 +49,12 @@ export default defineConfig({
       {
         plugins: [textImports],
         test: {
-          name: "unit",
-          include: ["tests/unit/**/*.test.ts", "tests/store/**/*.test.ts"],
-          // In-process files put back what they change (mocks, timers, the test clock): one worker's module cache serves them all.
-          isolate: false,
-          ...steady,
-        },
-      },
-      {
-        plugins: [textImports],
-        test: {
-          name: "doors",
-          // Every door in-process, built as functions/ build it, with an injected client address and clock.
-          include: ["tests/doors/**/*.test.ts"],
-          isolate: false,
-          ...steady,
-        },
-      },
-      {
-        plugins: [textImports],
-        test: {
-          name: "resilience",
-          include: ["tests/resilience/**/*.test.ts"],
-          // Each file has its own deployment, fault fronts and Redis database (support/databases.ts): files run in parallel.
+          name: "in-process",
+          // The units and the store, every door built as functions/ build it (with an injected client address and clock),
+          // and the resilience suite (each of its files with its own deployment, fault fronts and Redis database:
+          // support/databases.ts). One project, so one Vite server and one set of workers serve them all.
+          include: inProcessTests,
+          // In-process files put back what they change (mocks, timers, the test clock): a worker's module cache serves them all.
           isolate: false,
           ...steady,
         },

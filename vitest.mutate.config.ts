@@ -1,13 +1,14 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig, type Plugin, type TestProjectInlineConfiguration } from "vitest/config";
-import suite from "./vitest.config.ts";
+import suite, { inProcessTests } from "./vitest.config.ts";
 
 /**
- * The projects `npm run mutate` (stryker.config.mjs) runs against each mutant: the in-process ones only, unit (with
- * the store tests) and doors, as vitest.config.ts defines them (with its text-imports plugin). Never the runtime or
- * build projects: they start `npm start`, bind ports and read dist/.
+ * What `npm run mutate` (stryker.config.mjs) runs against each mutant: the in-process project as vitest.config.ts
+ * defines it (with its text-imports plugin), but for the resilience suite: its fault fronts, real Redis and fuzzers
+ * would multiply the time of every mutant's run.
+ * Never the runtime or build projects: they start `npm start`, bind ports and read dist/.
  */
-const inProcess = new Set(["unit", "doors"]);
+const mutated = inProcessTests.filter((glob) => !glob.startsWith("tests/resilience/"));
 
 /** The store tests on the local store only (tests/support/local-store-only.ts says why). */
 const shim = fileURLToPath(new URL("./tests/support/local-store-only.ts", import.meta.url));
@@ -21,8 +22,8 @@ const localStoreOnly: Plugin = {
 };
 
 const projects = (suite.test?.projects ?? [])
-  .filter((project): project is TestProjectInlineConfiguration => typeof project === "object" && inProcess.has(project.test?.name ?? ""))
-  .map((project) => ({ ...project, plugins: [...(project.plugins ?? []), localStoreOnly] }));
-if (projects.length !== inProcess.size) throw new Error("vitest.config.ts no longer defines the unit and doors projects");
+  .filter((project): project is TestProjectInlineConfiguration => typeof project === "object" && project.test?.name === "in-process")
+  .map((project) => ({ ...project, plugins: [...(project.plugins ?? []), localStoreOnly], test: { ...project.test, include: mutated } }));
+if (projects.length !== 1) throw new Error("vitest.config.ts no longer defines the in-process project");
 
 export default defineConfig({ test: { projects } });

@@ -79,7 +79,7 @@ const outcomes = await Promise.all([
   run("prettier", [bin("prettier/bin/prettier.cjs"), "--check", "."]),
   runtime,
   (async () => {
-    const inProcess = await run("in-process", [...vitest("unit", "doors", "resilience"), "--maxWorkers=3"]);
+    const inProcess = await run("in-process", [...vitest("in-process"), "--maxWorkers=2"]);
     await whenExists(runtimeUp, runtime);
     const afterBuild = await Promise.all([run("build", vitest("build")), run("tsc", [bin("typescript7/bin/tsc"), "--noEmit"])]);
     return [inProcess, ...afterBuild];
