@@ -8,20 +8,21 @@ import { authorizeUrl, discover, register } from "../support/oauth-client.ts";
 /**
  * axe-core, the accessibility engine behind most audit tools, on every page a person can reach: each page the pages
  * resource lists, the 404 page, and the OAuth consent screen and its error page, in the light and the dark colour
- * scheme. One browser page visits them all; each scheme is emulated on the loaded page, so nothing loads twice.
+ * scheme. Two browser pages share the visits (each tab's renderer takes a core); each scheme is emulated on the loaded
+ * page, so nothing loads twice.
  */
 const base = inject("baseUrl");
 let browser: Browser;
-let page: Page;
+let tabs: Page[];
 
 beforeAll(async () => {
   browser = await launchChromium();
-  page = await browser.newPage();
+  tabs = [await browser.newPage(), await browser.newPage()];
 });
 afterAll(() => browser?.close());
 
 /** axe's violations on the loaded page in each colour scheme, one line per rule and element. */
-async function violations(): Promise<string[]> {
+async function violations(page: Page): Promise<string[]> {
   await page.evaluate(axe.source);
   const found: string[] = [];
   // The dark scheme changes colours only (src/styles/site.css), so only the rules about colour run again in it.
@@ -37,14 +38,19 @@ async function violations(): Promise<string[]> {
   return found;
 }
 
-/** Loads each URL, expecting its status, and gives every violation found, with its URL. */
+/** Loads each URL, expecting its status, and gives every violation found, with its URL; the tabs take turns. */
 async function audit(...visits: [url: string, status: number][]): Promise<string[]> {
-  const found: string[] = [];
-  for (const [url, status] of visits) {
-    expect((await page.goto(url))?.status(), url).toBe(status);
-    found.push(...(await violations()).map((v) => `${url} ${v}`));
-  }
-  return found;
+  const found = await Promise.all(
+    tabs.map(async (page, tab) => {
+      const seen: string[] = [];
+      for (const [url, status] of visits.filter((_, i) => i % tabs.length === tab)) {
+        expect((await page.goto(url))?.status(), url).toBe(status);
+        seen.push(...(await violations(page)).map((v) => `${url} ${v}`));
+      }
+      return seen;
+    }),
+  );
+  return found.flat();
 }
 
 declare global {
