@@ -7,10 +7,12 @@ import { fileURLToPath } from "node:url";
 import { chromiumMissing } from "./lib/chromium.ts";
 
 /**
- * npm test: formatting, every test project and the type check, side by side so that both cores work. The runtime
- * project (one local runtime, its files one at a time) takes longest; beside it run the in-process projects, then,
- * once the runtime's build is done, the build project (it reads that dist/) and the type check (it reads the .astro/
- * that build writes). Every step's output is shown as it comes, each line marked with its step; a summary ends the run.
+ * npm test: formatting, every test project and the type check, in two lanes, one per core. The runtime project (one
+ * local runtime, its files one at a time) takes one core for the whole run; the other runs the in-process project
+ * (one worker), Prettier, then, once the runtime's build is done, the build project (it reads that dist/) and the type
+ * check (it reads the .astro/ that build writes). More at once only shares the cores, and the runtime lane, the
+ * longest, takes longer by as much (docs/performance.md). Every step's output is shown as it comes, each line marked
+ * with its step; a summary ends the run.
  */
 const root = fileURLToPath(new URL("..", import.meta.url));
 const bin = (path: string) => join(root, "node_modules", path);
@@ -76,13 +78,14 @@ const runtimeUp = join(signals, "runtime-up");
 
 const runtime = run("runtime", vitest("runtime"), { FRONTDOOR_TEST_RUNTIME_UP: runtimeUp });
 const outcomes = await Promise.all([
-  run("prettier", [bin("prettier/bin/prettier.cjs"), "--check", "."]),
   runtime,
   (async () => {
-    const inProcess = await run("in-process", [...vitest("in-process"), "--maxWorkers=2"]);
+    const steps = [await run("in-process", [...vitest("in-process"), "--maxWorkers=1"])];
+    steps.push(await run("prettier", [bin("prettier/bin/prettier.cjs"), "--check", "."]));
     await whenExists(runtimeUp, runtime);
-    const afterBuild = await Promise.all([run("build", vitest("build")), run("tsc", [bin("typescript7/bin/tsc"), "--noEmit"])]);
-    return [inProcess, ...afterBuild];
+    steps.push(await run("build", vitest("build")));
+    steps.push(await run("tsc", [bin("typescript7/bin/tsc"), "--noEmit"]));
+    return steps;
   })(),
 ]).then((all) => all.flat());
 await rm(signals, { recursive: true, force: true });
