@@ -19,7 +19,8 @@ export async function fuzz<T>(
 ): Promise<number> {
   const seed = process.env.FRONTDOOR_FUZZ_SEED ? Number(process.env.FRONTDOOR_FUZZ_SEED) : (Date.now() ^ (Math.random() * 2 ** 31)) | 0;
   const path = process.env.FRONTDOOR_FUZZ_PATH;
-  const numRuns = Math.max(1, Math.round(budget * weight));
+  // fast-check counts the examples among its runs: they come on top of the budget.
+  const numRuns = Math.max(1, Math.round(budget * weight)) + (path ? 0 : examples.length);
   const details = await fc.check(
     fc.asyncProperty(arbitrary, check),
     path ? { seed, path, numRuns, endOnFailure: true } : { seed, numRuns, examples: examples.map((example): [T] => [example]) },
