@@ -87,6 +87,17 @@ describe("a write", () => {
     ]);
   });
 
+  it("closed, as npm start closes it on Ctrl+C, is in the snapshot, and the log holds no record", async () => {
+    const folder = await newFolder();
+    const { store } = await open(folder);
+    await store.exec(["SET", "lead:1", "{}"]);
+    await store.exec(["HSET", "task:1", "state", "working"]);
+    await store.close();
+    const saved = JSON.parse(await readFile(join(folder, "store.json"), "utf8")) as { keys: { key: string }[] };
+    expect(saved.keys.map((k) => k.key).sort()).toEqual(["lead:1", "task:1"]);
+    expect(await logLines(folder)).toHaveLength(1);
+  });
+
   it("that fails after changing a key (a script, a transaction) is logged all the same", async () => {
     const folder = await newFolder();
     const { store } = await open(folder);
