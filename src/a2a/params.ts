@@ -1,3 +1,16 @@
+import {
+  CancelTaskRequest,
+  DeleteTaskPushNotificationConfigRequest,
+  GetExtendedAgentCardRequest,
+  GetTaskPushNotificationConfigRequest,
+  GetTaskRequest,
+  ListTaskPushNotificationConfigsRequest,
+  ListTasksRequest,
+  SendMessageRequest,
+  SubscribeToTaskRequest,
+  TaskPushNotificationConfig,
+} from "@a2a-js/sdk";
+
 /**
  * The params of an A2A request, checked at the gate where the SDK trusts their types. The 0.3 compatibility layer
  * hands ids to code that calls string methods on them (`"taskId.trim is not a function"`, a -32603 with the engine's
@@ -49,6 +62,36 @@ const currentParams: Record<string, Member[]> = {
   GetExtendedAgentCard: [tenant],
 };
 
+/**
+ * The SDK's ProtoJSON decoder of each 1.0 request. It converts a number or string field with Number() or String(),
+ * which throw on an object whose own `toString` is no function (`{"toString": ""}`), a -32603 where ProtoJSON refuses
+ * any object in a scalar field. Decoding first, as the SDK will, finds such a field wherever it is.
+ */
+const decoders: Record<string, { fromJSON(value: unknown): unknown }> = {
+  SendMessage: SendMessageRequest,
+  SendStreamingMessage: SendMessageRequest,
+  GetTask: GetTaskRequest,
+  CancelTask: CancelTaskRequest,
+  SubscribeToTask: SubscribeToTaskRequest,
+  ListTasks: ListTasksRequest,
+  CreateTaskPushNotificationConfig: TaskPushNotificationConfig,
+  GetTaskPushNotificationConfig: GetTaskPushNotificationConfigRequest,
+  ListTaskPushNotificationConfigs: ListTaskPushNotificationConfigsRequest,
+  DeleteTaskPushNotificationConfig: DeleteTaskPushNotificationConfigRequest,
+  GetExtendedAgentCard: GetExtendedAgentCardRequest,
+};
+
+/** What keeps the SDK from decoding a 1.0 request's params, in words, or nothing. `where` names them in the answer. */
+export function undecodable(method: string, params: unknown, where = "params"): string | undefined {
+  if (!Object.hasOwn(decoders, method)) return undefined;
+  try {
+    decoders[method]!.fromJSON(params ?? {});
+    return undefined;
+  } catch {
+    return `${where} holds an object in a field that takes a number or a string.`;
+  }
+}
+
 const is = { string: (v: unknown) => typeof v === "string", integer: Number.isInteger, object: isObject };
 const article = (type: Member["type"]) => (type === "integer" ? "a whole number" : `a${type === "object" ? "n" : ""} ${type}`);
 
@@ -73,7 +116,7 @@ export function paramsProblem(method: string, params: unknown, version: string):
       if (required) return `params.${name} is required.`;
     } else if (!is[type](value)) return `params.${name} must be ${article(type)}.`;
   }
-  return undefined;
+  return version.startsWith("0.") ? undefined : undecodable(method, params);
 }
 
 /** The string fields of a message and of its parts, by JSON name and proto name (0.3 uses the JSON names alone). */

@@ -13,6 +13,7 @@ import { storeFailed } from "./caller.ts";
 import { maxA2ABodyBytes } from "./constants.ts";
 import { a2aJsonTypes } from "./media-type.ts";
 import { a2aRestErrors } from "./errors.ts";
+import { undecodable } from "./params.ts";
 import { requestHeaders, requestedVersion, type A2AGate } from "./gate.ts";
 import { restMethods, restOperation, restOperations } from "./rest-routes.ts";
 import { lazy } from "../lazy.ts";
@@ -76,6 +77,8 @@ export function restBinding(
     }
     if (sends && (typeof body !== "object" || body === null || Array.isArray(body)))
       throw new Refusal("invalid_params", { detail: "The body must be a SendMessageRequest object with a message." });
+    const undecoded = sends ? undecodable("SendMessage", body, "The body") : undefined;
+    if (undecoded) throw new Refusal("invalid_params", { detail: undecoded });
     const message = sends ? ((body as { message?: unknown }).message ?? null) : undefined;
     const context = await admit(c, version, message, operation === "list", "message");
     // A HEAD is the GET's answer, its body dropped by Hono: the SDK's handler is asked the GET.

@@ -96,6 +96,43 @@ describe("hostile params", () => {
       error: { code: 400, status: "INVALID_ARGUMENT", message: "Invalid params: message.messageId must be a string." },
     });
   });
+  it("answers a 1.0 number or string field holding an object the SDK's decoder cannot convert with invalid params", async () => {
+    const auth = { authorization: `Bearer ${await d.token("svc:brief")}` };
+    const unconvertible = { toString: "" };
+    const calls = [
+      { method: "GetTask", params: { id: "x", historyLength: unconvertible } },
+      { method: "ListTasks", params: { pageSize: unconvertible } },
+      {
+        method: "SendMessage",
+        params: {
+          message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "hi" }] },
+          configuration: { historyLength: unconvertible },
+        },
+      },
+    ];
+    for (const call of calls) {
+      const answer = await (await rpc({ jsonrpc: "2.0", id: 44, ...call }, d.nextIp(), auth)).json();
+      expect(answer, JSON.stringify(call)).toEqual({
+        jsonrpc: "2.0",
+        id: 44,
+        error: expect.objectContaining({ code: -32602, message: expect.stringMatching(/^Invalid params: .*number or a string/) }),
+      });
+    }
+    const rest = await d.a2a(
+      {
+        method: "POST",
+        headers: { "content-type": "application/a2a+json", "a2a-version": "1.0", ...auth },
+        body: JSON.stringify({
+          message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "hi" }] },
+          configuration: { historyLength: unconvertible },
+        }),
+      },
+      d.nextIp(),
+      "/a2a/v1/rest/message:send",
+    );
+    expect(rest.status).toBe(400);
+    expect(await rest.json()).toMatchObject({ error: { code: 400, status: "INVALID_ARGUMENT" } });
+  });
 });
 
 describe("limits and errors", () => {

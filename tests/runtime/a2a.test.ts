@@ -16,7 +16,8 @@ import { countedFor } from "../support/quota-count.ts";
  * build signed, as the static server serves it (headers, validators), verified against the key set the runtime serves;
  * one brief filed with the SDK's client over JSON-RPC down to the Postmark stand-in and read back over HTTP+JSON (both
  * routes of the function under netlify dev); a 403 arriving unchanged, the function run and counted once (netlify dev
- * calls a function again after a 403); a malformed escape, which netlify dev's own servers trip on, mended by the front.
+ * calls a function again after a 403); a malformed escape, which netlify dev's own servers trip on, mended by the front;
+ * a number field holding an object the SDK's decoder throws on, answered as invalid params.
  * The rest runs in-process: each binding's skills, refusals, dry runs, input-required flows and A2A 0.3 in
  * tests/doors/a2a-bindings.test.ts, ListTasks paging, page tokens and privacy in tests/doors/a2a-tasks.test.ts, the
  * HTTP+JSON binding's answers in tests/doors/a2a-rest.test.ts, the challenge, hostile params and the quota in
@@ -147,4 +148,10 @@ it("answers a path with a malformed escape as google.rpc.Status JSON, never netl
   // A malformed escape anywhere, even where no function answers, leaves the local runtime up.
   await (await fetch(`${base}/%ZZ`)).body?.cancel();
   expect(await statusOf(`${base}/api/v1`)).toBe(200);
+});
+
+it("answers a number field holding an object the SDK's decoder cannot convert as invalid params, never an internal error", async () => {
+  const res = await rpc({ jsonrpc: "2.0", id: 9, method: "GetTask", params: { id: "x", historyLength: { toString: "" } } });
+  expect(res.status).toBe(200);
+  expect(await res.json()).toMatchObject({ jsonrpc: "2.0", id: 9, error: { code: -32602 } });
 });
