@@ -46,9 +46,12 @@ const brief = () => freshBrief({ message: "Resilience" });
 // A new OAuth client each time: each may file only 10 briefs an hour.
 const bearer = async () => ({ authorization: `Bearer ${await d.token()}` });
 
+// Each fault's surfaces are tried at once (a slow store makes every call wait out its deadline), then the recovery.
 describe.each(["down", "slow", "http-500", "malformed"] as const)("when Upstash is %s", (fault) => {
   const outage = unreachable.includes(fault);
+  let consent: Awaited<ReturnType<typeof consentForm>>;
   beforeAll(async () => {
+    consent = await consentForm(d, client.client_id);
     vi.spyOn(console, "error").mockImplementation(() => {});
     vi.spyOn(console, "log").mockImplementation(() => {});
     await d.upstash.set(fault);
@@ -58,7 +61,7 @@ describe.each(["down", "slow", "http-500", "malformed"] as const)("when Upstash 
     vi.restoreAllMocks();
   });
 
-  it(
+  it.concurrent(
     outage
       ? "/api serves public reads without enforcing the quota, reporting the policy only"
       : "/api answers service_unavailable (503 problem, Retry-After)",
@@ -76,17 +79,16 @@ describe.each(["down", "slow", "http-500", "malformed"] as const)("when Upstash 
     },
   );
 
-  it("POST /api/v1/briefs answers service_unavailable (503 problem, Retry-After) and records nothing", async () => {
+  it.concurrent("POST /api/v1/briefs answers service_unavailable (503 problem, Retry-After) and records nothing", async () => {
     const body = brief();
     const res = await answered(d.api("/api/v1/briefs", json(body, await bearer())));
     await expectProblem(res, 503, "service_unavailable");
     expectRetryAfter(res);
-    await d.upstash.set(undefined);
+    // d.leads reads the store itself, not through the fault.
     expect((await d.leads.list(1000)).filter((l) => l.brief.company_name === body.company_name)).toEqual([]);
-    await d.upstash.set(fault);
   });
 
-  it("the contact form answers its 'not sent' page (503, Retry-After)", async () => {
+  it.concurrent("the contact form answers its 'not sent' page (503, Retry-After)", async () => {
     const b = brief();
     const res = await answered(d.contact(form({ full_name: b.full_name, company_name: b.company_name, work_email: b.work_email })));
     expect(res.status).toBe(503);
@@ -95,13 +97,16 @@ describe.each(["down", "slow", "http-500", "malformed"] as const)("when Upstash 
     expect(await res.text()).toContain("Your brief was not sent");
   });
 
-  it(
+  it.concurrent(
     outage
       ? "/mcp serves reads; submit_project_brief answers a tool error saying nothing was recorded"
       : "/mcp answers a JSON-RPC service_unavailable error (503, Retry-After)",
     async () => {
-      const list = await answered(d.mcp(mcpCall("tools/list", {}, 3)));
-      const file = await answered(d.mcp(mcpCall("tools/call", { name: "submit_project_brief", arguments: brief() }, 4, await bearer())));
+      const auth = await bearer();
+      const [list, file] = await Promise.all([
+        answered(d.mcp(mcpCall("tools/list", {}, 3))),
+        answered(d.mcp(mcpCall("tools/call", { name: "submit_project_brief", arguments: brief() }, 4, auth))),
+      ]);
       if (outage) {
         expect(list.status).toBe(200);
         expect(((await list.json()) as { result: { tools: unknown[] } }).result.tools.length).toBeGreaterThan(0);
@@ -123,16 +128,17 @@ describe.each(["down", "slow", "http-500", "malformed"] as const)("when Upstash 
     },
   );
 
-  it(
+  it.concurrent(
     outage
       ? "/a2a/v1 serves reads; a brief and ListTasks answer a JSON-RPC service_unavailable error (503, Retry-After)"
       : "/a2a/v1 answers a JSON-RPC service_unavailable error (503, Retry-After)",
     async () => {
-      const read = await answered(d.a2a(a2aSend([{ text: "What do your offers cost?" }])));
-      const file = await answered(d.a2a(a2aSend([{ data: brief() }], await bearer(), { skillId: "svc-project-brief" })));
-      const list = await answered(
-        d.a2a(json({ jsonrpc: "2.0", id: 8, method: "ListTasks", params: {} }, { "a2a-version": "1.0", ...(await bearer()) })),
-      );
+      const [filer, lister] = [await bearer(), await bearer()];
+      const [read, file, list] = await Promise.all([
+        answered(d.a2a(a2aSend([{ text: "What do your offers cost?" }]))),
+        answered(d.a2a(a2aSend([{ data: brief() }], filer, { skillId: "svc-project-brief" }))),
+        answered(d.a2a(json({ jsonrpc: "2.0", id: 8, method: "ListTasks", params: {} }, { "a2a-version": "1.0", ...lister }))),
+      ]);
       // Listing reads the task index: it fails with the store, whatever else is served (a read request answers its id).
       expect(list.status).toBe(503);
       expectRetryAfter(list);
@@ -154,34 +160,35 @@ describe.each(["down", "slow", "http-500", "malformed"] as const)("when Upstash 
     },
   );
 
-  it("/oauth register and token answer temporarily_unavailable (503, Retry-After); the consent screen and form a 503 page", async () => {
-    await d.upstash.set(undefined);
-    const consent = await consentForm(d, client.client_id);
-    await d.upstash.set(fault);
-    const json503 = [
-      d.oauth("/oauth/register", json({ client_name: "x", redirect_uris: ["http://127.0.0.1/cb"] })),
-      d.oauth(
-        "/oauth/token",
-        form({ grant_type: "client_credentials", client_id: client.client_id, client_secret: client.client_secret, scope: "svc:brief" }),
-      ),
-    ];
-    for (const res of await Promise.all(json503.map((c) => answered(c)))) {
-      await expectOAuthError(res, 503, "temporarily_unavailable");
-      expectRetryAfter(res);
-    }
-    // A person in a browser reads a page there, never a redirect: the client and its redirect URI are not trusted yet.
-    const pages = [
-      d.oauth(`/oauth/authorize?response_type=code&client_id=${client.client_id}&redirect_uri=http://127.0.0.1/callback`),
-      d.oauth("/oauth/authorize", form({ request: consent.request, decision: "approve" }, { cookie: consent.cookie, origin: d.baseUrl })),
-    ];
-    for (const res of await Promise.all(pages.map((c) => answered(c)))) {
-      expect(res.status).toBe(503);
-      expect(res.headers.get("content-type")).toMatch(/^text\/html/);
-      expect(res.headers.get("location")).toBeNull();
-      expect(await res.text()).toContain("Retry after");
-      expectRetryAfter(res);
-    }
-  });
+  it.concurrent(
+    "/oauth register and token answer temporarily_unavailable (503, Retry-After); the consent screen and form a 503 page",
+    async () => {
+      const json503 = [
+        d.oauth("/oauth/register", json({ client_name: "x", redirect_uris: ["http://127.0.0.1/cb"] })),
+        d.oauth(
+          "/oauth/token",
+          form({ grant_type: "client_credentials", client_id: client.client_id, client_secret: client.client_secret, scope: "svc:brief" }),
+        ),
+      ];
+      // A person in a browser reads a page there, never a redirect: the client and its redirect URI are not trusted yet.
+      const pages = [
+        d.oauth(`/oauth/authorize?response_type=code&client_id=${client.client_id}&redirect_uri=http://127.0.0.1/callback`),
+        d.oauth("/oauth/authorize", form({ request: consent.request, decision: "approve" }, { cookie: consent.cookie, origin: d.baseUrl })),
+      ];
+      const [jsonAnswers, pageAnswers] = await Promise.all([json503, pages].map((calls) => Promise.all(calls.map((c) => answered(c)))));
+      for (const res of jsonAnswers!) {
+        await expectOAuthError(res, 503, "temporarily_unavailable");
+        expectRetryAfter(res);
+      }
+      for (const res of pageAnswers!) {
+        expect(res.status).toBe(503);
+        expect(res.headers.get("content-type")).toMatch(/^text\/html/);
+        expect(res.headers.get("location")).toBeNull();
+        expect(await res.text()).toContain("Retry after");
+        expectRetryAfter(res);
+      }
+    },
+  );
 
   it("every handler answers normally again once the store is back, without a restart", async () => {
     await d.upstash.set(undefined);
