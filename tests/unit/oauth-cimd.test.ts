@@ -198,22 +198,25 @@ describe("client ID metadata documents", () => {
       expect(refused.reason).not.toContain("\n");
       answers.add(JSON.stringify(refused.answer));
     };
+    // At once: the silent host and the unresolvable name each take their time limit.
+    const records: Promise<void>[] = [];
     for (const [path, document, reason, status] of served) {
       if (document) publish(path, document(`${origin}${path}`), status ? { status, headers: { location: "/ok.json" } } : {});
-      await record(`${origin}${path}`, reason);
+      records.push(record(`${origin}${path}`, reason));
     }
-    await record(`${closedOrigin}/refused.json`, /could not be fetched/);
-    await record(`${origin}/silent.json`, /did not arrive within 2000 ms/);
-    await record("https://does-not-exist.invalid/c.json", /does not resolve|DNS timed out/);
-    await record("https://10.1.2.3/c.json", /private or reserved/);
-    await record("https://[::ffff:a00:1]/c.json", /private or reserved/);
-    await record(`${origin}/loopback-off.json`, /must use https/, false);
-    await record("https://a.example/", /needs a path/);
-    await record("https://a.example/x/../c.json", /normal form/);
-    await record("https://u:p@a.example/c.json", /user information/);
-    await record(`https://a.example/${"x".repeat(600)}`, /too long/);
-    await record("https://a.example/c.json#x", /fragment/);
-    await record("https://a.example/c\n.json", /normal form/);
+    records.push(record(`${closedOrigin}/refused.json`, /could not be fetched/));
+    records.push(record(`${origin}/silent.json`, /did not arrive within 2000 ms/));
+    records.push(record("https://does-not-exist.invalid/c.json", /does not resolve|DNS timed out/));
+    records.push(record("https://10.1.2.3/c.json", /private or reserved/));
+    records.push(record("https://[::ffff:a00:1]/c.json", /private or reserved/));
+    records.push(record(`${origin}/loopback-off.json`, /must use https/, false));
+    records.push(record("https://a.example/", /needs a path/));
+    records.push(record("https://a.example/x/../c.json", /normal form/));
+    records.push(record("https://u:p@a.example/c.json", /user information/));
+    records.push(record(`https://a.example/${"x".repeat(600)}`, /too long/));
+    records.push(record("https://a.example/c.json#x", /fragment/));
+    records.push(record("https://a.example/c\n.json", /normal form/));
+    await Promise.all(records);
     expect([...answers]).toEqual([JSON.stringify({ code: "invalid_client", description: refusedDocumentDescription, status: 401 })]);
   });
 
@@ -479,7 +482,7 @@ describe("client ID metadata documents cached as HTTP says", () => {
     },
   );
 
-  it.each<[string, Omit<Served, "body">]>([
+  it.concurrent.each<[string, Omit<Served, "body">]>([
     ["never answers", { fail: "hang" }],
     ["slows down past the time limit", { delayMs: metadataDocumentLimits.timeoutMs + 1000 }],
   ])("serves the last good copy when the host %s after its freshness", async (_, failure) => {
