@@ -1,10 +1,10 @@
 import type { Config } from "@netlify/functions";
 import { platformEnv } from "../src/config/env.ts";
+import { doorUrl } from "../src/http/door-url.ts";
 import type { PrebuiltResources } from "../src/resources/prebuilt.ts";
 
 // The door is a file of its own in the bundle (scripts/lib/doors.ts): read and parsed on the first request only.
-const door = () =>
-  import(new URL("../build/doors/deliver-leads.mjs", import.meta.url).href) as Promise<typeof import("../src/briefs/delivery-job.ts")>;
+const door = () => import(doorUrl("deliver-leads", import.meta.url)) as Promise<typeof import("../src/briefs/delivery-job.ts")>;
 
 // Every minute: e-mails every lead whose delivery is due (first attempts that failed, with backoff).
 export default async () => {

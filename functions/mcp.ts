@@ -1,10 +1,11 @@
 import type { Config } from "@netlify/functions";
 import { platformEnv } from "../src/config/env.ts";
+import { doorUrl } from "../src/http/door-url.ts";
 import { netlifyFunction } from "../src/http/netlify.ts";
 import type { PrebuiltResources } from "../src/resources/prebuilt.ts";
 
 // The door is a file of its own in the bundle (scripts/lib/doors.ts): read and parsed on the first request only.
-const door = () => import(new URL("../build/doors/mcp.mjs", import.meta.url).href) as Promise<typeof import("../src/mcp/from-env.ts")>;
+const door = () => import(doorUrl("mcp", import.meta.url)) as Promise<typeof import("../src/mcp/from-env.ts")>;
 
 export default netlifyFunction(async () => {
   const [{ mcpHandlerFromEnv }, { default: json }, { default: card }, { default: skills }] = await Promise.all([

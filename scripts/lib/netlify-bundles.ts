@@ -1,3 +1,4 @@
+import { resolveConfig } from "@netlify/config";
 import { bundle } from "@netlify/edge-bundler";
 import { zipFunctions } from "@netlify/zip-it-and-ship-it";
 import { readdir, stat } from "node:fs/promises";
@@ -26,7 +27,12 @@ export async function bundleFunctions(
   outDir: string,
   archive: "zip" | "none",
 ): Promise<FunctionBundle[]> {
-  const results = await zipFunctions(functionsDir, outDir, { basePath: root, repositoryRoot: root, archiveFormat: archive });
+  const results = await zipFunctions(functionsDir, outDir, {
+    basePath: root,
+    repositoryRoot: root,
+    archiveFormat: archive,
+    config: await functionsConfig(root),
+  });
   return Promise.all(
     results.map(async (result) => ({
       name: result.name,
@@ -35,6 +41,21 @@ export async function bundleFunctions(
       packages: packagesOf(result.inputs ?? []),
       module: archive === "none" ? await moduleOf(result.path, result.name) : undefined,
     })),
+  );
+}
+
+/**
+ * Each function's settings in netlify.toml, read by Netlify's own config reader, as a deploy hands them to the bundler:
+ * the files it ships beside a function (`included_files`: its door, among them).
+ */
+async function functionsConfig(root: string) {
+  const { config } = await resolveConfig({ repositoryRoot: root, cwd: root, offline: true });
+  const functions = (config.functions ?? {}) as Record<string, { included_files?: string[] }>;
+  return Object.fromEntries(
+    Object.entries(functions).map(([name, settings]) => [
+      name,
+      { includedFiles: settings.included_files ?? [], includedFilesBasePath: root },
+    ]),
   );
 }
 

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -39,6 +39,8 @@ describe("the bundles a Netlify deploy would upload", () => {
       const check = `const m = await import(${JSON.stringify(pathToFileURL(bundle.module!).href)}); process.stdout.write(typeof m.default + " " + typeof m.config);`;
       const { stdout } = await run(process.execPath, ["--input-type=module", "--eval", check], { cwd: bundle.path });
       expect(stdout, bundle.name).toBe("function object");
+      // Its door, which it loads on its first request (src/http/door-url.ts), ships beside it: netlify.toml's included_files.
+      await expect(stat(join(bundle.path, "build", "doors", `${bundle.name}.mjs`)), bundle.name).resolves.toBeDefined();
     }
   });
 
