@@ -1,7 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { defineConfig, type Plugin } from "vitest/config";
 import { patience, testLimit } from "./tests/support/patience.ts";
-import { WaitingFilesFirst } from "./tests/support/sequencer.ts";
 
 /**
  * `import text from "./x.css" with { type: "text" }` gives the file's text, as esbuild (which bundles the Netlify
@@ -44,7 +43,6 @@ export const inProcessTests = [
 
 export default defineConfig({
   test: {
-    sequence: { sequencer: WaitingFilesFirst },
     projects: [
       {
         plugins: [textImports],
@@ -70,6 +68,18 @@ export default defineConfig({
           // worker whose module cache serves them all.
           fileParallelism: false,
           isolate: false,
+          ...steady,
+        },
+      },
+      {
+        plugins: [textImports],
+        test: {
+          name: "own-runtime",
+          // The files that stop or kill netlify dev, on an npm start of their own in a copy of the checkout
+          // (tests/support/runtime-of-its-own.ts), so that the runtime project's files go on meanwhile.
+          include: ["tests/own-runtime/**/*.test.ts"],
+          globalSetup: ["tests/support/global-own-runtime.ts"],
+          fileParallelism: false,
           ...steady,
         },
       },

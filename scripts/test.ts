@@ -17,7 +17,7 @@ import { chromiumMissing } from "./lib/chromium.ts";
 const root = fileURLToPath(new URL("..", import.meta.url));
 const bin = (path: string) => join(root, "node_modules", path);
 const color = process.stdout.isTTY ? { FORCE_COLOR: "1" } : {};
-const width = 10;
+const width = 11;
 
 interface Outcome {
   name: string;
@@ -77,13 +77,15 @@ const signals = await mkdtemp(join(tmpdir(), "frontdoor-test-"));
 const runtimeUp = join(signals, "runtime-up");
 
 const runtime = run("runtime", vitest("runtime"), { FRONTDOOR_TEST_RUNTIME_UP: runtimeUp });
+const afterTheBuild = (step: () => Promise<Outcome>) => whenExists(runtimeUp, runtime).then(step);
 const outcomes = await Promise.all([
   runtime,
+  run("in-process", [...vitest("in-process"), "--maxWorkers=1"]),
+  // It copies the checkout with dist/ (tests/support/runtime-of-its-own.ts): once the build is done.
+  afterTheBuild(() => run("own-runtime", vitest("own-runtime"))),
   (async () => {
-    const steps = [await run("in-process", [...vitest("in-process"), "--maxWorkers=1"])];
-    steps.push(await run("prettier", [bin("prettier/bin/prettier.cjs"), "--check", "."]));
-    await whenExists(runtimeUp, runtime);
-    steps.push(await run("build", vitest("build")));
+    const steps = [await run("prettier", [bin("prettier/bin/prettier.cjs"), "--check", "."])];
+    steps.push(await afterTheBuild(() => run("build", vitest("build"))));
     steps.push(await run("tsc", [bin("typescript7/bin/tsc"), "--noEmit"]));
     return steps;
   })(),

@@ -4,8 +4,8 @@ import { netlifyDevAt } from "../support/netlify-dev-process.ts";
 
 /**
  * netlify dev ends itself on any error it does not catch, and npm start's front then has no one to hand requests to.
- * The suite's own runtime is the one killed: files run one at a time, and this one waits until it serves again, so the
- * next file meets a runtime that came back (one start of netlify dev, where a runtime of its own cost two).
+ * The own-runtime project's runtime is the one killed, beside the suite's: its files run one at a time, and this one
+ * waits until it serves again, so the next file meets a runtime that came back.
  */
 const base = inject("baseUrl");
 

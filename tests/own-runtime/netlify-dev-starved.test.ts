@@ -2,7 +2,6 @@ import { readFile } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, inject, it } from "vitest";
 import { serverCardPath } from "../../src/paths.ts";
-import { root } from "../support/beside-the-suite.ts";
 import { netlifyDevAt } from "../support/netlify-dev-process.ts";
 
 /**
@@ -17,10 +16,12 @@ import { netlifyDevAt } from "../support/netlify-dev-process.ts";
  * gives up on it. So the process is stopped the moment the first call of a burst connects to the store: the others,
  * handed on with it and as far along, are loading their doors.
  *
- * The suite's runtime serves the file: no other file runs meanwhile, and netlify dev serves as before once continued
- * (each call it gave up on leaves its worker thread behind, idle, until netlify dev ends).
+ * The file has a runtime of its own (the own-runtime project's, beside the suite's): no other file calls it meanwhile,
+ * and netlify dev serves as before once continued (each call it gave up on leaves its worker thread behind, idle, until
+ * netlify dev ends).
  */
 const base = inject("baseUrl");
+const checkout = inject("checkout");
 const netlifyDevLog = inject("netlifyDevLog");
 const storePort = Number(new URL(inject("store").url).port);
 /** lambda-local's limit under netlify dev offline (netlify-cli's SYNCHRONOUS_FUNCTION_TIMEOUT). */
@@ -91,7 +92,7 @@ describe("npm start, its runtime starved", () => {
     for (const answer of answers) {
       expect([200, 503], answer.text).toContain(answer.status);
       expect(answer.text).not.toMatch(/\bat (new )?\S+ \(|node_modules|TimeoutError|Task timed out/);
-      expect(answer.text).not.toContain(root);
+      expect(answer.text).not.toContain(checkout);
       if (answer.status === 200) expect(answer.type).toBe("application/mcp-server-card+json");
       else {
         expect(answer.type).toMatch(/^application\/json/);

@@ -22,17 +22,24 @@ export function besideTheSuite(): () => NodeJS.ProcessEnv {
   let sameSite: NodeJS.ProcessEnv;
   beforeAll(async () => {
     suiteEnvRuntime = await readFile(envRuntime, "utf8");
-    // Every variable the build reads as the suite's runtime had it, so the same dist/ serves both (no rebuild under the
-    // suite); but those npm start sets for its Cal.com stand-in: given them, this runtime would take Cal.com as configured
-    // and call the real one. It plans a stand-in of its own, and its build sees booking offered as the suite's did.
-    const standIn: Record<string, string> = {};
-    planLocalCalCom(standIn);
-    const suite = await readDotEnv(envRuntime);
-    const taken = buildSettingNames.filter((name) => suite[name] !== undefined && !(name in standIn));
-    sameSite = { ...Object.fromEntries(taken.map((name) => [name, suite[name]])), ...patientDeadlines };
+    sameSite = { ...(await suiteBuildVariables(root)), ...patientDeadlines };
   });
   afterAll(async () => {
     await writeFile(envRuntime, suiteEnvRuntime, { mode: 0o600 });
   });
   return () => sameSite;
+}
+
+/**
+ * Every variable the build reads as the suite's runtime had it (its .env.runtime; none without one), so the same dist/
+ * serves another runtime unbuilt; but those npm start sets for its Cal.com stand-in: given them, that runtime would take
+ * Cal.com as configured and call the real one. It plans a stand-in of its own, and its build sees booking offered as the
+ * suite's did.
+ */
+export async function suiteBuildVariables(checkout: string): Promise<NodeJS.ProcessEnv> {
+  const standIn: Record<string, string> = {};
+  planLocalCalCom(standIn);
+  const suite = await readDotEnv(join(checkout, ".env.runtime"));
+  const taken = buildSettingNames.filter((name) => suite[name] !== undefined && !(name in standIn));
+  return Object.fromEntries(taken.map((name) => [name, suite[name]]));
 }

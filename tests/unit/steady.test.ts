@@ -64,7 +64,7 @@ const fixedWaits: Record<string, string> = {
   "support/netlify-dev-log.ts": "the interval between two reads of a log file, in a loop bounded by the patience",
   "runtime/front.test.ts": "gives an abandoned upload time to reach the front: a loaded machine can only let a broken front pass",
   "unit/runtime-front.test.ts": "shows the front hands nothing on meanwhile: a loaded machine can only let a broken front pass",
-  "runtime/netlify-dev-starved.test.ts":
+  "own-runtime/netlify-dev-starved.test.ts":
     "paces its look at the kernel's socket table for the store connection it waits for; the starvation it then makes is its own clock",
 };
 
