@@ -6,7 +6,7 @@ import { buildSettingNames, type SettingName } from "../../src/config/settings.t
 import { parseKeySet, publicJwk } from "../../src/tokens/keys.ts";
 
 /**
- * What a build depends on: every source file's path (from the root), size and modification time, the base URL, and what the build takes
+ * What a build depends on: every source file's path (from the root) and bytes, the base URL, and what the build takes
  * from each other variable it reads (the settings the schema marks `readByBuild`).
  */
 const inputs = ["content", "src", "public", "astro.config.mjs", "package-lock.json"];
@@ -46,10 +46,10 @@ export async function buildFingerprint(root: string, baseUrl: string, variables:
   }
   for (const input of inputs) {
     for await (const file of files(join(root, input))) {
-      const info = await stat(file);
-      // Paths from the checkout's root, times to the millisecond (what a copy keeps): a copy of the checkout is the same
-      // build (tests/support/runtime-of-its-own.ts).
-      hash.update(`${relative(root, file)}\0${info.size}\0${Math.floor(info.mtimeMs)}\n`);
+      // Paths from the checkout's root and bytes, not times: a fresh clone or a copy of the checkout (as
+      // tests/support/runtime-of-its-own.ts makes) is the same build.
+      const bytes = await readFile(file);
+      hash.update(`${relative(root, file)}\0${bytes.length}\0`).update(bytes);
     }
   }
   return hash.digest("hex");

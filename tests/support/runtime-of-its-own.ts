@@ -12,7 +12,7 @@ const notCopied = new Set([".git", "node_modules", "dist", "build", ".astro", ".
  * `npm start` in a copy of the checkout, for the files that stop or kill its netlify dev while the suite's runtime
  * serves the others. Two runtimes in one checkout would share what npm start writes there: .env.runtime (which netlify
  * dev and `npm run leads` read), build/doors/ (whose watcher makes netlify dev reload its functions) and .netlify/. The
- * copy has the sources with their times, node_modules linked and dist/ copied with its build stamp, and takes the
+ * copy has the sources, node_modules linked and dist/ copied with its build stamp (which hashes the sources' bytes), and takes the
  * variables the suite's build read: the suite's build serves it, unbuilt (without a suite's build, it builds its own).
  */
 export async function startRuntimeOfItsOwn(
@@ -23,9 +23,9 @@ export async function startRuntimeOfItsOwn(
   const copy = await mkdtemp(join(tmpdir(), "frontdoor-checkout-"));
   try {
     const top = (path: string) => relative(root, path).split(sep)[0]!;
-    await cp(root, copy, { recursive: true, preserveTimestamps: true, filter: (path) => !notCopied.has(top(path)) });
+    await cp(root, copy, { recursive: true, filter: (path) => !notCopied.has(top(path)) });
     await symlink(join(root, "node_modules"), join(copy, "node_modules"));
-    const built = await cp(join(root, "dist"), join(copy, "dist"), { recursive: true, preserveTimestamps: true }).then(
+    const built = await cp(join(root, "dist"), join(copy, "dist"), { recursive: true }).then(
       () => true,
       () => false,
     );
