@@ -69,27 +69,42 @@ async function burstStoppedAtTheStore(netlifyDev: number): Promise<{ answers: Pr
   return { answers, alone: calls.every(([, method, path]) => `${method} ${path}` === `GET ${serverCardPath}`) };
 }
 
+/** What a burst stopped at the store gets once netlify dev runs again, lambda-local's limit passed meanwhile. */
+async function starvedBurst(netlifyDev: number): Promise<Answer[]> {
+  let burst: Awaited<ReturnType<typeof burstStoppedAtTheStore>> | undefined;
+  try {
+    burst = await burstStoppedAtTheStore(netlifyDev);
+    if (!burst.alone) {
+      // Another call's worker may have been the one at the store: this burst is let go, and the next stopped.
+      process.kill(netlifyDev, "SIGCONT");
+      await burst.answers;
+      burst = await burstStoppedAtTheStore(netlifyDev);
+    }
+    // And a few clock ticks more: a call that had only just started has passed its limit too.
+    await sleep(functionTimeoutMs + 100);
+  } finally {
+    process.kill(netlifyDev, "SIGCONT");
+  }
+  return burst.answers;
+}
+
+const limitPassed = (answers: Answer[]) =>
+  answers.some(
+    (a) =>
+      a.status === 503 &&
+      (JSON.parse(a.text) as { error: { message: string } }).error.message.includes(`${functionTimeoutMs / 1000} s limit`),
+  );
+
 describe("npm start, its runtime starved", () => {
   it("answers every call of a door in the door's format, 200 or 503 with Retry-After: never 500, never a stack", async () => {
     const netlifyDev = await netlifyDevAt(new URL(base).port);
     expect(netlifyDev).toBeDefined();
-    let burst: Awaited<ReturnType<typeof burstStoppedAtTheStore>> | undefined;
-    try {
-      burst = await burstStoppedAtTheStore(netlifyDev!);
-      if (!burst.alone) {
-        // Another call's worker may have been the one at the store: this burst is let go, and the next stopped.
-        process.kill(netlifyDev!, "SIGCONT");
-        await burst.answers;
-        burst = await burstStoppedAtTheStore(netlifyDev!);
-      }
-      // And a few clock ticks more: a call that had only just started has passed its limit too.
-      await sleep(functionTimeoutMs + 100);
-    } finally {
-      process.kill(netlifyDev!, "SIGCONT");
-    }
-    const answers = await burst!.answers;
+    // On a loaded machine this process may see the store connection late, once every call has loaded its door: none
+    // then passes the limit, and another burst is starved, up to three.
+    const bursts: Answer[][] = [];
+    while (bursts.length < 3 && !bursts.some(limitPassed)) bursts.push(await starvedBurst(netlifyDev!));
 
-    for (const answer of answers) {
+    for (const answer of bursts.flat()) {
       expect([200, 503], answer.text).toContain(answer.status);
       expect(answer.text).not.toMatch(/\bat (new )?\S+ \(|node_modules|TimeoutError|Task timed out/);
       expect(answer.text).not.toContain(checkout);
@@ -101,8 +116,6 @@ describe("npm start, its runtime starved", () => {
       }
     }
     // The starvation happened: netlify dev gave up on some call, and the front answered it as the door's 503.
-    expect(
-      answers.filter((a) => a.status === 503).map((a) => (JSON.parse(a.text) as { error: { message: string } }).error.message),
-    ).toContainEqual(expect.stringContaining(`${functionTimeoutMs / 1000} s limit`));
+    expect(bursts.some(limitPassed)).toBe(true);
   });
 });
