@@ -1,7 +1,7 @@
 import "./node-check.ts";
 import { spawn } from "node:child_process";
 import { mkdtemp, rm, stat } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { setPriority, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromiumMissing } from "./lib/chromium.ts";
@@ -26,10 +26,11 @@ interface Outcome {
 }
 
 /** Runs a Node program, its output lines marked with `name`. */
-function run(name: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Outcome> {
+function run(name: string, args: string[], env: NodeJS.ProcessEnv = {}, niceness = 0): Promise<Outcome> {
   const began = performance.now();
   const seconds = () => (performance.now() - began) / 1000;
   const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...color, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  if (niceness && child.pid) setPriority(child.pid, niceness);
   const tag = `${name.padEnd(width)}│ `;
   for (const stream of [child.stdout, child.stderr]) {
     let partial = "";
@@ -62,6 +63,9 @@ async function whenExists(file: string, done: Promise<unknown>): Promise<void> {
   while (!ended && !(await exists(file))) await new Promise((r) => setTimeout(r, 250));
 }
 
+/** The niceness of the steps no test lane waits for. */
+const background = 10;
+
 const vitest = (...projects: string[]) => [bin("vitest/vitest.mjs"), "run", ...projects.flatMap((p) => ["--project", p])];
 
 // What npm cannot install is checked first, in one line, rather than found by nine failing files minutes later.
@@ -84,9 +88,10 @@ const outcomes = await Promise.all([
   // It copies the checkout with dist/ (tests/support/runtime-of-its-own.ts): once the build is done.
   afterTheBuild(() => run("own-runtime", vitest("own-runtime"))),
   (async () => {
-    const steps = [await run("prettier", [bin("prettier/bin/prettier.cjs"), "--check", "."])];
-    steps.push(await afterTheBuild(() => run("build", vitest("build"))));
-    steps.push(await run("tsc", [bin("typescript7/bin/tsc"), "--noEmit"]));
+    // No step here waits on anything: at a lower priority, they take the cores the test lanes leave while they wait.
+    const steps = [await run("prettier", [bin("prettier/bin/prettier.cjs"), "--check", "."], {}, background)];
+    steps.push(await afterTheBuild(() => run("build", vitest("build"), {}, background)));
+    steps.push(await run("tsc", [bin("typescript7/bin/tsc"), "--noEmit"], {}, background));
     return steps;
   })(),
 ]).then((all) => all.flat());
