@@ -7,12 +7,12 @@ import { fileURLToPath } from "node:url";
 import { chromiumMissing } from "./lib/chromium.ts";
 
 /**
- * npm test: formatting, every test project and the type check, in two lanes, one per core. The runtime project (one
- * local runtime, its files one at a time) takes one core for the whole run; the other runs the in-process project
- * (one worker), Prettier, then, once the runtime's build is done, the build project (it reads that dist/) and the type
- * check (it reads the .astro/ that build writes). More at once only shares the cores, and the runtime lane, the
- * longest, takes longer by as much (docs/performance.md). Every step's output is shown as it comes, each line marked
- * with its step; a summary ends the run.
+ * npm test: formatting, every test project and the type check, at once. The runtime project (one local runtime, its
+ * files one at a time) and the in-process project (one worker) are the long lanes; the own-runtime project starts its
+ * npm start once the runtime's build is done (it copies dist/); Prettier, then the build project (it reads that dist/)
+ * and the type check (it reads the .astro/ that build writes) run at a lower priority: no lane waits for them, so they
+ * take the cores the lanes leave while those wait (docs/performance.md). Every step's output is shown as it comes, each
+ * line marked with its step; a summary ends the run.
  */
 const root = fileURLToPath(new URL("..", import.meta.url));
 const bin = (path: string) => join(root, "node_modules", path);
