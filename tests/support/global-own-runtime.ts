@@ -1,8 +1,6 @@
-import { fileURLToPath } from "node:url";
+import { root } from "./beside-the-suite.ts";
 import { runtimeForProject } from "./global-runtime.ts";
 import { startRuntimeOfItsOwn } from "./runtime-of-its-own.ts";
-
-const root = fileURLToPath(new URL("../..", import.meta.url));
 
 /** The own-runtime project's: npm start in a copy of the checkout, beside the runtime project's (./runtime-of-its-own.ts). */
 export const { setup, teardown } = runtimeForProject((env, options) => startRuntimeOfItsOwn(root, env, options));
