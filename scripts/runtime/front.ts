@@ -8,6 +8,7 @@ import {
   type Server,
   type ServerResponse,
 } from "node:http";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { once } from "node:events";
 import { posix } from "node:path";
 import { pipeline, type Duplex } from "node:stream";
@@ -40,7 +41,9 @@ import {
 
 /** Hop-by-hop headers (RFC 9110, 7.6.1): each connection has its own, so neither side's are passed on. */
 const hopByHop = new Set(["connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade"]);
-const internal = new Set([handedOnHeader, refusalStatusHeader, clientAddressHeader]);
+/** Beside the client's address the front hands on: its proof (see ClientAddresses). */
+const clientAddressProofHeader = "x-frontdoor-dev-client-address-proof";
+const internal = new Set([handedOnHeader, refusalStatusHeader, clientAddressHeader, clientAddressProofHeader]);
 
 /** Raw header pairs without hop-by-hop headers (those the Connection header names too), the dev-only ones and `dropped`. */
 function passedOn(raw: string[], dropped: ReadonlySet<string>): string[] {
@@ -68,7 +71,8 @@ export interface Front {
  */
 export async function startFront(port: number, internalPort: number, calls = new FunctionCalls()): Promise<Front> {
   const agent = new Agent({ keepAlive: true });
-  const server = createServer((req, res) => void handOn(req, res, internalPort, agent, calls));
+  const addresses = new ClientAddresses();
+  const server = createServer((req, res) => void handOn(req, res, internalPort, agent, calls, addresses));
   server.on("clientError", (error: ClientError, socket: Duplex) => void answerUnparsed(error, socket));
   server.listen({ port });
   await once(server, "listening");
@@ -316,7 +320,45 @@ async function answerFailed(answer: IncomingMessage, res: ServerResponse, url: U
 /** The client's address as Netlify would give it: IPv4 without its IPv6-mapped prefix. */
 const clientAddressOf = (remote: string | undefined) => remote?.replace(/^::ffff:(?=\d+\.)/i, "") ?? "";
 
-async function handOn(req: IncomingMessage, res: ServerResponse, internalPort: number, agent: Agent, calls: FunctionCalls) {
+/**
+ * The address the front hands on with each request, and its proof: an HMAC under a key of this front's alone. What an
+ * edge function hands on with `next()` comes back through the front from netlify dev's own connection (127.0.0.1), with
+ * the headers of the request the edge function was given: there the proven address is the client's, and kept. An
+ * address a client sends has no proof (the front drops both headers), so the socket's is taken.
+ */
+class ClientAddresses {
+  readonly #key = randomBytes(32);
+
+  #proof(address: string): Buffer {
+    return createHmac("sha256", this.#key).update(address).digest();
+  }
+
+  /** The request's client: the proven address it carries, else the one it connected from. */
+  of(req: IncomingMessage): string {
+    const carried = req.headers[clientAddressHeader];
+    const proof = req.headers[clientAddressProofHeader];
+    if (typeof carried === "string" && typeof proof === "string") {
+      const given = Buffer.from(proof, "base64url");
+      const expected = this.#proof(carried);
+      if (given.length === expected.length && timingSafeEqual(given, expected)) return carried;
+    }
+    return clientAddressOf(req.socket.remoteAddress);
+  }
+
+  /** The header pairs that hand `address` on. */
+  headers(address: string): string[] {
+    return [clientAddressHeader, address, clientAddressProofHeader, this.#proof(address).toString("base64url")];
+  }
+}
+
+async function handOn(
+  req: IncomingMessage,
+  res: ServerResponse,
+  internalPort: number,
+  agent: Agent,
+  calls: FunctionCalls,
+  addresses: ClientAddresses,
+) {
   const body = await wholeBody(req, netlifyDevBodyLimit);
   if (body === "gone") return;
   if (!namesAHost(req.headers.host)) return answerWith(res, noHost(), { close: body === "too large" });
@@ -339,7 +381,7 @@ async function handOn(req: IncomingMessage, res: ServerResponse, internalPort: n
     else if (headers[i]!.toLowerCase() === "accept" && !["GET", "HEAD"].includes(req.method!))
       headers[i + 1] = withoutMarkdown(headers[i + 1]!);
   // netlify dev gives every function and edge function the front's own address: the client's goes with the request.
-  headers.push(handedOnHeader, "1", clientAddressHeader, clientAddressOf(req.socket.remoteAddress));
+  headers.push(handedOnHeader, "1", ...addresses.headers(addresses.of(req)));
   if (req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined) {
     headers.push("Content-Length", String(handedBody.length));
   }

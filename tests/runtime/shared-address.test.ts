@@ -2,7 +2,8 @@ import { describe, expect, inject, it } from "vitest";
 import { clientAddressHeader } from "../../src/http/netlify-dev.ts";
 import { policies } from "../../src/limits/policies.ts";
 import { fetchFromLoopback } from "../support/loopback.ts";
-import { discover } from "../support/oauth-client.ts";
+import { freshBrief } from "../support/briefs.ts";
+import { clientCredentialsToken, discover } from "../support/oauth-client.ts";
 import { callbackUri } from "../support/people.ts";
 
 /**
@@ -42,5 +43,23 @@ describe("npm start", () => {
     const reads = policies["public-api"].quota - 1;
     expect(await read(one)).toContain(`"public-api";r=${reads}`);
     expect(await read(another, { [clientAddressHeader]: one })).toContain(`"public-api";r=${reads}`);
+  });
+
+  it("hands a function behind the /api gateway its client's address too, not the gateway's", async () => {
+    // A machine client's grant counts the address it calls from: two machines at two addresses, a brief each.
+    const filed = async (from: string) => {
+      const http = fetchFromLoopback(from);
+      const { token } = await clientCredentialsToken(base, "svc:brief", undefined, http);
+      const res = await http(`${base}/api/v1/briefs`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+        body: JSON.stringify(freshBrief()),
+      });
+      expect(res.status).toBe(201);
+      return res.headers.get("RateLimit");
+    };
+    const briefs = policies["briefs-per-address"].quota - 1;
+    expect(await filed(one)).toContain(`"briefs-per-address";r=${briefs}`);
+    expect(await filed(another)).toContain(`"briefs-per-address";r=${briefs}`);
   });
 });

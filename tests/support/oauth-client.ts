@@ -85,14 +85,19 @@ export const postConsent = (
     body: new URLSearchParams(fields),
   });
 
-/** A confidential client and a client_credentials token for it, as a machine client gets one. */
-export async function clientCredentialsToken(base: string, scope: string, resource?: string): Promise<{ token: string; clientId: string }> {
-  const as = await discover(base);
-  const client = await register(as, {
-    client_name: "test machine client",
-    grant_types: ["client_credentials"],
-    token_endpoint_auth_method: "client_secret_post",
-  });
+/** A confidential client and a client_credentials token for it, as a machine client gets one (through `http`). */
+export async function clientCredentialsToken(
+  base: string,
+  scope: string,
+  resource?: string,
+  http: Http = fetch,
+): Promise<{ token: string; clientId: string }> {
+  const as = await discover(base, http);
+  const client = await register(
+    as,
+    { client_name: "test machine client", grant_types: ["client_credentials"], token_endpoint_auth_method: "client_secret_post" },
+    http,
+  );
   const parameters = new URLSearchParams({ scope });
   if (resource) parameters.set("resource", resource);
   const response = await oauth.clientCredentialsGrantRequest(
@@ -100,7 +105,7 @@ export async function clientCredentialsToken(base: string, scope: string, resour
     client,
     oauth.ClientSecretPost(client.client_secret as string),
     parameters,
-    insecure,
+    through(http),
   );
   const result = await oauth.processClientCredentialsResponse(as, client, response);
   return { token: result.access_token, clientId: client.client_id };
