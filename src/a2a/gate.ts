@@ -23,13 +23,16 @@ export interface A2AHandlerOptions {
   log?: (line: string) => void;
 }
 
+/** A call the gate admits apart: ListTasks (any token) and CancelTask (a write: svc:brief). */
+export type TaskCall = "list" | "cancel";
+
 /** What both bindings share in front of the SDK: the card it checks versions against, the middleware, and `admit`. */
 export interface A2AGate {
   sdkCard: AgentCard;
   /** The token verified once, then the request counted against its grant, or the client IP without one. */
   middleware: MiddlewareHandler<DoorEnv>[];
   /** The call's context for the SDK; or a Refusal thrown for the message (invalid_params, content_type_not_supported), the token or the quota. */
-  admit(c: DoorContext, version: string, message: unknown, listsTasks: boolean, messageAt?: string): Promise<ServerCallContext>;
+  admit(c: DoorContext, version: string, message: unknown, call: TaskCall | undefined, messageAt?: string): Promise<ServerCallContext>;
 }
 
 export function a2aGate({ baseUrl, card, verifier, limiter, log = console.error }: A2AHandlerOptions): A2AGate {
@@ -44,14 +47,15 @@ export function a2aGate({ baseUrl, card, verifier, limiter, log = console.error 
   /**
    * What both bindings check before the SDK sees a call: the message a send carries (decoded as the SDK will, so the
    * skill is decided once), the token (the writes need svc:brief; any token sent is checked), the per-grant count of
-   * messages to the writes, which each store a task. `message` is undefined for a call that sends none; `listsTasks`
-   * marks ListTasks; `messageAt` names the message in a refusal (`params.message` over JSON-RPC, `message` on HTTP+JSON).
+   * messages to the writes, which each store a task. `message` is undefined for a call that sends none; `call` marks
+   * ListTasks and CancelTask (a write: it needs svc:brief too); `messageAt` names the message in a refusal
+   * (`params.message` over JSON-RPC, `message` on HTTP+JSON).
    */
   async function admit(
     c: DoorContext,
     version: string,
     message: unknown,
-    listsTasks: boolean,
+    call?: TaskCall,
     messageAt = "params.message",
   ): Promise<ServerCallContext> {
     let route: Route | undefined;
@@ -68,12 +72,12 @@ export function a2aGate({ baseUrl, card, verifier, limiter, log = console.error 
     }
     const write = route?.kind === "task";
     // A grant lists only its own tasks, so an anonymous ListTasks is asked to authenticate (any valid token).
-    const needsToken = write || listsTasks;
+    const needsToken = write || call !== undefined;
     const where = { baseUrl, resource: "a2a" } as const;
     const caller = !verifier
       ? undefined
       : needsToken
-        ? requireToken(c, { ...where, scopes: write ? [writeScope] : [] })
+        ? requireToken(c, { ...where, scopes: write || call === "cancel" ? [writeScope] : [] })
         : refuseInvalidToken(c, where);
     const user = caller && new AuthenticatedCaller(caller);
     // Every message to a write (the brief, booking, cancelling) stores a task, valid or not: each counts against the

@@ -13,11 +13,13 @@ import { storeFailed } from "./caller.ts";
 import { maxA2ABodyBytes } from "./constants.ts";
 import { a2aJsonTypes } from "./media-type.ts";
 import { a2aErrors } from "./errors.ts";
-import { requestHeaders, requestedVersion, type A2AGate } from "./gate.ts";
+import { requestHeaders, requestedVersion, type A2AGate, type TaskCall } from "./gate.ts";
 import { jsonRpcResponseType } from "./media-type.ts";
 import { knownMethod, paramsProblem } from "./params.ts";
 
 const sendMethods = new Set(["SendMessage", "SendStreamingMessage", "message/send", "message/stream"]);
+/** The methods the gate admits apart (gate.ts), in both eras: 0.3 lists no tasks. */
+const taskCalls: Partial<Record<string, TaskCall>> = { ListTasks: "list", CancelTask: "cancel", "tasks/cancel": "cancel" };
 const validId = (id: unknown) => typeof id === "string" || (typeof id === "number" && Number.isInteger(id));
 
 type JsonRpcError = { code: number; message: string; data?: unknown };
@@ -73,7 +75,7 @@ export function jsonRpcBinding(
     const message = sendMethods.has(rpc.method) ? (rpc.params?.message ?? null) : undefined;
     const problem = paramsProblem(rpc.method, rpc.params, version);
     if (problem) throw new Refusal("invalid_params", { detail: problem });
-    const callContext = await admit(c, version, message, rpc.method === "ListTasks");
+    const callContext = await admit(c, version, message, taskCalls[rpc.method]);
     return dispatch(c, body as Record<string, unknown>, callContext, version, rpc.id);
   });
   app.all(a2aPath, refuseOtherMethods(routeMethods[a2aPath], "Send JSON-RPC requests with POST."));

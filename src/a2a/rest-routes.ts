@@ -8,7 +8,7 @@ import { a2aRestPath } from "../paths.ts";
  * read otherwise could skip the gate's skill decision and brief count, so anything this table does not name answers
  * not_found before Express sees it.
  */
-export type RestOperation = "send" | "list" | "task" | "card";
+export type RestOperation = "send" | "list" | "cancel" | "task" | "card";
 
 const segment = "[A-Za-z0-9._~!$&'()*+,;=@-]+";
 const routes: [method: string, path: string, operation: RestOperation][] = [
@@ -17,7 +17,7 @@ const routes: [method: string, path: string, operation: RestOperation][] = [
   ["POST", "/message:stream", "send"],
   ["GET", `/tasks/${segment}:subscribe`, "task"],
   ["POST", `/tasks/${segment}:subscribe`, "task"],
-  ["POST", `/tasks/${segment}:cancel`, "task"],
+  ["POST", `/tasks/${segment}:cancel`, "cancel"],
   ["GET", `/tasks/${segment}`, "task"],
   ["GET", "/tasks", "list"],
   ["POST", `/tasks/${segment}/pushNotificationConfigs`, "task"],

@@ -80,7 +80,7 @@ export function restBinding(
     const undecoded = sends ? undecodable("SendMessage", body, "The body") : undefined;
     if (undecoded) throw new Refusal("invalid_params", { detail: undecoded });
     const message = sends ? ((body as { message?: unknown }).message ?? null) : undefined;
-    const context = await admit(c, version, message, operation === "list", "message");
+    const context = await admit(c, version, message, operation === "list" || operation === "cancel" ? operation : undefined, "message");
     // A HEAD is the GET's answer, its body dropped by Hono: the SDK's handler is asked the GET.
     const request = c.req.method === "HEAD" ? new Request(c.req.raw, { method: "GET" }) : c.req.raw;
     const answer = await (await sdkRest())({ request, body, context });

@@ -56,6 +56,17 @@ describe.each(bindings)("over %s", (_, binding) => {
     await expect(readOnly.sendMessage(brief(freshBrief()))).rejects.toThrow(/svc:brief/);
   });
 
+  it("cancels a task waiting for input only with svc:brief, as every write: 403 with svc:read of the same grant", async () => {
+    const clientId = `client-${crypto.randomUUID()}`;
+    const writer = await clientFor(await d.token("svc:brief", clientId));
+    const waiting = (await writer.sendMessage(brief({ full_name: freshBrief().full_name }))) as Task;
+    expect(waiting.status?.state).toBe(6); // TASK_STATE_INPUT_REQUIRED
+    const reader = await clientFor(await d.token("svc:read", clientId));
+    await expect(reader.cancelTask({ id: waiting.id, tenant: "", metadata: undefined })).rejects.toThrow(/svc:brief/);
+    expect((await writer.getTask({ id: waiting.id, historyLength: 0, tenant: "" })).status?.state).toBe(6);
+    expect((await writer.cancelTask({ id: waiting.id, tenant: "", metadata: undefined })).status?.state).toBe(5); // TASK_STATE_CANCELED
+  });
+
   it("validates a dry run and files nothing", async () => {
     const client = await clientFor(await d.token("svc:brief"));
     await d.settle();
