@@ -10,6 +10,7 @@ import {
   SubscribeToTaskRequest,
   TaskPushNotificationConfig,
 } from "@a2a-js/sdk";
+import { maxIdLength, maxListedIds } from "./constants.ts";
 
 /**
  * The params of an A2A request, checked at the gate where the SDK trusts their types. The 0.3 compatibility layer
@@ -115,6 +116,8 @@ export function paramsProblem(method: string, params: unknown, version: string):
     if (value === undefined || value === null) {
       if (required) return `params.${name} is required.`;
     } else if (!is[type](value)) return `params.${name} must be ${article(type)}.`;
+    else if (type === "string" && (value as string).length > maxIdLength)
+      return `params.${name} must be at most ${maxIdLength} characters.`;
   }
   return version.startsWith("0.") ? undefined : undecodable(method, params);
 }
@@ -127,11 +130,16 @@ const partStrings = ["text", "url", "raw", "filename", "mediaType", "media_type"
 /** What is wrong with the types of a sent message's string fields (`params.message` over JSON-RPC), or nothing. */
 export function messageProblem(message: unknown, where = "params.message"): string | undefined {
   if (!isObject(message)) return undefined;
-  for (const name of messageStrings)
-    if (message[name] != null && typeof message[name] !== "string") return `${where}.${name} must be a string.`;
+  for (const name of messageStrings) {
+    const value = message[name];
+    if (value != null && typeof value !== "string") return `${where}.${name} must be a string.`;
+    if (typeof value === "string" && value.length > maxIdLength) return `${where}.${name} must be at most ${maxIdLength} characters.`;
+  }
   for (const name of messageStringLists) {
     const list = message[name];
     if (list != null && !(Array.isArray(list) && list.every(is.string))) return `${where}.${name} must be an array of strings.`;
+    if (Array.isArray(list) && (list.length > maxListedIds || list.some((item: string) => item.length > maxIdLength)))
+      return `${where}.${name} must hold at most ${maxListedIds} strings of at most ${maxIdLength} characters.`;
   }
   const parts = Array.isArray(message.parts) ? message.parts : [];
   for (const [index, part] of parts.entries()) {

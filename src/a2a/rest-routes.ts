@@ -1,4 +1,5 @@
 import { a2aRestPath } from "../paths.ts";
+import { maxIdLength } from "./constants.ts";
 
 /**
  * What a request to A2A's HTTP+JSON binding asks, read from its path exactly as written: the SDK's REST route table
@@ -10,7 +11,8 @@ import { a2aRestPath } from "../paths.ts";
  */
 export type RestOperation = "send" | "list" | "cancel" | "task" | "card";
 
-const segment = "[A-Za-z0-9._~!$&'()*+,;=@-]+";
+// A task id, or a tenant, of at most maxIdLength characters: a longer one names no operation.
+const segment = `[A-Za-z0-9._~!$&'()*+,;=@-]{1,${maxIdLength}}`;
 const routes: [method: string, path: string, operation: RestOperation][] = [
   ["GET", "/extendedAgentCard", "card"],
   ["POST", "/message:send", "send"],

@@ -3,6 +3,8 @@ import { securitySchemeNames } from "../a2a/card.ts";
 import {
   listPageSize,
   maxA2ABodyBytes,
+  maxIdLength,
+  maxListedIds,
   maxIndexedTasks,
   maxStoredHistoryBytes,
   protocolVersions,
@@ -131,6 +133,8 @@ export function guideValues(site: Site) {
       "a2a-list-page": String(listPageSize.default),
       "a2a-list-page-max": String(listPageSize.max),
       "a2a-listed-tasks": String(maxIndexedTasks),
+      "a2a-id": String(maxIdLength),
+      "a2a-listed-ids": String(maxListedIds),
       "json-depth": String(maxJsonDepth),
       "client-name": String(clientMetadataLimits.clientName),
       "mcp-batch": String(maxBatchMessages),

@@ -63,6 +63,10 @@ describe("HTTP+JSON reads", () => {
       status: "NOT_FOUND",
       details: [{ reason: "TASK_NOT_FOUND", domain: "a2a-protocol.org" }],
     });
+    // A task id longer than any id the agent takes names no operation: the SDK never sees it.
+    const tooLong = await d.a2a({ headers: v1 }, d.nextIp(), `/a2a/v1/rest/tasks/${"t".repeat(257)}`);
+    expect(tooLong.status).toBe(404);
+    expect(await errorOf(tooLong)).toMatchObject({ status: "NOT_FOUND", message: expect.stringMatching(/is not an operation/) });
   });
 });
 

@@ -34,6 +34,35 @@ describe("the brief's challenge", () => {
 });
 
 describe("hostile params", () => {
+  it("refuses an id longer than 256 characters anywhere, before anything is stored, and echoes none", async () => {
+    const long = "c".repeat(257);
+    const token = await d.token("svc:brief");
+    const send = (message: Record<string, unknown>) =>
+      rpc(
+        {
+          jsonrpc: "2.0",
+          id: 51,
+          method: "SendMessage",
+          params: { message: { messageId: "m", role: "ROLE_USER", parts: [{ data: freshBrief() }], ...message } },
+        },
+        d.nextIp(),
+        { authorization: `Bearer ${token}` },
+      );
+    const answers = [
+      await send({ contextId: long }),
+      await send({ messageId: long }),
+      await send({ taskId: long }),
+      await send({ referenceTaskIds: [long] }),
+      await rpc({ jsonrpc: "2.0", id: 51, method: "GetTask", params: { id: long } }, d.nextIp()),
+      await rpc({ jsonrpc: "2.0", id: 51, method: "tasks/get", params: { id: long } }, d.nextIp(), { "a2a-version": "" }),
+    ];
+    for (const res of answers) {
+      const text = await res.text();
+      expect(JSON.parse(text)).toMatchObject({ id: 51, error: { code: -32602, message: expect.stringMatching(/at most 256 characters/) } });
+      expect(text).not.toContain(long);
+    }
+  });
+
   it("answers them with invalid params in words, never -32603 or an engine's text: a data part 30,000 deep, a 0.3 task id that is a number", async () => {
     const deep = (version?: string) =>
       rpc(
