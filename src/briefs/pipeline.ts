@@ -133,7 +133,11 @@ async function recordOnce(r: Recording, deps: PipelineDeps): Promise<FilingResul
   const { store } = deps;
   const counted = await deps.limiter.consumeGrant("briefs-per-grant", r.owner, "briefs-per-address", r.address);
   const refused = counted.find((quota) => !quota.allowed);
-  if (refused) throw briefQuotaExceeded(refused);
+  if (refused) {
+    // Nothing is filed under the key: it is the owner's again, for this brief or another.
+    if (r.keyHash) await store.releaseIdempotencyKey(r.owner, r.keyHash, r.leadId);
+    throw briefQuotaExceeded(refused);
+  }
   // This request holds the brief's turn, so a repeat slot held by another lead names one already recorded, or one whose
   // request died before it recorded it: that slot is this lead's to take over.
   const holder = await store.claimRepeat(r.owner, r.print, r.leadId);

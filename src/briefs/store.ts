@@ -3,7 +3,7 @@ import { emailShares, heldAlertId, heldReasons, sourceFields, utcDay, type HeldA
 import type { CallNotice } from "./call-notice.ts";
 import type { Delivery, Lead } from "./lead.ts";
 import { insertScript, releaseScript } from "./store-scripts.ts";
-import { claimOnce, parseRecord, releaseIfOwner, setIfAbsent } from "../store/records.ts";
+import { claimOnce, parseRecord, recordMember, releaseIfOwner, setIfAbsent } from "../store/records.ts";
 import { takeBusy, type Turn } from "../store/turns.ts";
 
 /**
@@ -239,6 +239,11 @@ export class LeadStore {
     return parseRecord(
       await claimOnce<string | IdempotencyRecord>(this.#redis, key, JSON.stringify(record), { ex: idempotencyTtlSeconds }),
     );
+  }
+
+  /** Gives back an owner's Idempotency-Key while it still names `leadId`, which was never recorded. */
+  async releaseIdempotencyKey(owner: string, keyHash: string, leadId: string): Promise<void> {
+    await releaseIfOwner(this.#redis, idemKey(owner, keyHash), recordMember("lead_id", leadId));
   }
 
   /** What an owner's Idempotency-Key filed, if it filed anything (within its 24 hours). */

@@ -145,6 +145,17 @@ describe.each(stores)("filing a brief (%s)", (_name, start) => {
     expect((await fileBody({ body: freshBrief(), channel: "mcp", ...alice }, deps)).kind).toBe("filed");
   });
 
+  it("binds no Idempotency-Key to a brief the quota refused: nothing was filed under it", async () => {
+    const who = person();
+    for (let i = 0; i < 10; i++) filed(await fileBody({ body: freshBrief(), channel: "rest", ...who }, deps));
+    const key = randomUUID();
+    const refused = await fileBody({ body: freshBrief(), channel: "rest", ...who, idempotencyKey: key }, deps);
+    expect(refused.kind).toBe("brief_quota_exceeded");
+    // Another brief under the key is refused by the quota again, not as a reuse of the key.
+    expect((await fileBody({ body: freshBrief(), channel: "rest", ...who, idempotencyKey: key }, deps)).kind).toBe("brief_quota_exceeded");
+    expect(await filedUnder(who.owner, key, deps.store)).toBeNull();
+  });
+
   /** The pipeline over a store where the request dies before it records its lead: the claims it made stay behind. */
   const dying = () => {
     const redis = new Redis({ url: store.url, token: store.token, enableTelemetry: false });
