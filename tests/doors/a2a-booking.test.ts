@@ -41,10 +41,13 @@ async function lastFreeStart(): Promise<string> {
   const { times } = (await (await d.api(`/api/v1/free-times?time_zone=${la}`)).json()) as FreeTimes;
   return take(times.filter((t) => !used.has(Date.parse(t.start))).at(-1)!.start);
 }
-/** A start no test has taken, on a day with two more such starts: a refusal's fresh free times for that day offer one. */
+/**
+ * A start no test has taken, on a day with two more such starts: a refusal's fresh free times for that day offer one.
+ * A day from tomorrow on, so that no start of it passes while the test runs (today's could: the clock is the machine's).
+ */
 async function freeStartAmongOthers(): Promise<string> {
   const { times } = (await (await d.api(`/api/v1/free-times?time_zone=${la}`)).json()) as FreeTimes;
-  const free = times.filter((t) => !used.has(Date.parse(t.start)));
+  const free = times.filter((t) => !used.has(Date.parse(t.start)) && Date.parse(t.start) > Date.now() + 86_400_000);
   const sameDay = (a: { start: string }) => free.filter((b) => b.start.slice(0, 10) === a.start.slice(0, 10)).length;
   return take(free.find((t) => sameDay(t) >= 3)!.start);
 }
