@@ -9,6 +9,7 @@ import {
   SendMessageRequest,
   SubscribeToTaskRequest,
   TaskPushNotificationConfig,
+  TaskState,
 } from "@a2a-js/sdk";
 import { maxIdLength, maxListedIds } from "./constants.ts";
 
@@ -119,7 +120,18 @@ export function paramsProblem(method: string, params: unknown, version: string):
     else if (type === "string" && (value as string).length > maxIdLength)
       return `params.${name} must be at most ${maxIdLength} characters.`;
   }
-  return version.startsWith("0.") ? undefined : undecodable(method, params);
+  if (version.startsWith("0.")) return undefined;
+  return undecodable(method, params) ?? (method === "ListTasks" ? statusFilterProblem(params) : undefined);
+}
+
+/** The states ListTasks filters by, by name (a number is the name's enum value). */
+const taskStates = Object.keys(TaskState).filter((name) => name.startsWith("TASK_STATE_"));
+
+/** A ListTasks status the decoder did not know (it becomes -1, which the SDK's handler names in its own words). */
+function statusFilterProblem(params: Record<string, unknown>): string | undefined {
+  if (params.status == null) return undefined;
+  const { status } = ListTasksRequest.fromJSON(params) as { status?: number };
+  return status !== undefined && status >= 0 ? undefined : `params.status must be one of ${taskStates.join(", ")}.`;
 }
 
 /** The string fields of a message and of its parts, by JSON name and proto name (0.3 uses the JSON names alone). */

@@ -34,6 +34,18 @@ describe("the brief's challenge", () => {
 });
 
 describe("hostile params", () => {
+  it("names the states ListTasks filters by when the status is none of them, never the decoder's -1", async () => {
+    const res = await rpc({ jsonrpc: "2.0", id: 52, method: "ListTasks", params: { status: "NOPE" } }, d.nextIp(), {
+      authorization: `Bearer ${await d.token("svc:read")}`,
+    });
+    const { error } = (await res.json()) as { error: { code: number; message: string } };
+    expect(error.code).toBe(-32602);
+    expect(error.message).toMatch(
+      /params\.status must be one of TASK_STATE_UNSPECIFIED, TASK_STATE_SUBMITTED, .*TASK_STATE_AUTH_REQUIRED\./,
+    );
+    expect(error.message).not.toContain("-1");
+  });
+
   it("refuses an id longer than 256 characters anywhere, before anything is stored, and echoes none", async () => {
     const long = "c".repeat(257);
     const token = await d.token("svc:brief");
