@@ -174,6 +174,7 @@ export function writeComponents(prebuilt: Pick<PrebuiltResources, "offers">, bas
 export function writePaths(quotaHeaders: Record<string, unknown>) {
   const oauthError = (description: string) => ({ description, content: { "application/json": { schema: ref("schemas", "OAuthError") } } });
   const rateLimited = <T extends object>(response: T) => ({ ...response, headers: { "Retry-After": ref("headers", "Retry-After") } });
+  const unavailable = rateLimited(oauthError("temporarily_unavailable: a store it depends on did not answer. See Retry-After."));
   const { "oauth-register": registrations, "oauth-client-metadata": fetches, "briefs-per-grant": briefQuota } = policies;
   return {
     [fileBriefOperation.path]: {
@@ -242,6 +243,7 @@ export function writePaths(quotaHeaders: Record<string, unknown>) {
               `rate_limited: more than ${registrations.quota} registrations ${perWindow(registrations.windowSeconds)} from this IP address (policy "oauth-register"; registrations never expire, this bounds them). See Retry-After.`,
             ),
           ),
+          "503": unavailable,
         },
       },
     },
@@ -262,7 +264,9 @@ export function writePaths(quotaHeaders: Record<string, unknown>) {
             "invalid_request, invalid_grant, invalid_scope, invalid_target, unsupported_grant_type or unauthorized_client.",
           ),
           "401": oauthError("invalid_client, with WWW-Authenticate."),
+          "413": oauthError("invalid_request: the form is too large."),
           "429": rateLimited(oauthError(`rate_limited: more than ${quotaInWords("oauth-token")}. See Retry-After.`)),
+          "503": unavailable,
         },
       },
     },
