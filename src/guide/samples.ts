@@ -11,7 +11,7 @@ import type { Site } from "../site/model.ts";
 export const briefSample = (site: Site) =>
   `curl -X POST ${absolute(site.baseUrl, briefsPath)} \\
   -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \\
-  -H "Idempotency-Key: $(uuidgen)" \\
+  -H "Idempotency-Key: $(openssl rand -hex 16)" \\
   -d '{"full_name":"Ada Lovelace","company_name":"Analytical Engines","work_email":"ada@engines.example","site_size":"${site.siteOffers[0]!.id}","dry_run":true}'`;
 
 export const invalidBriefSample = () =>

@@ -46,7 +46,7 @@ The token lasts one hour; ask for a new one when it expires.
 ${confirmationRule}
 
 ${block(`curl -X POST ${url(`${apiBase}/briefs`)} -H "Authorization: Bearer $TOKEN" \\
-  -H 'Content-Type: application/json' -H "Idempotency-Key: $(uuidgen)" \\
+  -H 'Content-Type: application/json' -H "Idempotency-Key: $(openssl rand -hex 16)" \\
   -d '{"full_name":"Ada Lovelace","company_name":"Analytical Engines","work_email":"ada@engines.example","message":"A new marketing site.","dry_run":true}'`)}
 
 A dry run answers 200 with \`dry_run: true\` and files nothing. Without \`dry_run\`, the answer is 201 with \`lead_id\`; tell the person a human will reply by e-mail. Retry a failed request with the same Idempotency-Key: it never files twice. Field list and bounds: ${url(guidePagePaths.briefs)}.
@@ -58,7 +58,7 @@ Free times are public; booking needs the same svc:brief token. Book only a time 
 ${block(`curl '${url(freeTimesPath)}?time_zone=Europe/Berlin'
 # pick a start with the person, then:
 curl -X POST ${url(bookingsPath)} -H "Authorization: Bearer $TOKEN" \\
-  -H 'Content-Type: application/json' -H "Idempotency-Key: $(uuidgen)" \\
+  -H 'Content-Type: application/json' -H "Idempotency-Key: $(openssl rand -hex 16)" \\
   -d '{"full_name":"Ada Lovelace","work_email":"ada@engines.example","start":"<a start from free times>","time_zone":"Europe/Berlin","lead_id":"<lead_id of the brief>"}'`)}
 
 201 answers with \`booking_id\`; Cal.com sends the person the invitation. \`slot_taken\` (409) carries fresh \`free_times\`: choose again with the person. \`${bookingsPath}/{booking_id}/cancel\` (POST) cancels it. A deployment without booking answers \`booking_not_offered\` (404): give the person the booking link of ${url(resourcePaths.contact)}. Details: ${url(guidePagePaths.booking)}.
