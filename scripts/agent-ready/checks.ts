@@ -227,7 +227,8 @@ export const checks: Check[] = [
         assert(sameOrigin(doc[field], base), `${field} ${String(doc[field])} is not a URL of ${base}`);
       const jwks = await json(doc.jwks_uri as string);
       assert(Array.isArray(jwks.keys) && jwks.keys.length > 0, `${String(doc.jwks_uri)} holds no key`);
-      return `issuer ${String(doc.issuer)}, ${(jwks.keys as unknown[]).length} signing keys`;
+      const keys = (jwks.keys as unknown[]).length;
+      return `issuer ${String(doc.issuer)}, ${keys} signing key${keys === 1 ? "" : "s"}`;
     },
   },
   {
@@ -303,9 +304,9 @@ export const checks: Check[] = [
     run: async (base) => {
       const card = await json(`${base}/.well-known/agent-card.json`);
       assert(typeof card.name === "string" && Array.isArray(card.skills) && card.skills.length > 0, "no name or no skills");
-      const interfaces = (card.supportedInterfaces ?? []) as { url?: unknown; protocolBinding?: unknown }[];
+      const interfaces = (card.supportedInterfaces ?? []) as { url?: unknown; protocolBinding?: unknown; protocolVersion?: unknown }[];
       assert(interfaces.length > 0 && interfaces.every((i) => sameOrigin(i.url, base)), "no interface on this site");
-      return `${card.name as string}, ${(card.skills as unknown[]).length} skills, ${interfaces.map((i) => String(i.protocolBinding)).join(" and ")}`;
+      return `${card.name as string}, ${(card.skills as unknown[]).length} skills, ${interfaces.map((i) => `${String(i.protocolBinding)} ${String(i.protocolVersion)}`).join(", ")}`;
     },
   },
   {
