@@ -1,5 +1,4 @@
 import "./node-check.ts";
-import { bookingOffered } from "../src/booking/config.ts";
 import { ConfigurationError, platformEnv } from "../src/config/env.ts";
 import { buildSettingNames, settingsFrom } from "../src/config/settings.ts";
 
@@ -7,8 +6,6 @@ import { buildSettingNames, settingsFrom } from "../src/config/settings.ts";
 // start says it), never a stack trace from inside the build with dist/ half written.
 try {
   const settings = settingsFrom(platformEnv);
-  // Cal.com's event type and key are read as a pair: one without the other is wrong, though each alone parses.
-  bookingOffered(settings);
   for (const name of buildSettingNames) settings.get(name);
 } catch (error) {
   if (!(error instanceof ConfigurationError)) throw error;

@@ -31,9 +31,8 @@ export const buildVariablesOf = (env: Record<string, string | undefined>): Build
 const whatTheBuildTakes: Partial<Record<SettingName, (value: string) => string>> = {
   // The agent card is signed at build time, so a new key set means a new card; only the public parts are written.
   OAUTH_SIGNING_KEYS: (keys) => JSON.stringify(parseKeySet(keys).map(publicJwk)),
-  // The build asks only whether agents can book; npm start's Cal.com stand-in has a new key on every start.
+  // The build asks only whether agents can book.
   CAL_EVENT_TYPE_ID: () => "set",
-  CAL_API_KEY: () => "set",
 };
 
 export async function buildFingerprint(root: string, baseUrl: string, variables: BuildVariables = {}): Promise<string> {

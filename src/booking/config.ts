@@ -29,8 +29,28 @@ export function calComFrom(settings: Configuration): CalCom | undefined {
   };
 }
 
-/** Whether the deployment offers booking to agents; the build asks, so tools, skills and pages agree with the functions. */
-export const bookingOffered = (settings: Configuration): boolean => calComFrom(settings) !== undefined;
+/**
+ * Whether the deployment offers booking to agents: the build asks, so that tools, skills and pages agree with the
+ * functions, and asks only CAL_EVENT_TYPE_ID, which is no secret. The key is the functions' alone (bookingFrom).
+ */
+export const bookingOffered = (settings: Configuration): boolean => settings.get("CAL_EVENT_TYPE_ID") !== undefined;
+
+/**
+ * A build and functions that disagree on Cal.com: a deploy whose Builds and Functions scopes differ. Either way the site
+ * and its cards would say one thing and the booking operations do another, so they refuse, naming the fix.
+ */
+function disagreement(cal: CalCom | undefined, prebuilt: PrebuiltResources): ConfigurationError | undefined {
+  const offered = prebuilt.contact.booking.agents !== undefined;
+  if (cal && !offered)
+    return new ConfigurationError(
+      "CAL_EVENT_TYPE_ID is set for the functions but the build did not see it, so the site and the cards offer no booking: set it for the Builds scope too and deploy again, or unset it",
+    );
+  if (!cal && offered)
+    return new ConfigurationError(
+      "the build offers booking (CAL_EVENT_TYPE_ID was set when it ran) but the functions have no CAL_EVENT_TYPE_ID: set it and CAL_API_KEY for the Functions scope, or unset it for Builds and deploy again",
+    );
+  return undefined;
+}
 
 /** Booking as the deployment offers it, over the instance's store client and limiter; undefined without Cal.com. */
 export function bookingFrom(
@@ -39,6 +59,8 @@ export function bookingFrom(
   { redis, limiter }: { redis: Redis; limiter: Limiter },
 ): BookingDeps | undefined {
   const cal = calComFrom(settings);
+  const problem = disagreement(cal, prebuilt);
+  if (problem) throw problem;
   if (!cal) return undefined;
   return {
     cal,

@@ -132,7 +132,6 @@ export const settingsSchema = z.object({
     kind: "product",
     summary: "An API key of the event type's owner; required with `CAL_EVENT_TYPE_ID`.",
     secret: true,
-    readByBuild: true,
     unset:
       "booking looks the person's booking up before booking and after a call that got no answer (Cal.com's GET /v2/bookings needs an API key), so it is required with CAL_EVENT_TYPE_ID",
   }),

@@ -17,7 +17,7 @@ export function loadSite(): Promise<Site> {
       getCollection("pages"),
       getCollection("developerGuide"),
     ]);
-    // The build is configured as the functions are: a half-configured Cal.com stops it with the reason.
+    // Booking is offered where CAL_EVENT_TYPE_ID is set; the functions, which alone hold the key, check they agree.
     return buildSite({ company, contact, offers, caseStudies, pages, developerGuide }, import.meta.env.SITE ?? "http://localhost:8888", {
       agentBooking: bookingOffered(settingsFrom(platformEnv)),
     });

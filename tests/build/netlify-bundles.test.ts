@@ -88,7 +88,18 @@ describe("what a request loads from the production bundle", () => {
     const keySet = JSON.stringify(await generateKeySet());
     const grant = { clientId: "fdc_bundles_test", grantId: clientGrantId("fdc_bundles_test"), scope: "svc:read", audience: baseUrl };
     token = (await issueAccessToken(await importSigningKeys(keySet), baseUrl, grant, Date.now())).access_token;
-    env = { PATH: process.env.PATH, URL: baseUrl, UPSTASH_REDIS_REST_URL: store.url, UPSTASH_REDIS_REST_TOKEN: store.token, OAUTH_SIGNING_KEYS: keySet };
+    // The functions' Cal.com agrees with the build's, or booking refuses (src/booking/config.ts): npm start's build offers
+    // booking with its stand-in, and these reads never call Cal.com.
+    const { contact } = JSON.parse(await readFile(join(root, "dist/api/v1/prebuilt.json"), "utf8")) as { contact: { booking: { agents?: unknown } } };
+    const cal = contact.booking.agents ? { CAL_EVENT_TYPE_ID: "1", CAL_API_KEY: "bundles-test", CAL_API_URL: "http://127.0.0.1:9" } : {};
+    env = {
+      PATH: process.env.PATH,
+      URL: baseUrl,
+      UPSTASH_REDIS_REST_URL: store.url,
+      UPSTASH_REDIS_REST_TOKEN: store.token,
+      OAUTH_SIGNING_KEYS: keySet,
+      ...cal,
+    };
   });
   afterAll(() => store?.close());
 

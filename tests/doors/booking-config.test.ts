@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { bookingOffered, calComFrom } from "../../src/booking/config.ts";
-import { settingsFrom } from "../../src/config/settings.ts";
+import { aboutSetting, settingsFrom } from "../../src/config/settings.ts";
 import { mcpCall } from "../support/calls.ts";
 import { startDeployment, type Deployment } from "../support/deployment.ts";
 
@@ -92,5 +92,45 @@ describe("a deployment with an event type and no API key", () => {
       timeoutMs: 900,
     });
     expect([bookingOffered(settings(both)), bookingOffered(settings({}))]).toEqual([true, false]);
+  });
+});
+
+describe("the build and the functions", () => {
+  const settings = (env: Record<string, string>) => settingsFrom((name) => env[name]);
+
+  it("decide booking is offered by CAL_EVENT_TYPE_ID alone at build time: the key is the functions' secret", () => {
+    expect(bookingOffered(settings({ CAL_EVENT_TYPE_ID: "7" }))).toBe(true);
+    expect(aboutSetting("CAL_API_KEY").readByBuild).toBeFalsy();
+    expect(aboutSetting("CAL_EVENT_TYPE_ID").readByBuild).toBe(true);
+  });
+
+  it("refuse booking with 503 and a log line naming the fix when the build did not see CAL_EVENT_TYPE_ID", async () => {
+    const d = await deploy({});
+    // The handlers take console.error when they are built: the spy comes first.
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const unseen = await startDeployment("local", { buildEnv: { CAL_EVENT_TYPE_ID: "" } });
+      deployments.push(unseen);
+      const res = await unseen.api("/api/v1/free-times");
+      expect(res.status).toBe(503);
+      expect(await res.json()).toMatchObject({ code: "service_unavailable" });
+      expect(logged.mock.calls.flat().join("\n")).toMatch(/CAL_EVENT_TYPE_ID is set for the functions but the build did not see it/);
+    } finally {
+      logged.mockRestore();
+    }
+    expect((await d.api("/api/v1/free-times")).status).toBe(200);
+  });
+
+  it("refuse booking the same way when the build offered it and the functions have no Cal.com", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const d = await startDeployment("local", { env: { CAL_EVENT_TYPE_ID: "", CAL_API_KEY: "" }, buildEnv: {} });
+      deployments.push(d);
+      const res = await d.api("/api/v1/free-times");
+      expect(res.status).toBe(503);
+      expect(logged.mock.calls.flat().join("\n")).toMatch(/the build offers booking .* but the functions have no CAL_EVENT_TYPE_ID/);
+    } finally {
+      logged.mockRestore();
+    }
   });
 });

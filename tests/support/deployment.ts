@@ -87,6 +87,8 @@ export interface DeploymentOptions {
   baseUrl?: string;
   /** More variables, as a site's configuration sets them. */
   env?: Record<string, string>;
+  /** The variables the build saw, where they differ from `env` (a deploy whose Builds and Functions scopes differ). */
+  buildEnv?: Record<string, string>;
 }
 
 /**
@@ -96,13 +98,13 @@ export interface DeploymentOptions {
  * so quotas count only where a test means them to. Upstash and Postmark are reached through fault fronts, so a test
  * can take either down, slow it or break it, and every handler instance keeps running through the fault and after it.
  */
-export async function startDeployment(db: number | "local", { baseUrl = base, env: extra = {} }: DeploymentOptions = {}) {
+export async function startDeployment(db: number | "local", { baseUrl = base, env: extra = {}, buildEnv = extra }: DeploymentOptions = {}) {
   const store = await startStore(db);
   const upstash = await startFaultFront(store.url);
   const postmark: PostmarkStandIn = await startPostmarkStandIn("postmark-test-token", 1_500);
   const mail = await startFaultFront(postmark.url);
   // The build knows whether agents can book: not where the test unsets Cal.com's event type.
-  const site = await builtSite(baseUrl, { agentBooking: extra.CAL_EVENT_TYPE_ID !== "" });
+  const site = await builtSite(baseUrl, { agentBooking: buildEnv.CAL_EVENT_TYPE_ID !== "" });
   const resources = prebuiltResources(site);
   // The skills' files, as functions/mcp.ts bundles them (prebuilt-skills.json), and the files behind the /api gateway.
   const { skills, files } = built(site, resources);

@@ -17,10 +17,14 @@ describe("the build's settings", () => {
     expect(bad.code).toBe(1);
     expect(bad.stderr.trim()).toMatch(/^CONFIGURATION ERROR: MCP_REGISTRY_AUTH_PUBLIC_KEY must be the base64 of a 32-byte/);
     expect(bad.stderr).not.toMatch(/\bat .+\.[jt]s:\d+/);
-    const half = await run({ CAL_API_KEY: "cal_live_x" });
-    expect(half.stderr.trim()).toBe(
-      "CONFIGURATION ERROR: CAL_API_KEY is set but CAL_EVENT_TYPE_ID is not: set both to offer booking, or neither",
-    );
+    const eventType = await run({ CAL_EVENT_TYPE_ID: "seven" });
+    expect(eventType.stderr.trim()).toMatch(/^CONFIGURATION ERROR: CAL_EVENT_TYPE_ID must be a whole number/);
+  });
+
+  it("need no secret to offer booking: CAL_EVENT_TYPE_ID alone, the key being the functions'", async () => {
+    const offered = await run({ CAL_EVENT_TYPE_ID: "7" });
+    expect(offered.stderr).toBe("");
+    expect(offered.code).toBe(0);
   });
 
   it("let a fork's build through with none of them set", async () => {
