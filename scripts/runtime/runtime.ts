@@ -62,7 +62,10 @@ export async function startRuntime({
   }
 
   // Without Postmark, lead e-mails become files here (see src/briefs/delivery-config.ts).
-  if (!config.env.POSTMARK_SERVER_TOKEN) config.env.FRONTDOOR_OUTBOX_DIR = join(dataDir, "outbox");
+  if (!config.env.POSTMARK_SERVER_TOKEN) {
+    config.env.FRONTDOOR_OUTBOX_DIR = join(dataDir, "outbox");
+    log(`Postmark is not configured: lead e-mails are written to ${join(config.dataDir, "outbox")}.`);
+  }
   setLocalRuntimeVariables(config.env);
 
   let doors: DoorBuild | undefined;
