@@ -1,4 +1,7 @@
 import { spawn } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { chromiumMissing, chromiumPath } from "../../scripts/lib/chromium.ts";
@@ -46,6 +49,19 @@ describe("the Chromium npm test needs", () => {
       "npm test needs Chromium for the browser tests, and /nonexistent/chromium cannot run (ENOENT): set CHROMIUM_PATH to a Chromium 156 or later, then run npm test again.",
     );
     expect(line).not.toContain("\n");
+  });
+
+  it("when older than the tests read, is named in one line with its version", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "frontdoor-old-chromium-"));
+    try {
+      const old = join(dir, "chromium");
+      await writeFile(old, "#!/bin/sh\necho 'Chromium 150.0.7000.1 built on Debian'\n", { mode: 0o755 });
+      expect(chromiumMissing({ CHROMIUM_PATH: old })).toBe(
+        `npm test needs Chromium 156 or later for the browser tests, and ${old} is 150: set CHROMIUM_PATH to a Chromium 156 or later, then run npm test again.`,
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("stops npm test at once, with that one line, before any test runs", async () => {
