@@ -1,7 +1,6 @@
 import { bookingScope, bookingSkillIds } from "../booking/names.ts";
 import { bookingSchema, cancelSchema, freeTimesQuerySchema } from "../booking/schema.ts";
 import { idempotencyKeyMaxLength } from "../briefs/limits.ts";
-import type { PrebuiltResources } from "../resources/prebuilt.ts";
 import { fieldNames, fieldsOf } from "./skills.ts";
 
 /**
@@ -9,9 +8,6 @@ import { fieldNames, fieldsOf } from "./skills.ts";
  * message) and booking and cancelling (tasks, with svc:brief, as the brief). Their descriptions come from the schemas.
  */
 export type BookingSkillId = (typeof bookingSkillIds)[keyof typeof bookingSkillIds];
-
-/** Whether the card offers booking: exactly where the contact resource tells agents they can book. */
-export const bookingOffered = (prebuilt: Pick<PrebuiltResources, "contact">) => prebuilt.contact.booking.agents !== undefined;
 
 /** Words in a text message that select free times (routing weighs them just before contact's: route.ts). */
 export const freeTimesKeywords = ["free", "times", "slot", "slots", "available", "availability", "schedule"];

@@ -4,7 +4,8 @@ import type { SigningKeys } from "../tokens/keys.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
 
 import { protocolVersions } from "./constants.ts";
-import { bookingOffered, bookingSkills } from "./booking-skills.ts";
+import { bookingOfferedIn } from "../booking/names.ts";
+import { bookingSkills } from "./booking-skills.ts";
 import { briefExamples, briefSkillDescription, briefSkillId, readSkillDescription, readSkills } from "./skills.ts";
 import { oauthPaths, absolute, a2aPath, a2aRestPath, apiBase, guidePagePaths } from "../paths.ts";
 
@@ -30,7 +31,7 @@ export function agentCard(baseUrl: string, prebuilt: CardResources): AgentCardJs
   const metadataUrl = url(oauthPaths.authorizationServerMetadata);
   const scopeMap = { ...scopes };
   const requirement = (scope: string) => Object.values(securitySchemeNames).map((name) => ({ schemes: { [name]: { list: [scope] } } }));
-  const booking = bookingOffered(prebuilt);
+  const booking = bookingOfferedIn(prebuilt);
   return {
     name: `${studio} agent`,
     description:

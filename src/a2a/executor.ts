@@ -6,7 +6,8 @@ import { fileBriefOperation, type BriefServices } from "../operations/briefs.ts"
 import { callerOf } from "../operations/operation.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
 import { bookingTask, freeTimesAnswer, type BookingWork } from "./booking.ts";
-import { bookingOffered, bookingSkills } from "./booking-skills.ts";
+import { bookingOfferedIn } from "../booking/names.ts";
+import { bookingSkills } from "./booking-skills.ts";
 import { AuthenticatedCaller, decidedRoute, scopesOf, waitUntilOf } from "./caller.ts";
 import { agentMessage, completed, dataPart, textPart, type TaskOutcome } from "./parts.ts";
 import { operationTask, refusedTask } from "./operation-task.ts";
@@ -40,7 +41,7 @@ const skillOfTask = (task: Task | undefined): TaskSkillId => {
 /** Reads answer with a message (data part + short text, no task stored); a write is a task kept in the task store. */
 export function createAgentExecutor({ prebuilt, briefs, booking }: ExecutorDeps): AgentExecutor {
   const url = (path: string) => absolute(prebuilt.site.base_url, path);
-  const offered = { booking: bookingOffered(prebuilt) };
+  const offered = { booking: bookingOfferedIn(prebuilt) };
   const work: BookingWork = { booking, studio: prebuilt.site.name, freeTimesUrl: url(freeTimesPath) };
 
   function readAnswer(route: Extract<Route, { kind: "read" | "help" }>): Part[] {

@@ -6,6 +6,7 @@ import type { Limiter } from "../limits/limiter.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
 import type { CalCom } from "./cal-com.ts";
 import type { BookingDeps } from "./deps.ts";
+import { bookingOfferedIn } from "./names.ts";
 import { BookingStore } from "./store.ts";
 
 /**
@@ -40,7 +41,7 @@ export const bookingOffered = (settings: Configuration): boolean => settings.get
  * and its cards would say one thing and the booking operations do another, so they refuse, naming the fix.
  */
 function disagreement(cal: CalCom | undefined, prebuilt: PrebuiltResources): ConfigurationError | undefined {
-  const offered = prebuilt.contact.booking.agents !== undefined;
+  const offered = bookingOfferedIn(prebuilt);
   if (cal && !offered)
     return new ConfigurationError(
       "CAL_EVENT_TYPE_ID is set for the functions but the build did not see it, so the site and the cards offer no booking: set it for the Builds scope too and deploy again, or unset it",

@@ -14,5 +14,11 @@ export const bookingSkillIds = {
   cancel: "svc-cancel-intro-call",
 } as const;
 
+/**
+ * Whether the build offers booking to agents: exactly where the contact resource tells them they can book. Every door
+ * offers its booking tools and skills by this, and the functions check their own Cal.com against it.
+ */
+export const bookingOfferedIn = (prebuilt: { contact: { booking: { agents?: unknown } } }) => prebuilt.contact.booking.agents !== undefined;
+
 /** The scope booking and cancelling need: a booking contacts a person, exactly as a brief does. */
 export const bookingScope = "svc:brief";

@@ -1,6 +1,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { bookingToolNames } from "../booking/names.ts";
+import { bookingOfferedIn, bookingToolNames } from "../booking/names.ts";
 import { bookingDryRunSchema, bookingReceiptSchema, bookingViewSchema, freeTimesLimits, freeTimesSchema } from "../booking/schema.ts";
 import { Refusal } from "../http/refusal.ts";
 import {
@@ -55,7 +55,7 @@ function bookedResult(outcome: BookingOutcome | Refusal, confirmed: boolean, byF
 
 /** The three booking tools, where the build says agents can book; none otherwise, so no client is offered them. */
 export function bookingTools(prebuilt: PrebuiltResources, services: BookingServices): Tool[] {
-  if (!prebuilt.contact.booking.agents) return [];
+  if (!bookingOfferedIn(prebuilt)) return [];
   const studio = prebuilt.site.name;
   const minutes = prebuilt.contact.booking.duration_minutes;
 

@@ -3,7 +3,7 @@ import { protectedResourceMetadataUrl } from "../tokens/metadata.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
 import { ContentError } from "../site/content-error.ts";
 
-import { bookingToolNames } from "../booking/names.ts";
+import { bookingOfferedIn, bookingToolNames } from "../booking/names.ts";
 import { toolScopes } from "./auth-gate.ts";
 import { briefToolName, briefToolScope } from "./brief-tool.ts";
 import { declaredExtensions } from "./skills.ts";
@@ -53,7 +53,7 @@ export function serverCard(prebuilt: PrebuiltResources) {
   const mcp = policies.mcp;
   const briefs = policies["briefs-per-grant"];
   // The tools that need a token, as this build lists them (booking only where it is offered).
-  const writes = [briefToolName, ...(prebuilt.contact.booking.agents ? [bookingToolNames.book, bookingToolNames.cancel] : [])];
+  const writes = [briefToolName, ...(bookingOfferedIn(prebuilt) ? [bookingToolNames.book, bookingToolNames.cancel] : [])];
   return {
     $schema: serverCardSchemaUrl,
     name: `${prefix}/${info.name}`,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
-import { bookingToolNames } from "../booking/names.ts";
+import { bookingOfferedIn, bookingToolNames } from "../booking/names.ts";
 import { briefToolName } from "./brief-tool.ts";
 
 /** A prompt: its arguments (all strings, as MCP prompt arguments are) and the messages it expands to. */
@@ -35,7 +35,7 @@ export function promptDefinitions(prebuilt: PrebuiltResources): PromptDefinition
           "If I do not confirm, file nothing.",
         ].join("\n"),
     },
-    ...(prebuilt.contact.booking.agents ? [bookIntroCallPrompt(prebuilt)] : []),
+    ...(bookingOfferedIn(prebuilt) ? [bookIntroCallPrompt(prebuilt)] : []),
     {
       name: "summarize_studio",
       title: `Summarise ${studio}`,

@@ -17,7 +17,7 @@ import type { SkillCatalog } from "@modelcontextprotocol/server/ext/skills";
 import { z } from "zod";
 import { jsonBody } from "../resources/json.ts";
 import type { PrebuiltResources } from "../resources/prebuilt.ts";
-import { bookingToolNames } from "../booking/names.ts";
+import { bookingOfferedIn, bookingToolNames } from "../booking/names.ts";
 import { bookingTools, type BookingService } from "./booking-tools.ts";
 import { briefTool, briefToolName, briefToolScope, type BriefFiling } from "./brief-tool.ts";
 import { listTtlSeconds, resourceTtlSeconds } from "./constants.ts";
@@ -69,7 +69,7 @@ export const serverInstructions = (prebuilt: PrebuiltResources, skills?: SkillCa
   `Public facts about ${prebuilt.site.name}, a web-development studio: company, offers (USD), case studies, pages, contact. ` +
   `Every read tool and resource needs no token. ${briefToolName} files a real lead that a person answers by e-mail: call it only ` +
   `when the person asked to be contacted and confirmed their name, company and work e-mail; it needs a token with ${briefToolScope}.` +
-  (prebuilt.contact.booking.agents
+  (bookingOfferedIn(prebuilt)
     ? ` After a brief, ${bookingToolNames.freeTimes} and ${bookingToolNames.book} book the intro call for a time the person chose and confirmed (same token).`
     : "") +
   (skills && skills.entries.length > 0
