@@ -84,13 +84,18 @@ const decoders: Record<string, { fromJSON(value: unknown): unknown }> = {
 };
 
 /** What keeps the SDK from decoding a 1.0 request's params, in words, or nothing. `where` names them in the answer. */
-export function undecodable(method: string, params: unknown, where = "params"): string | undefined {
-  if (!Object.hasOwn(decoders, method)) return undefined;
+export const undecodable = (method: string, params: unknown, where = "params"): string | undefined => {
+  const decoded = decode(method, params, where);
+  return "problem" in decoded ? decoded.problem : undefined;
+};
+
+/** The params as the SDK will decode them (nothing for a method it decodes none of), or what keeps it from it. */
+function decode(method: string, params: unknown, where: string): { value?: unknown } | { problem: string } {
+  if (!Object.hasOwn(decoders, method)) return {};
   try {
-    decoders[method]!.fromJSON(params ?? {});
-    return undefined;
+    return { value: decoders[method]!.fromJSON(params ?? {}) };
   } catch {
-    return `${where} holds an object in a field that takes a number or a string.`;
+    return { problem: `${where} holds an object in a field that takes a number or a string.` };
   }
 }
 
@@ -121,18 +126,17 @@ export function paramsProblem(method: string, params: unknown, version: string):
       return `params.${name} must be at most ${maxIdLength} characters.`;
   }
   if (version.startsWith("0.")) return undefined;
-  return undecodable(method, params) ?? (method === "ListTasks" ? statusFilterProblem(params) : undefined);
+  const decoded = decode(method, params, "params");
+  if ("problem" in decoded) return decoded.problem;
+  return method === "ListTasks" && params.status != null ? statusFilterProblem(decoded.value as { status?: number }) : undefined;
 }
 
 /** The states ListTasks filters by, by name (a number is the name's enum value). */
 const taskStates = Object.keys(TaskState).filter((name) => name.startsWith("TASK_STATE_"));
 
 /** A ListTasks status the decoder did not know (it becomes -1, which the SDK's handler names in its own words). */
-function statusFilterProblem(params: Record<string, unknown>): string | undefined {
-  if (params.status == null) return undefined;
-  const { status } = ListTasksRequest.fromJSON(params) as { status?: number };
-  return status !== undefined && status >= 0 ? undefined : `params.status must be one of ${taskStates.join(", ")}.`;
-}
+const statusFilterProblem = ({ status }: { status?: number }): string | undefined =>
+  status !== undefined && status >= 0 ? undefined : `params.status must be one of ${taskStates.join(", ")}.`;
 
 /** The string fields of a message and of its parts, by JSON name and proto name (0.3 uses the JSON names alone). */
 const messageStrings = ["messageId", "message_id", "contextId", "context_id", "taskId", "task_id"];
